@@ -1,0 +1,320 @@
+"""The Game contract every kifu game implements.
+
+A :class:`Game` is a stateless description of one game: its id, its rule-variant struct, its
+notation codec and its bots. A :class:`State` is one mutable position with ``apply``/``undo``:
+search walks the tree with ``push``/``pop`` instead of copying, and ``copy()`` is cheap
+because every zone inside a state is an immutable tuple that copies share.
+
+Whose decision it is: ``state.to_move`` is a seat ``0..n-1``, :data:`DEALER` for chance
+(shuffles, deals, random steals), or ``None`` once the game is over. Every chance event is a
+dealer action with an explicit outcome, so a list of actions replays with no RNG.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterator
+from typing import Any, ClassVar
+
+import msgspec
+
+from kifu.core.errors import IllegalActionError, NotationError, VariantError
+from kifu.core.rng import Rng
+from kifu.core.variant import Variant, variant_fields, variant_from_pairs
+
+DEALER = -1
+"""The seat number of the dealer, who makes every chance decision."""
+
+
+def actor_name(seat: int) -> str:
+    """``d`` for the dealer, ``p0``.. for the players."""
+    return "d" if seat == DEALER else f"p{seat}"
+
+
+def parse_actor(text: str) -> int:
+    """The seat of an actor token (``d``, ``p0``..``p9``); raises ``ValueError`` otherwise."""
+    if text == "d":
+        return DEALER
+    if len(text) >= 2 and text[0] == "p" and text[1:].isdigit() and (
+        text[1] != "0" or len(text) == 2
+    ):
+        return int(text[1:])
+    raise ValueError(f"bad actor {text!r}: expected d or p0, p1, ...")
+
+
+class Action(msgspec.Struct, frozen=True):
+    """Base class of every game's actions: small, frozen and hashable."""
+
+
+class Result(msgspec.Struct, frozen=True):
+    """The outcome of a game: a score and a rank (1 = first, shared ranks allowed) per seat."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+    @classmethod
+    def from_keys(cls, scores: tuple[int, ...], keys: tuple[Any, ...] | None = None) -> Result:
+        """Ranks by ``keys`` (default: the scores), higher is better; equal keys share a rank."""
+        keys = scores if keys is None else keys
+        ranks = tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+        return cls(tuple(scores), ranks)
+
+    def to_text(self) -> str:
+        """The ``Result`` header value: the seats' scores, space-separated."""
+        return " ".join(str(s) for s in self.scores)
+
+
+class State(ABC):
+    """One position of a game, mutable, with an undo stack.
+
+    Subclasses keep every zone as an immutable value (ints and tuples), so that ``copy`` is a
+    shallow copy, ``key`` is a tuple of fields and the undo stack holds snapshots.
+    """
+
+    game: ClassVar[Game]
+    __slots__ = ("history", "n", "variant")
+
+    variant: Any
+    n: int
+    history: list[Action]
+
+    # --- whose turn, the end ------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to act, :data:`DEALER` for a chance event, ``None`` when the game is over."""
+
+    def is_terminal(self) -> bool:
+        return self.to_move is None
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The final result, or ``None`` while the game goes on."""
+
+    # --- actions ------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, each distinct action once (empty for a terminal state, and for
+        a chance event whose outcomes are not enumerable, such as a shuffle)."""
+
+    def count_legal(self) -> int:
+        """``len(self.legal_actions())``; games override it with a cheaper count."""
+        return len(self.legal_actions())
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` (with the rule broken) unless ``action`` is legal."""
+        if self.to_move is None:
+            raise IllegalActionError("the game is over", rule="end")
+        if action in self.legal_actions():
+            return
+        message, rule = self.explain_illegal(action)
+        raise IllegalActionError(message, rule=rule)
+
+    def explain_illegal(self, action: Action) -> tuple[str, str]:
+        """Why ``action`` is illegal here: (message, rule id). Games override this."""
+        return (f"{action!r} is not legal here", "")
+
+    def apply(self, action: Action) -> Action:
+        """Check ``action``, then play it. Returns the action applied."""
+        self.check(action)
+        self.push(action)
+        return action
+
+    @abstractmethod
+    def push(self, action: Action) -> None:
+        """Play ``action`` without checking it (for search; like python-chess ``push``)."""
+
+    @abstractmethod
+    def pop(self) -> Action:
+        """Undo the last action and return it."""
+
+    # --- identity -----------------------------------------------------------------------
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable key equal for equal positions (history excluded)."""
+
+    @abstractmethod
+    def copy(self) -> State:
+        """An independent state at the same position (the undo stack is not copied)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key() == other.key()  # type: ignore[union-attr]
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` if the state is inconsistent (a card lost or duplicated,
+        a count out of range). Used by the property tests after every action."""
+
+    # --- text ---------------------------------------------------------------------------
+    @abstractmethod
+    def to_line(self) -> str:
+        """The position line: everything needed to resume play, in one canonical line."""
+
+    @abstractmethod
+    def view(self, seat: int) -> str:
+        """The position line as ``seat`` sees it: cards hidden from that seat become ``?``."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A multi-line text picture of the position for people."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.to_line()}>"
+
+
+class Bot(ABC):
+    """A deterministic player: the same seed and the same positions give the same choices."""
+
+    name: ClassVar[str]
+
+    def __init__(self, seat: int, rng: Rng):
+        self.seat = seat
+        self.rng = rng
+
+    @abstractmethod
+    def choose(self, state: State) -> Action:
+        """A legal action for ``state`` (whose ``to_move`` is this bot's seat)."""
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, state: State) -> Action:
+        return self.rng.choice(state.legal_actions())
+
+
+class Game(ABC):
+    """A game: metadata, the rules-variant struct, the notation codec, the bots."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    rules_version: ClassVar[int] = 1
+    Variant: ClassVar[type[Variant]]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    bots: ClassVar[dict[str, type[Bot]]] = {"random": RandomBot}
+    example_variants: ClassVar[tuple[Variant, ...]] = ()
+    """Interesting non-default variants, for property tests (random playouts under each)."""
+
+    # --- states -------------------------------------------------------------------------
+    @abstractmethod
+    def new_state(self, players: int, variant: Variant | None = None) -> State:
+        """The state before the first dealer action."""
+
+    @abstractmethod
+    def from_line(self, line: str) -> State:
+        """Parse a position line (raises :class:`NotationError`)."""
+
+    # --- the codec ----------------------------------------------------------------------
+    @abstractmethod
+    def parse_action(self, state: State, text: str) -> Action:
+        """The action meant by ``text`` for the actor to move in ``state``.
+
+        Raises :class:`NotationError` (with ``col`` relative to ``text``, 1-based) when the
+        text is not an action of this game, and :class:`IllegalActionError` when it names
+        something that cannot be (a card the actor does not hold...)."""
+
+    @abstractmethod
+    def format_action(self, state: State, action: Action) -> str:
+        """The canonical text of ``action`` played from ``state``."""
+
+    @abstractmethod
+    def chance_action(self, state: State, rng: Rng) -> Action:
+        """A dealer action for ``state`` drawn from ``rng`` (how a seed expands)."""
+
+    # --- variants -----------------------------------------------------------------------
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise VariantError(
+                f"{self.id} takes {self.min_players}..{self.max_players} players, not {players}"
+            )
+
+    def rules_spec(self, variant: Variant | None = None) -> str:
+        """The canonical rules token, e.g. ``tweak/1;rounds=1``."""
+        variant = variant if variant is not None else self.Variant()
+        parts = [f"{self.id}/{self.rules_version}"]
+        parts += [f"{k}={v}" for k, v in variant_fields(variant)]
+        return ";".join(parts)
+
+    def parse_rules(self, spec: str) -> Variant:
+        """The variant named by a rules token (raises :class:`VariantError`)."""
+        head, *fields = spec.split(";")
+        name, _, version = head.partition("/")
+        if get_game_id(name) != self.id:
+            raise VariantError(f"rules {spec!r} are not for {self.id}")
+        if version and version != str(self.rules_version):
+            raise VariantError(
+                f"{self.id} rules version {version} is not known (this kifu has "
+                f"{self.rules_version})"
+            )
+        pairs = []
+        for f in fields:
+            k, eq, v = f.partition("=")
+            if not eq or not k:
+                raise VariantError(f"bad variant field {f!r}: expected name=value")
+            pairs.append((k, v))
+        return variant_from_pairs(self.Variant, pairs)
+
+    def split_line(self, line: str) -> tuple[Variant, list[str]]:
+        """Split a position line into its variant and its remaining fields."""
+        fields = line.split()
+        if not fields:
+            raise NotationError("empty position line", line=1, col=1)
+        try:
+            variant = self.parse_rules(fields[0])
+        except VariantError as e:
+            raise NotationError(str(e), line=1, col=1) from None
+        return variant, fields[1:]
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+
+def get_game_id(name: str) -> str:
+    """The canonical game id for a name or alias (imported lazily to avoid a cycle)."""
+    from kifu.games import canonical_id
+
+    return canonical_id(name)
+
+
+def perft(state: State, depth: int) -> int:
+    """Count the leaves of the action tree ``depth`` plies deep (dealer actions included).
+
+    Like chess perft, a path that reaches the end of the game (or a shuffle, whose outcomes
+    are not enumerable) before ``depth`` plies counts 0. The last level is counted in bulk
+    with ``count_legal``.
+    """
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return state.count_legal()
+    total = 0
+    push, pop = state.push, state.pop
+    for action in state.legal_actions():
+        push(action)
+        total += perft(state, depth - 1)
+        pop()
+    return total
+
+
+def walk(state: State, depth: int) -> Iterator[State]:
+    """Every state reached by exactly ``depth`` plies (the same state object, mutated)."""
+    if depth == 0:
+        yield state
+        return
+    for action in state.legal_actions():
+        state.push(action)
+        yield from walk(state, depth - 1)
+        state.pop()

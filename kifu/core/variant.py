@@ -1,0 +1,102 @@
+"""Rule variants as data: frozen msgspec Structs, written in a *rules spec*.
+
+A rules spec names a game, its rules version and the variant fields that differ from the
+default, in one space-free token::
+
+    tweak/1                      the default rules
+    tweak/1;rounds=1;empty_capture=true
+
+Values: ``true``/``false`` for bools, decimal ints, bare strings (``[A-Za-z0-9_.+-]*``),
+and tuples as comma-separated values. Fields are written in declaration order, so a variant
+has exactly one spelling. The same token is the ``Rules`` header of a record and the first
+field of a position line.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from typing import Any
+
+import msgspec
+
+from kifu.core.errors import VariantError
+
+_BARE = re.compile(r"[A-Za-z0-9_.+\-]*\Z")
+
+
+class Variant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Base class of every game's rule-variant struct (all fields must have defaults)."""
+
+
+def _field_types(cls: type[msgspec.Struct]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in msgspec.structs.fields(cls)}
+
+
+def _encode_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        if not _BARE.match(value):
+            raise VariantError(f"variant string {value!r} may only use letters, digits, _.+-")
+        return value
+    if isinstance(value, tuple):
+        return ",".join(_encode_value(v) for v in value)
+    raise VariantError(f"cannot write variant value {value!r}")
+
+
+def _decode_value(text: str, tp: Any, name: str) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        (item, _ellipsis) = typing.get_args(tp)
+        if text == "":
+            return ()
+        return tuple(_decode_value(t, item, name) for t in text.split(","))
+    if tp is bool:
+        if text in ("true", "false"):
+            return text == "true"
+        raise VariantError(f"variant field {name}: expected true or false, got {text!r}")
+    if tp is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise VariantError(f"variant field {name}: expected an integer, got {text!r}") from None
+    if tp is str:
+        if not _BARE.match(text):
+            raise VariantError(f"variant field {name}: bad string {text!r}")
+        return text
+    raise VariantError(f"variant field {name}: unsupported type {tp!r}")
+
+
+def variant_fields(variant: Variant) -> list[tuple[str, str]]:
+    """The (name, value text) pairs of the fields that differ from the default."""
+    default = type(variant)()
+    out = []
+    for f in msgspec.structs.fields(variant):
+        value = getattr(variant, f.name)
+        if value != getattr(default, f.name):
+            out.append((f.name, _encode_value(value)))
+    return out
+
+
+def variant_from_pairs(cls: type[Variant], pairs: list[tuple[str, str]]) -> Variant:
+    types = _field_types(cls)
+    kwargs: dict[str, Any] = {}
+    for name, text in pairs:
+        if name not in types:
+            known = ", ".join(types) or "none"
+            raise VariantError(f"unknown variant field {name!r} (known: {known})")
+        if name in kwargs:
+            raise VariantError(f"variant field {name!r} given twice")
+        kwargs[name] = _decode_value(text, types[name], name)
+    try:
+        variant = cls(**kwargs)
+    except (TypeError, msgspec.ValidationError) as e:
+        raise VariantError(f"bad variant: {e}") from None
+    check = getattr(variant, "validate", None)
+    if check is not None:
+        check()
+    return variant

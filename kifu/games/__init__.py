@@ -1,0 +1,47 @@
+"""The game registry: ``kifu.games.get("tweak")``.
+
+Each game lives in its own package and is imported on first use, so the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from kifu.core.errors import VariantError
+from kifu.core.game import Game
+
+# id -> (module, class name); aliases map to ids.
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "tweak": ("kifu.games.tweak", "Tweak"),
+    "graph-t": ("kifu.games.graph_t", "GraphT"),
+}
+_ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t"}
+_LOADED: dict[str, Game] = {}
+
+# Games of the project that are not implemented yet (named in errors, not loadable).
+PLANNED = ("towai", "lianxian", "setup", "alice")
+
+
+def ids() -> list[str]:
+    """The ids of every game this kifu implements."""
+    return list(_REGISTRY)
+
+
+def canonical_id(name: str) -> str:
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key in _REGISTRY:
+        return key
+    if key in PLANNED:
+        raise VariantError(f"game {name!r} is not implemented yet (known: {', '.join(ids())})")
+    raise VariantError(f"unknown game {name!r} (known: {', '.join(ids())})")
+
+
+def get(name: str) -> Game:
+    """The :class:`Game` for an id or alias (raises :class:`VariantError` if unknown)."""
+    gid = canonical_id(name)
+    game = _LOADED.get(gid)
+    if game is None:
+        module, cls = _REGISTRY[gid]
+        game = _LOADED[gid] = getattr(importlib.import_module(module), cls)()
+    return game

@@ -1,0 +1,305 @@
+"""A streaming, visitor-based reader of record files.
+
+``read_records(handle)`` yields one record at a time; its memory use does not depend on the
+size of the file. The reader sends events to a :class:`Visitor` (as python-chess's PGN
+reader does): ``begin_record``, ``header``, ``end_headers`` (return :data:`SKIP` to skip the
+moves: a headers-only fast path for archive imports), ``comment``, ``move``, and
+``end_record``, whose return value is what the reader yields. Every syntax error raises a
+:class:`~kifu.core.errors.NotationError` with ``path:line:col``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import msgspec
+
+from kifu.core.errors import NotationError
+from kifu.notation.record import ACTOR, Move, Record
+
+SKIP = object()
+"""Returned by ``Visitor.end_headers`` to skip the moves of a record."""
+
+
+class Visitor:
+    """Receives the events of one record. Subclass and override what you need."""
+
+    def begin_record(self, line: int) -> None:
+        pass
+
+    def header(self, name: str, value: str, line: int) -> None:
+        pass
+
+    def end_headers(self) -> Any:
+        return None
+
+    def comment(self, text: str, line: int, col: int) -> None:
+        """A comment before the first move (a comment on the whole record)."""
+
+    def move(self, actor: str, text: str, comment: str | None, line: int, col: int) -> None:
+        pass
+
+    def move_comment(self, text: str) -> None:
+        """A comment on a line of its own after a move: it belongs to that move."""
+
+    def end_record(self) -> Any:
+        return None
+
+
+class Located(msgspec.Struct):
+    """A record with where it came from: the file, the line of its first header, and the
+    line and column of each move's text (for error messages)."""
+
+    record: Record
+    path: str
+    line: int
+    move_lines: list[int]
+    header_lines: dict[str, int]
+
+
+class RecordBuilder(Visitor):
+    """The default visitor: builds a :class:`Located` record."""
+
+    def __init__(self, path: str = "<text>"):
+        self.path = path
+
+    def begin_record(self, line: int) -> None:
+        self.headers: dict[str, str] = {}
+        self.header_lines: dict[str, int] = {}
+        self.moves: list[Move] = []
+        self.lines: list[int] = []
+        self.comment_text: str | None = None
+        self.start = line
+
+    def header(self, name: str, value: str, line: int) -> None:
+        if name in self.headers:
+            raise NotationError(f"header {name} given twice", line=line, col=2, path=self.path)
+        self.headers[name] = value
+        self.header_lines[name] = line
+
+    def comment(self, text: str, line: int, col: int) -> None:
+        self.comment_text = text if self.comment_text is None else f"{self.comment_text} {text}"
+
+    def move(self, actor: str, text: str, comment: str | None, line: int, col: int) -> None:
+        self.moves.append(Move(actor, text, comment))
+        self.lines.append(line)
+
+    def move_comment(self, text: str) -> None:
+        last = self.moves[-1]
+        joined = text if last.comment is None else f"{last.comment} {text}"
+        self.moves[-1] = Move(last.actor, last.text, joined)
+
+    def end_record(self) -> Located:
+        return Located(
+            Record(self.headers, self.moves, self.comment_text),
+            self.path,
+            self.start,
+            self.lines,
+            self.header_lines,
+        )
+
+
+class HeadersOnly(Visitor):
+    """Reads the headers and skips the moves (fast: for listing and deduping)."""
+
+    def begin_record(self, line: int) -> None:
+        self.headers: dict[str, str] = {}
+
+    def header(self, name: str, value: str, line: int) -> None:
+        self.headers[name] = value
+
+    def end_headers(self) -> Any:
+        return SKIP
+
+    def end_record(self) -> dict[str, str]:
+        return self.headers
+
+
+def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
+    s = line.rstrip()
+    if not s.endswith("]"):
+        raise NotationError("header line must end with ]", line=lineno, col=len(s) + 1, path=path)
+    q = s.find('"')
+    if q < 0:
+        raise NotationError('header value must be in "quotes"', line=lineno, col=2, path=path)
+    name = s[1:q].strip()
+    if not name or not (name[0].isalpha() and name.replace("_", "").isalnum() and name.isascii()):
+        raise NotationError(f"bad header name {name!r}", line=lineno, col=2, path=path)
+    body = s[q + 1 : -1].rstrip()
+    if not body.endswith('"'):
+        raise NotationError('header value must end with "', line=lineno, col=len(s), path=path)
+    body = body[:-1]
+    if "\\" not in body and '"' not in body:
+        return name, body
+    out = []
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            if i + 1 >= len(body) or body[i + 1] not in '\\"':
+                raise NotationError(
+                    'a backslash in a header must escape " or \\', line=lineno,
+                    col=q + 2 + i, path=path,
+                )
+            out.append(body[i + 1])
+            i += 2
+            continue
+        if c == '"':
+            raise NotationError('unescaped " in header value', line=lineno, col=q + 2 + i,
+                                path=path)
+        out.append(c)
+        i += 1
+    return name, "".join(out)
+
+
+def read_records(
+    source: IO[str] | Iterable[str] | str,
+    *,
+    path: str = "<text>",
+    visitor: type[Visitor] | Visitor | None = None,
+) -> Iterator[Any]:
+    """Yield what the visitor's ``end_record`` returns, one record at a time.
+
+    ``source`` is a text handle, an iterable of lines, or a whole string. The default
+    visitor is :class:`RecordBuilder`, which yields :class:`Located` records.
+    """
+    if isinstance(source, str):
+        lines: Iterable[str] = source.splitlines()
+    else:
+        lines = source
+    if visitor is None:
+        vis: Visitor = RecordBuilder(path)
+    elif isinstance(visitor, type):
+        vis = visitor(path) if visitor is RecordBuilder else visitor()
+    else:
+        vis = visitor
+    actor_ok = ACTOR.match
+    in_record = False  # inside a record
+    in_body = False  # past its headers
+    skipping = False
+    has_moves = False
+    pending: list[str] | None = None  # an open multi-line comment
+    pending_at = (0, 0)
+    lineno = 0
+    for raw in lines:
+        lineno += 1
+        line = raw.rstrip("\r\n")
+        if pending is not None:
+            end = line.find("}")
+            if end < 0:
+                pending.append(line)
+                continue
+            pending.append(line[:end])
+            text = " ".join(" ".join(pending).split())
+            pending = None
+            if text:
+                if has_moves:
+                    vis.move_comment(text)
+                else:
+                    vis.comment(text, *pending_at)
+            line = line[end + 1 :]
+            if line.strip():
+                raise NotationError(
+                    "text after a comment must start a new line", line=lineno, col=end + 2,
+                    path=path,
+                )
+            continue
+        if not line or line.isspace():
+            continue
+        first = line.lstrip()
+        c = first[0]
+        if c == "[":
+            if in_body:
+                yield vis.end_record()
+                in_record = in_body = skipping = has_moves = False
+            if not in_record:
+                vis.begin_record(lineno)
+                in_record = True
+            name, value = _parse_header(first, lineno, path)
+            vis.header(name, value, lineno)
+            continue
+        if c == "%":  # escape line: ignored, like PGN's
+            continue
+        if not in_record:
+            raise NotationError(
+                "a record must start with a [Tag \"value\"] header", line=lineno,
+                col=len(line) - len(first) + 1, path=path,
+            )
+        if not in_body:
+            in_body = True
+            skipping = vis.end_headers() is SKIP
+        if skipping:
+            continue
+        indent = len(line) - len(first)
+        if c == "{":
+            end = first.find("}")
+            if end < 0:
+                pending = [first[1:]]
+                pending_at = (lineno, indent + 1)
+                continue
+            text = " ".join(first[1:end].split())
+            rest = first[end + 1 :].strip()
+            if rest:
+                raise NotationError(
+                    "text after a comment must start a new line", line=lineno,
+                    col=indent + end + 2, path=path,
+                )
+            if text:
+                if has_moves:
+                    vis.move_comment(text)
+                else:
+                    vis.comment(text, lineno, indent + 1)
+            continue
+        if c == "}":
+            raise NotationError("} without {", line=lineno, col=indent + 1, path=path)
+        comment = None
+        brace = first.find("{")
+        if brace >= 0:
+            end = first.find("}", brace)
+            if end < 0:
+                raise NotationError(
+                    "a comment after an action must close on the same line", line=lineno,
+                    col=indent + brace + 1, path=path,
+                )
+            if first[end + 1 :].strip():
+                raise NotationError(
+                    "text after a comment must start a new line", line=lineno,
+                    col=indent + end + 2, path=path,
+                )
+            comment = " ".join(first[brace + 1 : end].split()) or None
+            first = first[:brace]
+        elif "}" in first:
+            raise NotationError("} without {", line=lineno, col=indent + first.find("}") + 1,
+                                path=path)
+        actor, _, text = first.partition(" ")
+        if not actor_ok(actor):
+            raise NotationError(
+                f"expected an actor (d, p0, p1, ...) or a header, got {actor!r}",
+                line=lineno, col=indent + 1, path=path,
+            )
+        if "  " in text or text != text.strip() or "\t" in text:
+            text = " ".join(text.split())
+        if not text:
+            raise NotationError(f"{actor} has no action", line=lineno,
+                                col=indent + len(actor) + 1, path=path)
+        vis.move(actor, text, comment, lineno, indent + len(actor) + 2)
+        has_moves = True
+    if pending is not None:
+        raise NotationError("comment not closed: missing }", line=pending_at[0],
+                            col=pending_at[1], path=path)
+    if in_record:
+        yield vis.end_record()
+
+
+def parse_records(text: str, *, path: str = "<text>") -> list[Record]:
+    """Every record in ``text``."""
+    return [loc.record for loc in read_records(text, path=path)]
+
+
+def parse_record(text: str, *, path: str = "<text>") -> Record:
+    """Exactly one record."""
+    records = parse_records(text, path=path)
+    if len(records) != 1:
+        raise NotationError(f"expected one record, found {len(records)}", path=path)
+    return records[0]
