@@ -153,6 +153,7 @@ class State(ABC):
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if the state is inconsistent (a card lost or duplicated,
         a count out of range). Used by the property tests after every action."""
+        return None
 
     # --- text ---------------------------------------------------------------------------
     @abstractmethod

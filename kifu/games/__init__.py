@@ -10,9 +10,9 @@ import importlib
 from kifu.core.errors import VariantError
 from kifu.core.game import Game
 
-# id -> (module, class name); aliases map to ids.
+# id -> (module, a Game instance or class); aliases map to ids.
 _REGISTRY: dict[str, tuple[str, str]] = {
-    "tweak": ("kifu.games.tweak", "Tweak"),
+    "tweak": ("kifu.games.tweak", "GAME"),
     "graph-t": ("kifu.games.graph_t", "GraphT"),
 }
 _ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t"}
@@ -42,6 +42,7 @@ def get(name: str) -> Game:
     gid = canonical_id(name)
     game = _LOADED.get(gid)
     if game is None:
-        module, cls = _REGISTRY[gid]
-        game = _LOADED[gid] = getattr(importlib.import_module(module), cls)()
+        module, attr = _REGISTRY[gid]
+        obj = getattr(importlib.import_module(module), attr)
+        game = _LOADED[gid] = obj() if isinstance(obj, type) else obj
     return game

@@ -112,52 +112,57 @@ def replay(
     return Replay(game, state, actions)
 
 
+def _error(
+    game: Game, state: State, move: Move, ply: int, line: int, path: str, message: str,
+    rule: str = "", legal: tuple[str, ...] | None = None, col_in_text: int = 1,
+) -> ReplayError:
+    """A located error for the action ``move`` at ``ply``: the ply, the actor, the text,
+    what is wrong, the rule and the legal actions."""
+    if legal is None:
+        legal = legal_texts(game, state)
+    text = f"ply {ply}: {move.actor} {move.text!r}: {message}"
+    if rule:
+        text += f" [rule {rule}]"
+    if legal:
+        shown = ", ".join(legal[:MAX_LEGAL_SHOWN])
+        if len(legal) > MAX_LEGAL_SHOWN:
+            shown += f", ... ({len(legal) - MAX_LEGAL_SHOWN} more)"
+        text += f"; legal: {shown}"
+    col = len(move.actor) + 1 + col_in_text if line else 0
+    return ReplayError(text, line=line, col=col, path=path, ply=ply, rule=rule, legal=legal)
+
+
 def _play(
     game: Game, state: State, moves: list[Move], move_lines: list[int] | None, path: str
 ) -> Iterator[tuple[Move, Action]]:
     for i, move in enumerate(moves):
         ply = i + 1
         line = move_lines[i] if move_lines else 0
-        col = len(move.actor) + 2 if line else 0
-        where = f"ply {ply}: {move.actor} {move.text!r}"
-
-        def fail(message: str, rule: str = "", legal: tuple[str, ...] | None = None,
-                 col_in_text: int = 1) -> ReplayError:
-            if legal is None:
-                legal = legal_texts(game, state)
-            text = f"{where}: {message}"
-            if rule:
-                text += f" [rule {rule}]"
-            if legal:
-                shown = ", ".join(legal[:MAX_LEGAL_SHOWN])
-                if len(legal) > MAX_LEGAL_SHOWN:
-                    shown += f", ... ({len(legal) - MAX_LEGAL_SHOWN} more)"
-                text += f"; legal: {shown}"
-            return ReplayError(text, line=line, col=(col + col_in_text - 1) if line else 0,
-                               path=path, ply=ply, rule=rule, legal=legal)
-
         try:
             seat = parse_actor(move.actor)
         except ValueError as e:
-            raise fail(str(e), legal=()) from None
+            raise _error(game, state, move, ply, line, path, str(e), legal=()) from None
         mover = state.to_move
         if mover is None:
-            raise fail("the game is already over", rule="end", legal=())
+            raise _error(game, state, move, ply, line, path, "the game is already over",
+                         rule="end", legal=())
         if seat != mover:
             if seat != DEALER and seat >= state.n:
-                raise fail(f"there is no seat {move.actor} in a {state.n}-player game",
-                           rule="actor")
-            raise fail(f"it is {actor_name(mover)}'s turn, not {move.actor}'s", rule="turn")
+                message = f"there is no seat {move.actor} in a {state.n}-player game"
+                raise _error(game, state, move, ply, line, path, message, rule="actor")
+            message = f"it is {actor_name(mover)}'s turn, not {move.actor}'s"
+            raise _error(game, state, move, ply, line, path, message, rule="turn")
         try:
             action = game.parse_action(state, move.text)
         except NotationError as e:
-            raise fail(e.message, rule="notation", col_in_text=max(1, e.col)) from None
+            raise _error(game, state, move, ply, line, path, e.message, rule="notation",
+                         col_in_text=max(1, e.col)) from None
         except IllegalActionError as e:
-            raise fail(e.message, rule=e.rule) from None
+            raise _error(game, state, move, ply, line, path, e.message, rule=e.rule) from None
         try:
             state.check(action)
         except IllegalActionError as e:
-            raise fail(e.message, rule=e.rule) from None
+            raise _error(game, state, move, ply, line, path, e.message, rule=e.rule) from None
         state.push(action)
         yield move, action
 

@@ -1,0 +1,72 @@
+"""``kifu games``, ``kifu schema`` and ``kifu perft``."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from kifu import games
+from kifu.cli.common import echo_json, handle_errors
+from kifu.core.game import perft
+from kifu.notation.record import json_schema
+
+
+@click.command("games")
+@click.option("--json", "as_json", is_flag=True, help="As JSON.")
+@handle_errors
+def games_cmd(as_json) -> None:
+    """List the games kifu implements, with players, bots and rules."""
+    rows = []
+    for gid in games.ids():
+        g = games.get(gid)
+        rows.append({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
+                     "rules": g.rules_spec(), "bots": list(g.bots)})
+    if as_json:
+        echo_json(rows)
+        return
+    for r in rows:
+        lo, hi = r["players"]
+        click.echo(f"{r['id']:<8} {r['title']:<10} {lo}-{hi} players  rules {r['rules']:<10} "
+                   f"bots: {', '.join(r['bots'])}")
+
+
+@click.command()
+def schema() -> None:
+    """Print the JSON Schema of a record (the --json / --format json form)."""
+    click.echo(json.dumps(json_schema(), indent=2))
+
+
+@click.command("perft")
+@click.argument("game_name", metavar="GAME")
+@click.argument("position", metavar="POSITION")
+@click.option("-d", "--depth", type=int, default=3, show_default=True)
+@click.option("--divide", is_flag=True, help="Count per first action.")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def perft_cmd(game_name, position, depth, divide, as_json) -> None:
+    """Count the leaves of the action tree DEPTH plies below POSITION (a position line).
+
+    Dealer actions are expanded; the last level is counted in bulk.
+    """
+    game = games.get(game_name)
+    state = game.from_line(position)
+    t0 = time.perf_counter()
+    parts = {}
+    if divide:
+        for a in state.legal_actions():
+            text = game.format_action(state, a)
+            state.push(a)
+            parts[text] = perft(state, depth - 1)
+            state.pop()
+        nodes = sum(parts.values())
+    else:
+        nodes = perft(state, depth)
+    dt = time.perf_counter() - t0
+    if as_json:
+        echo_json({"depth": depth, "nodes": nodes, "seconds": dt, "divide": parts or None})
+        return
+    for text, count in parts.items():
+        click.echo(f"{text}: {count}")
+    click.echo(f"perft {depth}: {nodes} nodes in {dt:.3f}s ({nodes / max(dt, 1e-9):,.0f}/s)")

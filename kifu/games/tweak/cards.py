@@ -1,0 +1,101 @@
+"""TWEAK components as small ints, with tables built once at import.
+
+Number cards: ``code = colour * 6 + (face - 1)`` (0..35), colours in the order
+red, orange, yellow, green, blue, purple. T! cards: 36 Thief, 37 Joker, 38 Shifter, 39 Bomb.
+Copies with the same colour and face are the same card (ruling 1), so zones are sorted
+tuples of codes (multisets).
+"""
+
+from __future__ import annotations
+
+COLOURS = "ROYGBP"
+COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
+FACES_PER_COLOUR = (1, 1, 2, 2, 3, 3, 4, 5, 6)
+
+THIEF, JOKER, SHIFTER, BOMB = 36, 37, 38, 39
+T_LETTERS = "TJSB"
+T_NAMES = ("Thief", "Joker", "Shifter", "Bomb")
+N_CODES = 40
+
+FACE = tuple([c % 6 + 1 for c in range(36)] + [0, 0, 0, 0])
+COLOUR = tuple([c // 6 for c in range(36)] + [-1, -1, -1, -1])
+
+
+def _points(code: int) -> int:
+    """Ruling 10: plain 1; T! 2; red (not 5) 3; 5 (not red) 4; red 5: 5."""
+    if code >= THIEF:
+        return 2
+    red, five = COLOUR[code] == 0, FACE[code] == 5
+    if red and five:
+        return 5
+    if red:
+        return 3
+    if five:
+        return 4
+    return 1
+
+
+POINTS = tuple(_points(c) for c in range(N_CODES))
+
+
+def default_back(code: int) -> int:
+    """Ruling 1's default back table: ``7 + ((face + colour) mod 4)``."""
+    return 7 + ((FACE[code] + COLOUR[code]) % 4)
+
+
+DEFAULT_BACKS = tuple(default_back(c) for c in range(36))
+
+TOKEN = tuple([f"{COLOURS[c // 6]}{c % 6 + 1}" for c in range(36)] + [f"!{t}" for t in T_LETTERS])
+CODE_OF = {t: i for i, t in enumerate(TOKEN)}
+
+
+def card_token(code: int) -> str:
+    return TOKEN[code]
+
+
+def cards_text(codes: tuple[int, ...] | list[int]) -> str:
+    """Cards concatenated (``R1O3!J``), ``-`` for none."""
+    return "".join([TOKEN[c] for c in codes]) or "-"
+
+
+def split_cards(text: str) -> list[int] | None:
+    """The codes of a concatenation of card tokens (``-`` = none); None if malformed."""
+    if text == "-":
+        return []
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        code = CODE_OF.get(text[i : i + 2].upper())
+        if code is None:
+            return None
+        out.append(code)
+        i += 2
+    return out
+
+
+def bad_token_at(text: str) -> int:
+    """1-based column of the first malformed card token in a concatenation."""
+    i = 0
+    while i < len(text):
+        if text[i : i + 2].upper() not in CODE_OF:
+            return i + 1
+        i += 2
+    return 1
+
+
+def colours_for(players: int) -> str:
+    """Ruling 2: 2-3 players ROYG, 4 players ROYGB, 5-6 all six."""
+    if players <= 3:
+        return "ROYG"
+    if players == 4:
+        return "ROYGB"
+    return "ROYGBP"
+
+
+def number_deck(colours: str) -> tuple[int, ...]:
+    """The number cards of the chosen colours, sorted."""
+    idx = sorted(COLOURS.index(c) for c in colours)
+    return tuple(c * 6 + f - 1 for c in idx for f in FACES_PER_COLOUR)
+
+
+THRESHOLDS = {2: 140, 3: 120, 4: 100, 5: 80, 6: 60}

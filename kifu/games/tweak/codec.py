@@ -1,0 +1,153 @@
+"""TWEAK action text and position lines.
+
+Actions (the actor is written by the record, not here)::
+
+    R3            place R3 on the table (also a Bomb victim's card)
+    R3xO1Y2       capture: play R3, take O1 and Y2 (taken cards in canonical order)
+    !J+  !J-      use the Joker (target +1 / -1)
+    !S            use the Shifter
+    !T p2         use the Thief on p2
+    !B            use the Bomb
+    pass          the lost turn of an empty hand
+    dealer p2     dealer: the first round's dealer
+    deal <deck> <T! pile>   dealer: the shuffled deck and T! pile, top first
+    steal R3      dealer: the card the Thief draws
+
+Card tokens: colour letter (R O Y G B P) and face (1-6); T! cards ``!T !J !S !B``.
+Input is case-insensitive; output is canonical.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kifu.core.errors import NotationError
+from kifu.core.game import Action
+from kifu.games.tweak.actions import (
+    BOMB_ALL,
+    DEALER_IS,
+    JOKER_DOWN,
+    JOKER_UP,
+    PASS,
+    PLACE,
+    SHIFT,
+    STEAL,
+    THIEF_ON,
+    Capture,
+    ChooseDealer,
+    Deal,
+    Pass,
+    Place,
+    Steal,
+    UseBomb,
+    UseJoker,
+    UseShifter,
+    UseThief,
+)
+from kifu.games.tweak.cards import CODE_OF, THIEF, TOKEN, bad_token_at, cards_text, split_cards
+
+_SEAT = re.compile(r"[pP](0|[1-9][0-9]*)\Z")
+
+
+def _seat(text: str, col: int) -> int:
+    m = _SEAT.match(text)
+    if not m:
+        raise NotationError(f"expected a seat like p1, got {text!r}", col=col)
+    return int(m.group(1))
+
+
+def _card(text: str, col: int, what: str = "card") -> int:
+    code = CODE_OF.get(text.upper())
+    if code is None or code >= THIEF:
+        raise NotationError(f"expected a {what} like R3, got {text!r}", col=col)
+    return code
+
+
+def parse_action(text: str) -> Action:
+    """The action written as ``text`` (raises :class:`NotationError`, col 1-based)."""
+    parts = text.split()
+    if not parts:
+        raise NotationError("empty action", col=1)
+    head = parts[0]
+    low = head.lower()
+    if low == "pass" and len(parts) == 1:
+        return PASS
+    if low == "dealer":
+        if len(parts) != 2:
+            raise NotationError("expected: dealer p<seat>", col=1)
+        seat = _seat(parts[1], len(head) + 2)
+        return DEALER_IS[seat] if seat < len(DEALER_IS) else ChooseDealer(seat)
+    if low == "steal":
+        if len(parts) != 2:
+            raise NotationError("expected: steal <card>", col=1)
+        return STEAL[_card(parts[1], len(head) + 2)]
+    if low == "deal":
+        if len(parts) != 3:
+            raise NotationError("expected: deal <deck cards> <T! cards>", col=1)
+        deck = split_cards(parts[1])
+        col2 = len(head) + 2
+        if deck is None or any(c >= THIEF for c in deck):
+            raise NotationError(f"bad deck card in {parts[1]!r}",
+                                col=col2 + bad_token_at(parts[1]) - 1)
+        tp = split_cards(parts[2])
+        col3 = col2 + len(parts[1]) + 1
+        if tp is None or any(c < THIEF for c in tp):
+            raise NotationError(f"bad T! card in {parts[2]!r} (expected !T !J !S !B)",
+                                col=col3 + bad_token_at(parts[2]) - 1)
+        return Deal(tuple(deck), tuple(tp))
+    up = head.upper()
+    if up.startswith("!"):
+        if up == "!J+" and len(parts) == 1:
+            return JOKER_UP
+        if up == "!J-" and len(parts) == 1:
+            return JOKER_DOWN
+        if up == "!S" and len(parts) == 1:
+            return SHIFT
+        if up == "!B" and len(parts) == 1:
+            return BOMB_ALL
+        if up == "!T":
+            if len(parts) != 2:
+                raise NotationError("the Thief names its victim: !T p<seat>", col=1)
+            seat = _seat(parts[1], len(head) + 2)
+            return THIEF_ON[seat] if seat < len(THIEF_ON) else UseThief(seat)
+        raise NotationError(
+            f"unknown T! action {head!r} (expected !J+, !J-, !S, !T p<seat> or !B)", col=1
+        )
+    if len(parts) != 1:
+        raise NotationError(f"unexpected {parts[1]!r} after {head!r}", col=len(head) + 2)
+    if "X" not in up:
+        return PLACE[_card(head, 1)]
+    card_text, _, rest = up.partition("X")
+    card = _card(card_text, 1)
+    if not rest:
+        return Capture(card, ())
+    taken = split_cards(rest)
+    col = len(card_text) + 2
+    if taken is None or any(c >= THIEF for c in taken):
+        raise NotationError(f"bad table card in {head!r}", col=col + bad_token_at(rest) - 1)
+    return Capture(card, tuple(sorted(taken)))
+
+
+def format_action(action: Action) -> str:
+    t = type(action)
+    if t is Place:
+        return TOKEN[action.card]
+    if t is Capture:
+        return TOKEN[action.card] + "x" + "".join(TOKEN[c] for c in action.taken)
+    if t is UseJoker:
+        return "!J+" if action.delta > 0 else "!J-"
+    if t is UseShifter:
+        return "!S"
+    if t is UseThief:
+        return f"!T p{action.victim}"
+    if t is UseBomb:
+        return "!B"
+    if t is Pass:
+        return "pass"
+    if t is Steal:
+        return f"steal {TOKEN[action.card]}"
+    if t is ChooseDealer:
+        return f"dealer p{action.seat}"
+    if t is Deal:
+        return f"deal {cards_text(action.deck)} {cards_text(action.tpile)}"
+    raise TypeError(f"not a TWEAK action: {action!r}")

@@ -1,0 +1,720 @@
+"""The TWEAK state machine (rulings numbered as in ``docs/rules/tweak.md``).
+
+Phases: the first round's dealer is drawn (``FIRST``), each round starts with a shuffle
+(``DEAL``), then players take turns (``TURN``); a Bomb hands the move to its victims
+(``BOMB``) and a Thief to the dealer (``STEAL``); ``OVER`` ends the game.
+
+Every zone is an immutable tuple of card codes (sorted, so equal multisets are equal
+tuples); the deck and the T! pile are fixed for the round and read through a position
+pointer. ``push`` saves a snapshot of the fields and ``pop`` restores it.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Hashable
+
+from kifu.core.errors import IllegalActionError
+from kifu.core.game import DEALER, Action, Result, State
+from kifu.games.tweak.actions import (
+    BOMB_ALL,
+    DEALER_IS,
+    JOKER_DOWN,
+    JOKER_UP,
+    PASS,
+    PLACE,
+    SHIFT,
+    STEAL,
+    THIEF_ON,
+    Capture,
+    ChooseDealer,
+    Deal,
+    Pass,
+    Place,
+    Steal,
+    UseBomb,
+    UseJoker,
+    UseShifter,
+    UseThief,
+)
+from kifu.games.tweak.cards import (
+    BOMB,
+    DEFAULT_BACKS,
+    FACE,
+    JOKER,
+    POINTS,
+    SHIFTER,
+    T_LETTERS,
+    THIEF,
+    THRESHOLDS,
+    TOKEN,
+    cards_text,
+    colours_for,
+    number_deck,
+)
+from kifu.games.tweak.variant import TweakVariant
+
+FIRST, DEAL, TURN, BOMB_PHASE, STEAL_PHASE, OVER = range(6)
+HAND_SIZE = 3
+TABLE_REFILL = 2
+EMPTY_DECK_TARGET = 7
+
+# --- capture enumeration ------------------------------------------------------------------
+
+_SUBSETS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+_SUBSETS_MAX = 250_000
+
+
+def subsets(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
+    """Every distinct sub-multiset of ``table`` (a sorted tuple of codes) whose faces sum to
+    ``s``, each as a sorted tuple; identical cards are one choice. Memoised."""
+    key = (table, s)
+    found = _SUBSETS.get(key)
+    if found is not None:
+        return found
+    if len(_SUBSETS) >= _SUBSETS_MAX:
+        _SUBSETS.clear()
+    found = _SUBSETS[key] = _enumerate(table, s)
+    return found
+
+
+def _enumerate(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
+    if s < 0:
+        return ()
+    if s == 0:
+        return ((),)
+    codes: list[int] = []
+    counts: list[int] = []
+    for c in table:
+        if codes and codes[-1] == c:
+            counts[-1] += 1
+        else:
+            codes.append(c)
+            counts.append(1)
+    faces = [FACE[c] for c in codes]
+    m = len(codes)
+    rest = [0] * (m + 1)  # rest[i] = the sum of every face from group i on
+    for i in range(m - 1, -1, -1):
+        rest[i] = rest[i + 1] + faces[i] * counts[i]
+    out: list[tuple[int, ...]] = []
+    chosen: list[int] = []
+
+    def rec(i: int, need: int) -> None:
+        if need == 0:
+            out.append(tuple(chosen))
+            return
+        if i == m or rest[i] < need:
+            return
+        rec(i + 1, need)
+        code, face = codes[i], faces[i]
+        k = 0
+        while k < counts[i]:
+            need -= face
+            if need < 0:
+                break
+            k += 1
+            chosen.append(code)
+            rec(i + 1, need)
+        del chosen[len(chosen) - k :]
+
+    rec(0, s)
+    return tuple(out)
+
+
+def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
+    i = t.index(c)
+    return t[:i] + t[i + 1 :]
+
+
+def _with(t: tuple[int, ...], c: int) -> tuple[int, ...]:
+    lst = list(t)
+    insort(lst, c)
+    return tuple(lst)
+
+
+def _without_all(t: tuple[int, ...], cs: tuple[int, ...]) -> tuple[int, ...]:
+    lst = list(t)
+    for c in cs:
+        lst.remove(c)
+    return tuple(lst)
+
+
+def _contains_all(t: tuple[int, ...], cs: tuple[int, ...]) -> bool:
+    lst = list(t)
+    try:
+        for c in cs:
+            lst.remove(c)
+    except ValueError:
+        return False
+    return True
+
+
+def _replace(t: tuple, i: int, v) -> tuple:
+    return (*t[:i], v, *t[i + 1 :])
+
+
+def _distinct(t: tuple[int, ...]):
+    prev = -1
+    for c in t:
+        if c != prev:
+            prev = c
+            yield c
+
+
+class TweakState(State):
+    """A TWEAK position. Build one with ``Tweak().new_state(players)``."""
+
+    __slots__ = (
+        "_backs",
+        "_components",
+        "_t_components",
+        "_threshold",
+        "_undo",
+        "dealer",
+        "deck",
+        "dpos",
+        "hands",
+        "held",
+        "jdelta",
+        "mover",
+        "phase",
+        "piles",
+        "queue",
+        "round",
+        "table",
+        "totals",
+        "tpile",
+        "tpos",
+        "tused",
+        "victim",
+    )
+
+    def __init__(self, players: int, variant: TweakVariant):
+        n = players
+        self.n = n
+        self.variant = variant
+        self.history: list[Action] = []
+        self._undo: list[tuple] = []
+        self._backs = variant.backs or DEFAULT_BACKS
+        self._threshold = variant.threshold or THRESHOLDS.get(n, 100)
+        self._components = number_deck(variant.colours or colours_for(n))
+        self._t_components = tuple(sorted(THIEF + T_LETTERS.index(t) for t in variant.t_cards))
+        self.phase = FIRST
+        self.round = 0
+        self.dealer = 0
+        self.mover = 0
+        self.tused = 0
+        self.jdelta = 0
+        self.queue: tuple[int, ...] = ()
+        self.victim = 0
+        self.deck: tuple[int, ...] = ()
+        self.dpos = 0
+        self.tpile: tuple[int, ...] = ()
+        self.tpos = 0
+        empty: tuple[tuple[int, ...], ...] = ((),) * n
+        self.hands = empty
+        self.table: tuple[int, ...] = ()
+        self.piles = empty
+        self.held = empty
+        self.totals: tuple[int, ...] = (0,) * n
+
+    # --- snapshots ----------------------------------------------------------------------
+    def _snap(self) -> tuple:
+        return (
+            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
+            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
+            self.hands, self.table, self.piles, self.held, self.totals,
+        )
+
+    def _restore(self, s: tuple) -> None:
+        (
+            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
+            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
+            self.hands, self.table, self.piles, self.held, self.totals,
+        ) = s
+
+    def key(self) -> Hashable:
+        return (
+            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
+            self.queue, self.victim, self.deck[self.dpos :], self.tpile[self.tpos :],
+            self.hands, self.table, self.piles, self.held, self.totals,
+        )
+
+    def copy(self) -> TweakState:
+        new = TweakState.__new__(TweakState)
+        new.n = self.n
+        new.variant = self.variant
+        new.history = list(self.history)
+        new._undo = []
+        new._backs = self._backs
+        new._threshold = self._threshold
+        new._components = self._components
+        new._t_components = self._t_components
+        new._restore(self._snap())
+        return new
+
+    # --- derived --------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        phase = self.phase
+        if phase == TURN:
+            return self.mover
+        if phase == BOMB_PHASE:
+            return self.queue[0]
+        if phase == OVER:
+            return None
+        return DEALER
+
+    @property
+    def target(self) -> int:
+        """The back of the deck's top card; 7 once the deck is empty (ruling 4)."""
+        if self.dpos < len(self.deck):
+            return self._backs[self.deck[self.dpos]]
+        return EMPTY_DECK_TARGET
+
+    def deck_left(self) -> tuple[int, ...]:
+        return self.deck[self.dpos :]
+
+    def tpile_left(self) -> tuple[int, ...]:
+        return self.tpile[self.tpos :]
+
+    def round_points(self, seat: int) -> int:
+        """Points of the cards ``seat`` has won this round (pile and unused T! cards)."""
+        return sum(POINTS[c] for c in self.piles[seat]) + 2 * len(self.held[seat])
+
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        return Result.from_keys(self.totals)
+
+    def components(self) -> tuple[int, ...]:
+        """Every card of a round, sorted (number cards of the round's colours + T! cards)."""
+        return tuple(sorted(self._components + self._t_components))
+
+    # --- legal actions ----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == TURN:
+            return self._turn_actions()
+        if phase == BOMB_PHASE:
+            return [PLACE[c] for c in _distinct(self.hands[self.queue[0]])]
+        if phase == STEAL_PHASE:
+            return [STEAL[c] for c in _distinct(self.hands[self.victim])]
+        if phase == FIRST:
+            return list(DEALER_IS[: self.n])
+        return []  # DEAL: a shuffle is not enumerable; OVER: nothing
+
+    def _t_actions(self, out: list[Action]) -> None:
+        mover = self.mover
+        for t in _distinct(self.held[mover]):
+            if t == JOKER:
+                out.append(JOKER_UP)
+                out.append(JOKER_DOWN)
+            elif t == SHIFTER:
+                if self.dpos < len(self.deck):
+                    out.append(SHIFT)
+            elif t == THIEF:
+                hands = self.hands
+                for v in range(self.n):
+                    if v != mover and hands[v]:
+                        out.append(THIEF_ON[v])
+            else:
+                out.append(BOMB_ALL)
+
+    def _turn_actions(self) -> list[Action]:
+        hand = self.hands[self.mover]
+        if not hand:
+            return [PASS]
+        out: list[Action] = []
+        if not self.tused and self.held[self.mover]:
+            self._t_actions(out)
+        target = self.target + self.jdelta
+        table = self.table
+        low = 0 if self.variant.empty_capture else 1
+        prev = -1
+        for c in hand:
+            if c == prev:
+                continue
+            prev = c
+            out.append(PLACE[c])
+            s = target - FACE[c]
+            if s >= low:
+                for sub in subsets(table, s):
+                    out.append(Capture(c, sub))
+        return out
+
+    def count_legal(self) -> int:
+        if self.phase != TURN:
+            return len(self.legal_actions())
+        hand = self.hands[self.mover]
+        if not hand:
+            return 1
+        count = 0
+        if not self.tused and self.held[self.mover]:
+            extra: list[Action] = []
+            self._t_actions(extra)
+            count = len(extra)
+        target = self.target + self.jdelta
+        table = self.table
+        low = 0 if self.variant.empty_capture else 1
+        prev = -1
+        for c in hand:
+            if c == prev:
+                continue
+            prev = c
+            s = target - FACE[c]
+            count += 1 + (len(subsets(table, s)) if s >= low else 0)
+        return count
+
+    def captures(self) -> list[Capture]:
+        """Every distinct capture available now (T! cards aside)."""
+        return [a for a in self.legal_actions() if type(a) is Capture]
+
+    # --- checking ---------------------------------------------------------------------------
+    def check(self, action: Action) -> None:
+        if self.phase == DEAL and type(action) is Deal:
+            deck, tpile = action.deck, action.tpile
+            if tuple(sorted(deck)) != self._components:
+                raise IllegalActionError(
+                    f"the deck must be the {len(self._components)} number cards "
+                    f"{cards_text(self._components)} in some order, not {cards_text(deck)}",
+                    rule="tweak 2: the cards of the round",
+                )
+            if tuple(sorted(tpile)) != self._t_components:
+                raise IllegalActionError(
+                    f"the T! pile must be {cards_text(self._t_components)} in some order",
+                    rule="tweak 3: the T! pile",
+                )
+            return
+        super().check(action)
+
+    def explain_illegal(self, action: Action) -> tuple[str, str]:
+        phase, t = self.phase, type(action)
+        if phase == DEAL:
+            return ("a round starts with the dealer's deal", "tweak 3: setup")
+        if phase == FIRST:
+            if t is ChooseDealer:
+                return (f"there is no seat {action.seat}", "tweak 3: setup")
+            return ("the first dealer must be chosen first", "tweak 3: setup")
+        if phase == STEAL_PHASE:
+            if t is Steal:
+                return (
+                    f"p{self.victim} holds no {TOKEN[action.card]}",
+                    "tweak 7: the Thief takes a card of the victim's hand",
+                )
+            return ("the dealer must draw the Thief's card", "tweak 7: Thief")
+        if phase == BOMB_PHASE:
+            seat = self.queue[0]
+            if t is Place:
+                return (f"p{seat} holds no {TOKEN[action.card]}", "tweak 7: Bomb")
+            return (f"p{seat} must put a hand card on the table", "tweak 7: Bomb")
+        # TURN
+        mover = self.mover
+        hand = self.hands[mover]
+        if t in (ChooseDealer, Deal, Steal):
+            return ("that is a dealer action", "turn")
+        if not hand:
+            return (f"p{mover} has no cards and loses this turn (pass)", "tweak 8: empty hand")
+        if t is Pass:
+            return (f"p{mover} holds cards and must play one", "tweak 5: play one card")
+        if t in (UseJoker, UseShifter, UseThief, UseBomb):
+            code = {UseJoker: JOKER, UseShifter: SHIFTER, UseThief: THIEF, UseBomb: BOMB}[t]
+            name = {JOKER: "Joker", SHIFTER: "Shifter", THIEF: "Thief", BOMB: "Bomb"}[code]
+            if self.tused:
+                return ("only one T! card may be used in a turn", "tweak 5: one T! a turn")
+            if code not in self.held[mover]:
+                return (f"p{mover} holds no {name}", "tweak 7: use a T! card you hold")
+            if t is UseJoker:
+                return ("the Joker changes the target by +1 or -1", "tweak 7: Joker")
+            if t is UseShifter:
+                return ("the Shifter needs a card in the deck", "tweak 7: Shifter")
+            if t is UseThief:
+                v = action.victim
+                if v == mover or not 0 <= v < self.n:
+                    return (f"p{v} is not an opponent", "tweak 7: Thief")
+                return (f"p{v} has no cards to steal", "tweak 7: Thief")
+        if t in (Place, Capture):
+            if action.card not in hand:
+                return (f"p{mover} holds no {TOKEN[action.card]}", "tweak 5: play a hand card")
+            if t is Place:
+                return ("cannot place that card", "tweak 5")
+            taken = action.taken
+            if list(taken) != sorted(taken):
+                return ("captured cards must be listed in order", "notation")
+            if not taken and not self.variant.empty_capture:
+                return (
+                    "a capture must take at least one table card",
+                    "tweak 5: non-empty capture",
+                )
+            if not _contains_all(self.table, taken):
+                return (
+                    f"the table ({cards_text(self.table)}) does not hold {cards_text(taken)}",
+                    "tweak 5: capture table cards",
+                )
+            total = FACE[action.card] + sum(FACE[c] for c in taken)
+            target = self.target + self.jdelta
+            return (
+                f"the faces sum to {total}, the target is {target}",
+                "tweak 5: capture sum",
+            )
+        return (f"{action!r} is not a TWEAK action here", "tweak")
+
+    # --- playing ----------------------------------------------------------------------------
+    def push(self, action: Action) -> None:
+        self._undo.append(self._snap())
+        self.history.append(action)
+        t = type(action)
+        if t is Place:
+            c = action.card
+            if self.phase == BOMB_PHASE:
+                q = self.queue
+                seat = q[0]
+                self.hands = _replace(self.hands, seat, _without(self.hands[seat], c))
+                self.table = _with(self.table, c)
+                self.queue = q = q[1:]
+                if not q:
+                    self.phase = TURN
+                return
+            m = self.mover
+            self.hands = _replace(self.hands, m, _without(self.hands[m], c))
+            self.table = _with(self.table, c)
+            self._end_turn()
+        elif t is Capture:
+            m = self.mover
+            c, taken = action.card, action.taken
+            self.hands = _replace(self.hands, m, _without(self.hands[m], c))
+            table = self.table
+            self.piles = _replace(
+                self.piles, m, tuple(sorted(self.piles[m] + taken + (c,)))
+            )
+            if taken and len(taken) == len(table):  # a TWEAK (ruling 5)
+                self.table = ()
+                if self.tpos < len(self.tpile):
+                    self.held = _replace(self.held, m, _with(self.held[m], self.tpile[self.tpos]))
+                    self.tpos += 1
+            else:
+                self.table = _without_all(table, taken) if taken else table
+            self._end_turn()
+        elif t is Steal:
+            v = self.victim
+            self.hands = _replace(self.hands, v, _without(self.hands[v], action.card))
+            self.table = _with(self.table, action.card)
+            self.phase = TURN
+            self.victim = 0
+        elif t is Pass:
+            self._end_turn()
+        elif t is UseJoker:
+            self._spend(JOKER)
+            self.jdelta = action.delta
+        elif t is UseShifter:
+            self._spend(SHIFTER)
+            self.table = _with(self.table, self.deck[self.dpos])
+            self.dpos += 1
+        elif t is UseThief:
+            self._spend(THIEF)
+            self.victim = action.victim
+            self.phase = STEAL_PHASE
+        elif t is UseBomb:
+            self._spend(BOMB)
+            n, m, hands = self.n, self.mover, self.hands
+            q = tuple(s for s in ((m + k) % n for k in range(1, n)) if hands[s])
+            if q:
+                self.queue = q
+                self.phase = BOMB_PHASE
+        elif t is ChooseDealer:
+            self.dealer = action.seat
+            self.phase = DEAL
+        elif t is Deal:
+            self._deal(action.deck, action.tpile)
+        else:
+            raise TypeError(f"not a TWEAK action: {action!r}")
+
+    def pop(self) -> Action:
+        self._restore(self._undo.pop())
+        return self.history.pop()
+
+    def _spend(self, code: int) -> None:
+        """Use a T! card: it leaves the player's hand of T! cards for their pile."""
+        m = self.mover
+        self.held = _replace(self.held, m, _without(self.held[m], code))
+        self.piles = _replace(self.piles, m, _with(self.piles[m], code))
+        self.tused = 1
+
+    def _draw_to(self, seat: int, upto: int) -> None:
+        hand = self.hands[seat]
+        if len(hand) >= upto or self.dpos >= len(self.deck):
+            return
+        k = min(upto - len(hand), len(self.deck) - self.dpos)
+        drawn = self.deck[self.dpos : self.dpos + k]
+        self.dpos += k
+        self.hands = _replace(self.hands, seat, tuple(sorted(hand + drawn)))
+
+    def _end_turn(self) -> None:
+        """Ruling 6: refill the hand to 3, then an empty table gets 2 cards; next player."""
+        m = self.mover
+        self._draw_to(m, HAND_SIZE)
+        if not self.table and self.dpos < len(self.deck):
+            k = min(TABLE_REFILL, len(self.deck) - self.dpos)
+            self.table = tuple(sorted(self.deck[self.dpos : self.dpos + k]))
+            self.dpos += k
+        self.tused = 0
+        self.jdelta = 0
+        hands = self.hands
+        if self.dpos >= len(self.deck):
+            if not any(hands):
+                self._end_round()
+                return
+            n = self.n
+            s = (m + 1) % n
+            while not hands[s]:  # ruling 8: with no deck, empty hands are skipped
+                s = (s + 1) % n
+            self.mover = s
+        else:
+            self.mover = (m + 1) % self.n
+
+    def _end_round(self) -> None:
+        self.totals = tuple(t + self.round_points(s) for s, t in enumerate(self.totals))
+        self.mover = 0
+        rounds = self.variant.rounds
+        if rounds:
+            over = self.round >= rounds
+        else:
+            over = max(self.totals) >= self._threshold
+        if over:
+            self.phase = OVER
+        else:
+            self.phase = DEAL
+            self.dealer = (self.dealer - 1) % self.n  # ruling 3: the seat before the dealer
+
+    def _deal(self, deck: tuple[int, ...], tpile: tuple[int, ...]) -> None:
+        """Ruling 3: 3 cards each, one at a time from the seat after the dealer, then 2 to
+        the table; that seat plays first."""
+        n = self.n
+        self.round += 1
+        self.deck, self.tpile = tuple(deck), tuple(tpile)
+        self.tpos = 0
+        first = (self.dealer + 1) % n
+        hands: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(HAND_SIZE):
+            for k in range(n):
+                if pos < len(deck):
+                    hands[(first + k) % n].append(deck[pos])
+                    pos += 1
+        self.hands = tuple(tuple(sorted(h)) for h in hands)
+        self.table = tuple(sorted(deck[pos : pos + TABLE_REFILL]))
+        self.dpos = min(len(deck), pos + TABLE_REFILL)
+        empty: tuple[tuple[int, ...], ...] = ((),) * n
+        self.piles = empty
+        self.held = empty
+        self.queue = ()
+        self.tused = self.jdelta = 0
+        self.mover = first
+        self.phase = TURN
+
+    # --- invariants ---------------------------------------------------------------------------
+    def check_invariants(self) -> None:
+        n = self.n
+        assert len(self.hands) == n and len(self.piles) == n and len(self.held) == n
+        for zone in (*self.hands, self.table, *self.piles, *self.held):
+            assert list(zone) == sorted(zone), "zones are sorted"
+        if self.round == 0:
+            assert not any(self.hands) and not self.table
+            return
+        every = [c for h in self.hands for c in h]
+        every += self.table
+        every += [c for p in self.piles for c in p]
+        every += [c for h in self.held for c in h]
+        every += self.deck[self.dpos :]
+        every += self.tpile[self.tpos :]
+        assert tuple(sorted(every)) == self.components(), "a card was lost or duplicated"
+        assert all(len(h) <= HAND_SIZE for h in self.hands)
+        assert all(c < THIEF for h in self.hands for c in h), "T! cards never enter a hand"
+        assert all(c >= THIEF for h in self.held for c in h)
+
+    # --- text -----------------------------------------------------------------------------------
+    def _phase_token(self) -> str:
+        p = self.phase
+        if p == FIRST:
+            return "F"
+        if p == DEAL:
+            return "D"
+        if p == OVER:
+            return "E"
+        m = self.mover
+        if p == BOMB_PHASE:
+            return f"B{m}:" + ",".join(str(s) for s in self.queue)
+        if p == STEAL_PHASE:
+            return f"S{m}:{self.victim}"
+        if self.jdelta:
+            return f"T{m}{'+' if self.jdelta > 0 else '-'}"
+        return f"T{m}u" if self.tused else f"T{m}"
+
+    def _fields(self, seat: int | None) -> list[str]:
+        from kifu.games.tweak import GAME
+
+        def hidden(zone: tuple[int, ...]) -> str:
+            return "?" * len(zone) or "-"
+
+        hands = "/".join(
+            cards_text(h) if seat is None or s == seat else hidden(h)
+            for s, h in enumerate(self.hands)
+        )
+        piles = "/".join(
+            cards_text(p) if seat is None or s == seat else hidden(p)
+            for s, p in enumerate(self.piles)
+        )
+        deck = self.deck_left()
+        tpile = self.tpile_left()
+        return [
+            GAME.rules_spec(self.variant),
+            self._phase_token(),
+            f"r{self.round}d{self.dealer}",
+            f"t{self.target}",
+            ",".join(str(t) for t in self.totals),
+            hands,
+            cards_text(self.table),
+            cards_text(deck) if seat is None else hidden(deck),
+            cards_text(tpile) if seat is None else hidden(tpile),
+            piles,
+            "/".join(cards_text(h) for h in self.held),
+        ]
+
+    def to_line(self) -> str:
+        """``tweak/1 <phase> r<round>d<dealer> t<target> <totals> <hands> <table> <deck>
+        <T! pile> <piles> <held T!>`` (see ``docs/rules/tweak.md``)."""
+        return " ".join(self._fields(None))
+
+    def view(self, seat: int) -> str:
+        return " ".join(self._fields(seat))
+
+    def render(self) -> str:
+        phase_names = {
+            FIRST: "the dealer draws the first dealer",
+            DEAL: "the dealer shuffles and deals",
+            OVER: "game over",
+        }
+        lines = [
+            f"TWEAK, {self.n} players, round {self.round}, dealer p{self.dealer}",
+            f"target {self.target}" + (f" (Joker {self.jdelta:+d})" if self.jdelta else "")
+            + f", deck {len(self.deck_left())} cards, T! pile {len(self.tpile_left())}",
+        ]
+        if self.phase in phase_names:
+            lines.append(phase_names[self.phase])
+        else:
+            who = self.to_move
+            lines.append("to move: " + ("dealer (Thief's draw)" if who == DEALER else f"p{who}"))
+        lines.append(f"table: {' '.join(TOKEN[c] for c in self.table) or '-'}")
+        for s in range(self.n):
+            mark = ">" if self.phase in (TURN, BOMB_PHASE, STEAL_PHASE) and s == self.mover else " "
+            lines.append(
+                f"{mark} p{s}: hand {' '.join(TOKEN[c] for c in self.hands[s]) or '-':<9} "
+                f"T! {' '.join(TOKEN[c] for c in self.held[s]) or '-':<6} "
+                f"won {len(self.piles[s]):>2} cards = {self.round_points(s):>3} pts, "
+                f"total {self.totals[s]}"
+            )
+        res = self.result()
+        if res is not None:
+            lines.append("result: " + " ".join(f"p{s}={res.scores[s]} (#{res.ranks[s]})"
+                                              for s in range(self.n)))
+        return "\n".join(lines)
