@@ -1,0 +1,168 @@
+"""GRAPH-T action text: card and play tokens, ``deal``, ``lead``.
+
+Tokens: ``R1 R2 Y1..Y3 B1..B4 P1..P5 K1..K6`` (colour letter + level) and ``G`` for the
+pure grey card; a play is a card token (its colour side), a card token + ``g`` (its grey
+side, e.g. ``K2g``) or ``G``. Colour letters may be lowercase. In a concatenated list a
+``g`` or ``G`` right after a card's level means that card's grey side only when lowercase;
+an uppercase ``G`` there starts the grey card. Columns in errors are 1-based in the text.
+"""
+
+from __future__ import annotations
+
+from kifu.core.errors import IllegalActionError, NotationError
+from kifu.core.game import Action
+from kifu.games.graph_t.actions import PLAYS, Deal, Lead, Play
+from kifu.games.graph_t.cards import (
+    CARD_TOKEN,
+    COLOUR_NAMES,
+    COLOURS,
+    MAX_LEVEL,
+    PLAY_OK,
+    PLAY_TOKEN,
+    G,
+)
+
+_FIRST_CODE = {}
+_code = 0
+for _c, _letter in enumerate(COLOURS):
+    _FIRST_CODE[_letter] = _code
+    _code += MAX_LEVEL[_c]
+
+EXAMPLES = "R1, K2g, G, 'deal R1R1.../B2.../...' or 'lead p0'"
+
+
+def _card_at(text: str, i: int, col0: int) -> tuple[int, int]:
+    """The card code of the token at ``text[i]`` and the index after it."""
+    ch = text[i]
+    if ch in "Gg":
+        return G, i + 1
+    up = ch.upper()
+    if up not in _FIRST_CODE:
+        raise NotationError(
+            f"expected a card (R1..R2, Y1..Y3, B1..B4, P1..P5, K1..K6 or G), got {ch!r}",
+            col=col0 + i,
+        )
+    colour = COLOURS.index(up)
+    if i + 1 >= len(text) or not text[i + 1].isdigit():
+        raise NotationError(f"card {ch!r} needs a level digit after it", col=col0 + i + 1)
+    level = int(text[i + 1])
+    if not 1 <= level <= MAX_LEVEL[colour]:
+        raise NotationError(
+            f"no card {up}{level}: {COLOUR_NAMES[colour]} has levels 1..{MAX_LEVEL[colour]}",
+            col=col0 + i,
+        )
+    return _FIRST_CODE[up] + level - 1, i + 2
+
+
+def scan_cards(text: str, col0: int = 1) -> list[int]:
+    """The card codes of a concatenated list of card tokens (``-`` = none)."""
+    if text == "-":
+        return []
+    out = []
+    i = 0
+    while i < len(text):
+        code, i = _card_at(text, i, col0)
+        out.append(code)
+    return out
+
+
+def scan_plays(text: str, col0: int = 1) -> list[int]:
+    """The pids of a concatenated list of play tokens (``-`` = none)."""
+    if text == "-":
+        return []
+    out = []
+    i = 0
+    while i < len(text):
+        start = i
+        code, i = _card_at(text, i, col0)
+        side = 0
+        if code != G and i < len(text) and text[i] == "g":
+            side = 1
+            i += 1
+        pid = 2 * code + side
+        if not PLAY_OK[pid]:
+            raise NotationError(
+                f"{CARD_TOKEN[code]} is a top-level card: it has no grey side",
+                col=col0 + start,
+            )
+        out.append(pid)
+    return out
+
+
+def parse_play(text: str) -> Play:
+    """One play token (any case: ``k2G`` is K2's grey side)."""
+    code, i = _card_at(text, 0, 1)
+    side = 0
+    if i < len(text) and code != G and text[i] in "gG":
+        side = 1
+        i += 1
+    if i < len(text):
+        raise NotationError(
+            f"unexpected {text[i:]!r} after the play {text[:i]!r}: a play is one card",
+            col=i + 1,
+        )
+    play = PLAYS[2 * code + side]
+    if play is None:
+        raise IllegalActionError(
+            f"{CARD_TOKEN[code]} is a top-level card: it has no grey side",
+            rule="graph-t cards: a top-level card has no grey side",
+        )
+    return play
+
+
+def parse_action(text: str) -> Action:
+    word, sp, rest = text.partition(" ")
+    low = word.lower()
+    if low == "deal":
+        if not sp or not rest:
+            raise NotationError("deal needs the hands: deal <hand0>/<hand1>/...", col=5)
+        if " " in rest:
+            raise NotationError("the hands of a deal are one token, joined by /",
+                                col=5 + rest.index(" ") + 1)
+        hands = []
+        col = 6
+        for part in rest.split("/"):
+            if not part:
+                raise NotationError("empty hand in the deal (use - for none)", col=col)
+            codes = scan_cards(part, col)
+            if G in codes:
+                raise NotationError(
+                    "the grey cards are not dealt (each player gets one before the deal)",
+                    col=col + part.upper().index("G"),
+                )
+            hands.append(tuple(sorted(codes)))
+            col += len(part) + 1
+        return Deal(tuple(hands))
+    if low == "lead":
+        seat_text = rest.lower()
+        if not sp or len(seat_text) < 2 or seat_text[0] != "p" or not seat_text[1:].isdigit() or (
+            seat_text[1] == "0" and len(seat_text) > 2
+        ):
+            raise NotationError(f"lead needs a seat p0, p1, ..., got {rest!r}", col=6)
+        return Lead(int(seat_text[1:]))
+    if sp:
+        raise NotationError(f"a play is one token, got {text!r}", col=len(word) + 1)
+    if not text:
+        raise NotationError(f"expected an action ({EXAMPLES})", col=1)
+    try:
+        return parse_play(text)
+    except NotationError as e:
+        if e.col == 1 and text[0].upper() not in COLOURS + "G":
+            raise NotationError(
+                f"expected a play or a dealer action ({EXAMPLES}), got {text!r}", col=1
+            ) from None
+        raise
+
+
+def format_action(action: Action) -> str:
+    t = type(action)
+    if t is Play:
+        return PLAY_TOKEN[action.pid]  # type: ignore[attr-defined]
+    if t is Deal:
+        return "deal " + "/".join(
+            "".join(CARD_TOKEN[c] for c in sorted(h)) or "-"
+            for h in action.hands  # type: ignore[attr-defined]
+        )
+    if t is Lead:
+        return f"lead p{action.seat}"  # type: ignore[attr-defined]
+    raise TypeError(f"not a GRAPH-T action: {action!r}")

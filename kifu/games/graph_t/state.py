@@ -1,0 +1,468 @@
+"""The GRAPH-T state: hands as one packed int, the trick and stacks as tuples, push/pop with
+an undo stack of immutable snapshots."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kifu.core.errors import IllegalActionError
+from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.games.graph_t import rules
+from kifu.games.graph_t.actions import LEADS, Deal, Lead, Play
+from kifu.games.graph_t.cards import (
+    CARD_TOKEN,
+    COLOUR_NAMES,
+    GREY,
+    HAND_BITS,
+    HAND_MASK,
+    LAYER_BITS,
+    N_CODES,
+    PLAY_COLOUR,
+    PLAY_HEIGHT,
+    PLAY_IS_GREY,
+    PLAY_OK,
+    PLAY_TOKEN,
+    PRESENCE,
+    G,
+    deck_codes,
+    hand_codes,
+    hand_from_codes,
+    hand_text,
+    plays_text,
+)
+from kifu.games.graph_t.variant import GraphTVariant, rules_spec
+
+DEAL, LEAD, PLAY, OVER = range(4)
+"""Phases: before the deal, before the first lead, playing, over."""
+
+R_DEAL = "graph-t 1: deal"
+R_OPEN = "graph-t 2: grey is open"
+R_LEAD = "graph-t 3: lead a colour until grey is open"
+R_FOLLOW = "graph-t 4: follow the led colour"
+R_GREY_LEAD = "graph-t 5: follow a grey lead"
+R_CARDS = "graph-t cards: a top-level card has no grey side"
+R_HAND = "graph-t hand: play a card you hold"
+R_TURN = "turn"
+
+_NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(5))
+_SHIFT = tuple(HAND_BITS * s for s in range(4))
+_ZERO6 = (0, 0, 0, 0, 0, 0)
+_UNARY = frozenset(sum(1 << (21 * j) for j in range(k)) for k in range(5))
+
+
+def _counted(c: Counter[int]) -> str:
+    return " ".join(
+        f"{CARD_TOKEN[code]}x{k}" if k > 1 else CARD_TOKEN[code] for code, k in sorted(c.items())
+    )
+
+
+class GraphTState(State):
+    __slots__ = (
+        "_anyone",
+        "_trump",
+        "_undo",
+        "gone",
+        "greyed",
+        "hands",
+        "heights",
+        "leader",
+        "phase",
+        "stacks",
+        "tgrey",
+        "trick",
+        "turn",
+    )
+
+    def __init__(self, n: int, variant: GraphTVariant):
+        self.n = n
+        self.variant = variant
+        self.history: list[Action] = []
+        self._undo: list[tuple] = []
+        self._trump = variant.grey_wins == "trump"
+        self._anyone = variant.grey_open == "anyone"
+        self.phase = DEAL
+        self.hands = 0
+        """Every hand in one int: seat ``s`` at bits ``HAND_BITS * s`` (see cards.py)."""
+        self.trick: tuple[int, ...] = ()
+        """The pids played in this trick, in play order from the leader."""
+        self.leader = -1
+        self.turn: int | None = DEALER
+        self.greyed = 0
+        """The seats that have made a grey play so far (a bitmask)."""
+        self.tgrey = False
+        """Whether a grey play has been made in this trick."""
+        self.stacks: tuple[tuple[int, ...], ...] = ((),) * n
+        """Each seat's collected plays (sorted pids); their colour says which stack."""
+        self.heights: tuple[tuple[int, ...], ...] = (_ZERO6,) * n
+        """Each seat's six stack heights in 1/60: red, yellow, sky, purple, black, grey."""
+        self.gone: tuple[int, ...] = ()
+        """Codes of the cards that left the game in play (sorted)."""
+
+    # --- whose turn, the end ----------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return self.turn
+
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        scores = []
+        keys = []
+        for hs in self.heights:
+            s = sorted(hs, reverse=True)
+            scores.append(s[0])
+            keys.append((s[0], s[1]))
+        return Result.from_keys(tuple(scores), tuple(keys))
+
+    # --- queries ----------------------------------------------------------------------
+    def hand(self, seat: int) -> int:
+        """The hand int of ``seat`` (see cards.py)."""
+        return (self.hands >> _SHIFT[seat]) & HAND_MASK
+
+    def hand_codes(self, seat: int) -> tuple[int, ...]:
+        return hand_codes(self.hand(seat))
+
+    def grey_open(self, seat: int | None = None) -> bool:
+        """Ruling 2: whether ``seat`` (default: the leader) may lead a grey play."""
+        if seat is None:
+            seat = self.leader
+        if seat < 0:
+            return False
+        if self._anyone:
+            return self.greyed != 0
+        return bool(self.greyed & ~(1 << seat))
+
+    def _key_for_turn(self) -> int:
+        """The play-set key of the player to move (play phase only)."""
+        seat = self.turn
+        p = (self.hands >> _SHIFT[seat]) & PRESENCE  # type: ignore[index]
+        trick = self.trick
+        if not trick:
+            g = self.greyed
+            if not self._anyone:
+                g &= ~(1 << seat)  # type: ignore[operator]
+            return rules.lead_key(p, g != 0)
+        return rules.follow_key(p, PLAY_COLOUR[trick[0]], self.tgrey)
+
+    # --- actions ----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == PLAY:
+            return list(rules.plays_of(self._key_for_turn()))
+        if phase == LEAD:
+            return list(LEADS[: self.n])
+        return []
+
+    def count_legal(self) -> int:
+        phase = self.phase
+        if phase == PLAY:
+            return self._key_for_turn().bit_count()
+        if phase == LEAD:
+            return self.n
+        return 0
+
+    def check(self, action: Action) -> None:
+        phase = self.phase
+        t = type(action)
+        if phase == PLAY and t is Play:
+            pid = 2 * action.card + action.grey_side  # type: ignore[attr-defined]
+            if 0 <= action.card < N_CODES and PLAY_OK[pid] and rules.key_has(  # type: ignore[attr-defined]
+                self._key_for_turn(), pid
+            ):
+                return
+        elif phase == LEAD and t is Lead and 0 <= action.seat < self.n:  # type: ignore[attr-defined]
+            return
+        elif phase == DEAL and t is Deal:
+            self._check_deal(action)  # type: ignore[arg-type]
+            return
+        message, rule = self.explain_illegal(action)
+        raise IllegalActionError(message, rule=rule)
+
+    def _check_deal(self, deal: Deal) -> None:
+        n = self.n
+        if len(deal.hands) != n:
+            raise IllegalActionError(
+                f"the deal has {len(deal.hands)} hands for {n} players", rule=R_DEAL
+            )
+        sizes = {len(h) for h in deal.hands}
+        deck = deck_codes(self.variant.black)
+        if len(sizes) != 1:
+            raise IllegalActionError(
+                f"the hands must be the same size, not {'/'.join(str(len(h)) for h in deal.hands)}",
+                rule=R_DEAL,
+            )
+        got = Counter(c for h in deal.hands for c in h)
+        want = Counter(deck)
+        if got != want:
+            extra = got - want
+            missing = want - got
+            parts = []
+            if extra:
+                parts.append("too many " + _counted(extra))
+            if missing:
+                parts.append("missing " + _counted(missing))
+            raise IllegalActionError(
+                f"the deal must share out the {len(deck)} colour cards exactly: "
+                + "; ".join(parts),
+                rule=R_DEAL,
+            )
+
+    def explain_illegal(self, action: Action) -> tuple[str, str]:
+        phase = self.phase
+        if phase == OVER:
+            return ("the game is over", "end")
+        if phase == DEAL:
+            return ("the dealer must deal first", R_DEAL)
+        if phase == LEAD:
+            if type(action) is Lead:
+                return (f"there is no seat p{action.seat} in a {self.n}-player game", R_DEAL)
+            return ("the dealer must name the first leader", R_DEAL)
+        if type(action) is not Play:
+            return ("it is a player's turn to play a card", R_TURN)
+        code, gs = action.card, action.grey_side
+        if not 0 <= code < N_CODES:
+            return (f"no card has code {code}", R_HAND)
+        pid = 2 * code + gs
+        token = PLAY_TOKEN[pid]
+        if not PLAY_OK[pid]:
+            what = "the grey card" if code == G else f"{CARD_TOKEN[code]} is a top-level card"
+            return (f"{what}: it has no grey side", R_CARDS)
+        seat = self.turn
+        who = actor_name(seat)  # type: ignore[arg-type]
+        hand = self.hand(seat)  # type: ignore[arg-type]
+        if not (hand >> code) & 1:
+            return (f"{who} does not hold {CARD_TOKEN[code]}", R_HAND)
+        col = PLAY_COLOUR[pid]
+        if not self.trick:
+            if col == GREY and not self.grey_open(seat):
+                who_else = "anyone" if self._anyone else "another player"
+                return (
+                    f"{who} may not lead the grey play {token}: grey is not open until "
+                    f"{who_else} has made a grey play",
+                    R_LEAD,
+                )
+            return (f"{token} is not a legal lead", R_LEAD)
+        led = PLAY_COLOUR[self.trick[0]]
+        if led == GREY:
+            return (f"a grey play was led and {who} can make one, so {token} may not be "
+                    "played", R_GREY_LEAD)
+        led_name = COLOUR_NAMES[led]
+        extra = " (or make a grey play, as one was made in this trick)" if self.tgrey else ""
+        return (
+            f"{who} holds {led_name} and must follow {led_name} with its colour side"
+            f"{extra}, not {token}",
+            R_FOLLOW,
+        )
+
+    def push(self, action: Action) -> None:
+        self._undo.append(
+            (self.phase, self.hands, self.trick, self.leader, self.turn, self.greyed,
+             self.tgrey, self.stacks, self.heights, self.gone)
+        )
+        self.history.append(action)
+        t = type(action)
+        if t is Play:
+            self._play(2 * action.card + action.grey_side)  # type: ignore[attr-defined]
+        elif t is Lead:
+            self.leader = self.turn = action.seat  # type: ignore[attr-defined]
+            self.phase = PLAY
+        elif t is Deal:
+            grey = self.variant.grey
+            hands = 0
+            for s, codes in enumerate(action.hands):  # type: ignore[attr-defined]
+                h = hand_from_codes(codes + ((G,) if grey else ()))
+                hands |= h << _SHIFT[s]
+            self.hands = hands
+            self.phase = LEAD
+        else:
+            self.pop()
+            raise TypeError(f"not a GRAPH-T action: {action!r}")
+
+    def _play(self, pid: int) -> None:
+        seat: int = self.turn  # type: ignore[assignment]
+        shift = _SHIFT[seat] + (pid >> 1)
+        x = (self.hands >> shift) & LAYER_BITS
+        self.hands ^= 1 << (shift + x.bit_length() - 1)
+        if PLAY_IS_GREY[pid]:
+            self.greyed |= 1 << seat
+            self.tgrey = True
+        trick = (*self.trick, pid)
+        n = self.n
+        if len(trick) < n:
+            self.trick = trick
+            self.turn = _NEXT[n][seat]
+            return
+        # ruling 6: the winner; ruling 7: collect the winner's colour, the rest leave
+        i = rules.trick_winner(trick, self._trump)
+        w = (self.leader + i) % n
+        wcol = PLAY_COLOUR[trick[i]]
+        won = []
+        lost = list(self.gone)
+        add = 0
+        for p in trick:
+            if PLAY_COLOUR[p] == wcol:
+                won.append(p)
+                add += PLAY_HEIGHT[p]
+            else:
+                lost.append(p >> 1)
+        stacks = list(self.stacks)
+        stacks[w] = tuple(sorted(stacks[w] + tuple(won)))
+        self.stacks = tuple(stacks)
+        heights = list(self.heights)
+        hw = list(heights[w])
+        hw[wcol] += add
+        heights[w] = tuple(hw)
+        self.heights = tuple(heights)
+        if len(lost) != len(self.gone):
+            lost.sort()
+            self.gone = tuple(lost)
+        self.trick = ()
+        self.tgrey = False
+        if self.hands:
+            self.leader = self.turn = w
+        else:
+            self.leader = w
+            self.turn = None
+            self.phase = OVER
+
+    def pop(self) -> Action:
+        if not self._undo:
+            raise IndexError("nothing to undo")
+        (self.phase, self.hands, self.trick, self.leader, self.turn, self.greyed,
+         self.tgrey, self.stacks, self.heights, self.gone) = self._undo.pop()
+        return self.history.pop()
+
+    # --- identity ---------------------------------------------------------------------
+    def key(self) -> tuple:
+        return (self.variant, self.n, self.phase, self.hands, self.trick, self.leader,
+                self.greyed, self.stacks)
+
+    def copy(self) -> GraphTState:
+        s = GraphTState.__new__(GraphTState)
+        s.n = self.n
+        s.variant = self.variant
+        s.history = []
+        s._undo = []
+        s._trump = self._trump
+        s._anyone = self._anyone
+        s.phase = self.phase
+        s.hands = self.hands
+        s.trick = self.trick
+        s.leader = self.leader
+        s.turn = self.turn
+        s.greyed = self.greyed
+        s.tgrey = self.tgrey
+        s.stacks = self.stacks
+        s.heights = self.heights
+        s.gone = self.gone
+        return s
+
+    def components(self) -> Counter[int]:
+        """The cards in play since the deal: the colour deck and one grey card per player."""
+        c = Counter(deck_codes(self.variant.black))
+        if self.variant.grey:
+            c[G] += self.n
+        return c
+
+    def check_invariants(self) -> None:
+        n = self.n
+        assert self.hands >> (HAND_BITS * n) == 0, "cards beyond the last seat"
+        for s in range(n):
+            h = self.hand(s)
+            for code in range(N_CODES):
+                x = (h >> code) & LAYER_BITS
+                assert x in _UNARY, f"hand {s}: count layers of {CARD_TOKEN[code]} broken"
+        if self.phase == DEAL:
+            assert self.hands == 0 and not self.trick and not self.gone, "cards before the deal"
+            assert all(not st for st in self.stacks), "stacks before the deal"
+            return
+        have: Counter[int] = Counter()
+        for s in range(n):
+            have.update(self.hand_codes(s))
+        have.update(p >> 1 for p in self.trick)
+        for st in self.stacks:
+            have.update(p >> 1 for p in st)
+        have.update(self.gone)
+        assert have == self.components(), f"cards lost or duplicated: {have} != components"
+        for s in range(n):
+            hs = [0] * 6
+            for p in self.stacks[s]:
+                assert PLAY_OK[p], f"bad play {p} in a stack"
+                hs[PLAY_COLOUR[p]] += PLAY_HEIGHT[p]
+            assert tuple(hs) == self.heights[s], f"seat {s}: heights out of date"
+        for p in self.trick:
+            assert PLAY_OK[p], f"bad play {p} in the trick"
+        assert self.tgrey == any(PLAY_IS_GREY[p] for p in self.trick), "tgrey out of date"
+        sizes = [self.hand(s).bit_count() for s in range(n)]
+        if self.phase in (PLAY, OVER):
+            assert 0 <= self.leader < n
+            played = [(s - self.leader) % n < len(self.trick) for s in range(n)]
+            base = {sz + p for sz, p in zip(sizes, played, strict=True)}
+            assert len(base) == 1, f"hand sizes {sizes} do not fit the trick"
+            assert len(self.trick) < n
+            if self.phase == OVER:
+                assert self.hands == 0 and self.turn is None
+            else:
+                assert self.turn == (self.leader + len(self.trick)) % n
+        else:
+            assert len(set(sizes)) == 1 and self.turn == DEALER
+
+    # --- text -------------------------------------------------------------------------
+    def _line(self, masked: int | None) -> str:
+        n = self.n
+        hands = []
+        for s in range(n):
+            h = self.hand(s)
+            if masked is not None and s != masked:
+                hands.append("?" * h.bit_count() or "-")
+            else:
+                hands.append(hand_text(hand_codes(h)))
+        stacks = "/".join(plays_text(st) for st in self.stacks)
+        leader = actor_name(self.leader) if self.leader >= 0 else "-"
+        turn = "-" if self.turn is None else actor_name(self.turn)
+        greyed = "".join(f"p{s}" for s in range(n) if self.greyed >> s & 1) or "-"
+        return " ".join((
+            rules_spec(self.variant), "/".join(hands), stacks, plays_text(self.trick),
+            leader, turn, greyed,
+        ))
+
+    def to_line(self) -> str:
+        return self._line(None)
+
+    def view(self, seat: int) -> str:
+        return self._line(seat)
+
+    def render(self) -> str:
+        n = self.n
+        lines = [f"GRAPH-T, {n} players, rules {self._line(None).split()[0]}"]
+        phase = ("before the deal", "before the first lead", "playing", "over")[self.phase]
+        lines.append(f"phase: {phase}")
+        for s in range(n):
+            mark = ""
+            if self.turn == s:
+                mark += " <- to move"
+            if s == self.leader and self.phase == PLAY:
+                mark += " (leader)"
+            lines.append(f"p{s} hand: {hand_text(self.hand_codes(s))}{mark}")
+        if self.phase in (PLAY, OVER):
+            plays = [
+                f"p{(self.leader + i) % n} {PLAY_TOKEN[p]}({PLAY_HEIGHT[p]})"
+                for i, p in enumerate(self.trick)
+            ]
+            lines.append("trick: " + (", ".join(plays) if plays else "-"))
+            state = "open" if self.grey_open() else "not open"
+            lines.append(f"grey for the leader: {state}")
+        for s in range(n):
+            hs = self.heights[s]
+            cols = "  ".join(
+                f"{COLOUR_NAMES[c]} {hs[c]}" for c in range(6)
+            )
+            lines.append(f"p{s} stacks: {cols}")
+        if self.phase == OVER:
+            r = self.result()
+            assert r is not None
+            lines.append("result: " + " ".join(
+                f"p{s} {r.scores[s]} (rank {r.ranks[s]})" for s in range(n)
+            ))
+        return "\n".join(lines)
+

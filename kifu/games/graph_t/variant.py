@@ -1,0 +1,56 @@
+"""GRAPH-T's rule variants (defaults = the rulings, ``docs/rules/graph-t.md``)."""
+
+from __future__ import annotations
+
+from kifu.core.errors import VariantError
+from kifu.core.variant import Variant, variant_fields
+
+GREY_OPEN = ("other", "anyone")
+GREY_WINS = ("height", "trump")
+AI_GREY = ("card", "any")
+
+
+class GraphTVariant(Variant, frozen=True):
+    """Every field's default is the rulebook or a binding ruling."""
+
+    grey: bool = True
+    """Give each player a pure grey card (ruling 1; false = the quick game without grey)."""
+    black: bool = True
+    """Deal the black cards (ruling 1; false = the quick game without grey and black)."""
+    grey_open: str = "other"
+    """Ruling 2: grey opens for a leader once a player other than that leader has made a
+    grey play (``other``), or once anyone has (``anyone``)."""
+    grey_wins: str = "height"
+    """Ruling 6: grey and led-colour plays compare by height (``height``), or any grey play
+    beats every led-colour play (``trump``)."""
+    ai_grey: str = "card"
+    """Ruling 9, the AI's rule 1: prefer the pure grey card (``card``) or any grey play
+    (``any``)."""
+
+    def validate(self) -> None:
+        if self.grey_open not in GREY_OPEN:
+            raise VariantError(f"grey_open must be one of {', '.join(GREY_OPEN)}")
+        if self.grey_wins not in GREY_WINS:
+            raise VariantError(f"grey_wins must be one of {', '.join(GREY_WINS)}")
+        if self.ai_grey not in AI_GREY:
+            raise VariantError(f"ai_grey must be one of {', '.join(AI_GREY)}")
+        if not self.black and self.grey:
+            raise VariantError(
+                "black=false needs grey=false: the quick games remove the grey cards, "
+                "or the grey and the black cards"
+            )
+
+
+GAME_ID = "graph-t"
+RULES_VERSION = 1
+_SPECS: dict[GraphTVariant, str] = {}
+
+
+def rules_spec(variant: GraphTVariant) -> str:
+    """The rules token of a variant (``Game.rules_spec``, cached for position lines)."""
+    s = _SPECS.get(variant)
+    if s is None:
+        s = ";".join([f"{GAME_ID}/{RULES_VERSION}"] + [f"{k}={v}" for k, v in
+                                                        variant_fields(variant)])
+        _SPECS[variant] = s
+    return s
