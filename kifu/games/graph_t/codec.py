@@ -127,7 +127,7 @@ def parse_action(text: str) -> Action:
             codes = scan_cards(part, col)
             if G in codes:
                 raise NotationError(
-                    "the grey cards are not dealt (each player gets one before the deal)",
+                    "a deal lists colour cards only (each player's grey card is implied)",
                     col=col + part.upper().index("G"),
                 )
             hands.append(tuple(sorted(codes)))

@@ -230,6 +230,8 @@ class GraphTState(State):
         seat = self.turn
         who = actor_name(seat)  # type: ignore[arg-type]
         hand = self.hand(seat)  # type: ignore[arg-type]
+        if code == G and not self.variant.grey:
+            return ("there are no grey cards in this game (rules grey=false)", R_DEAL)
         if not (hand >> code) & 1:
             return (f"{who} does not hold {CARD_TOKEN[code]}", R_HAND)
         col = PLAY_COLOUR[pid]
