@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import sys
 
 import click
 
@@ -62,8 +63,8 @@ def play(game_name, players, seed, bot, bots, rules, sets, count, date, as_json,
     else:
         seeds = [int(seed) if seed.lstrip("-").isdigit() else seed]
     chunks = []
-    with click.progressbar(seeds, label=f"playing {game.id}", file=click.get_text_stream(
-            "stderr"), hidden=silent or count < 10) as bar:
+    with click.progressbar(seeds, label=f"playing {game.id}", file=sys.stderr,
+                           hidden=silent or count < 10) as bar:
         for s in bar:
             record = play_record(game, names, s, variant, date=date)
             if as_json:

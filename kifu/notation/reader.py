@@ -165,7 +165,8 @@ def read_records(
     visitor is :class:`RecordBuilder`, which yields :class:`Located` records.
     """
     if isinstance(source, str):
-        lines: Iterable[str] = source.splitlines()
+        # only \n ends a line (str.splitlines would also split on \x85, \u2028, ...)
+        lines: Iterable[str] = source.split("\n")
     else:
         lines = source
     if visitor is None:

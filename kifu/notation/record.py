@@ -87,8 +87,8 @@ def escape_value(value: str) -> str:
 def _check_comment(text: str) -> None:
     if "}" in text or "{" in text:
         raise ValueError(f"a comment may not contain braces: {text!r}")
-    if text != text.strip() or not text:
-        raise ValueError(f"a comment must be non-empty with no surrounding space: {text!r}")
+    if not text or text != " ".join(text.split()):
+        raise ValueError(f"a comment must be non-empty words with single spaces: {text!r}")
 
 
 def format_record(record: Record) -> str:
@@ -143,10 +143,14 @@ def record_from_json(data: bytes | str) -> Record:
 
 
 def records_from_json(data: bytes | str) -> list[Record]:
-    """A JSON document holding one record or a list of records."""
+    """A JSON document holding one record or a list of records, or JSON lines (one record
+    a line, as ``kifu play --json`` writes)."""
     text = data if isinstance(data, str) else data.decode("utf-8")
     if text.lstrip().startswith("["):
         return _list_decoder.decode(text)
+    lines = [line for line in text.split("\n") if line.strip()]
+    if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
+        return [_decoder.decode(line) for line in lines]
     return [_decoder.decode(text)]
 
 

@@ -109,6 +109,16 @@ def from_line(game: Game, line: str) -> TweakState:
         raise err(3, f"the target is t{state.target} (the back of the deck's top card), "
                      f"not {target_t!r}")
     if state.round:
+        present = state.in_play()
+        extra = list(present)
+        for c in state.components():
+            if c in extra:
+                extra.remove(c)
+        if extra:
+            raise NotationError(
+                f"more copies than the game has: {cards_text(sorted(set(extra)))}", line=1, col=1
+            )
+        state._present = present
         try:
             state.check_invariants()
         except AssertionError as e:

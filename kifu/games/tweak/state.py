@@ -167,6 +167,7 @@ class TweakState(State):
     __slots__ = (
         "_backs",
         "_components",
+        "_present",
         "_t_components",
         "_threshold",
         "_undo",
@@ -199,6 +200,7 @@ class TweakState(State):
         self._threshold = variant.threshold or THRESHOLDS.get(n, 100)
         self._components = number_deck(variant.colours or colours_for(n))
         self._t_components = tuple(sorted(THIEF + T_LETTERS.index(t) for t in variant.t_cards))
+        self._present: tuple[int, ...] = ()  # the cards in play this round (see components)
         self.phase = FIRST
         self.round = 0
         self.dealer = 0
@@ -223,14 +225,14 @@ class TweakState(State):
         return (
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
             self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            self.hands, self.table, self.piles, self.held, self.totals,
+            self.hands, self.table, self.piles, self.held, self.totals, self._present,
         )
 
     def _restore(self, s: tuple) -> None:
         (
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
             self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            self.hands, self.table, self.piles, self.held, self.totals,
+            self.hands, self.table, self.piles, self.held, self.totals, self._present,
         ) = s
 
     def key(self) -> Hashable:
@@ -290,6 +292,17 @@ class TweakState(State):
     def components(self) -> tuple[int, ...]:
         """Every card of a round, sorted (number cards of the round's colours + T! cards)."""
         return tuple(sorted(self._components + self._t_components))
+
+    def in_play(self) -> tuple[int, ...]:
+        """The cards in play this round, sorted: every card after a deal; a position line
+        (a puzzle) may leave some out."""
+        every = [c for h in self.hands for c in h]
+        every += self.table
+        every += [c for p in self.piles for c in p]
+        every += [c for h in self.held for c in h]
+        every += self.deck[self.dpos :]
+        every += self.tpile[self.tpos :]
+        return tuple(sorted(every))
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -607,6 +620,7 @@ class TweakState(State):
         empty: tuple[tuple[int, ...], ...] = ((),) * n
         self.piles = empty
         self.held = empty
+        self._present = self.components()
         self.queue = ()
         self.tused = self.jdelta = 0
         self.mover = first
@@ -621,13 +635,7 @@ class TweakState(State):
         if self.round == 0:
             assert not any(self.hands) and not self.table
             return
-        every = [c for h in self.hands for c in h]
-        every += self.table
-        every += [c for p in self.piles for c in p]
-        every += [c for h in self.held for c in h]
-        every += self.deck[self.dpos :]
-        every += self.tpile[self.tpos :]
-        assert tuple(sorted(every)) == self.components(), "a card was lost or duplicated"
+        assert self.in_play() == self._present, "a card was lost or duplicated"
         assert all(len(h) <= HAND_SIZE for h in self.hands)
         assert all(c < THIEF for h in self.hands for c in h), "T! cards never enter a hand"
         assert all(c >= THIEF for h in self.held for c in h)
