@@ -178,3 +178,19 @@ def test_every_command_has_help_and_docs(run) -> None:
         assert f"## kifu {name}" in doc, f"docs/cli.md has no section for kifu {name}"
         r = run(name, "--help")
         assert r.exit_code == 0 and "Usage:" in r.stdout
+
+
+def test_diff_under_other_rules(run, tmp_path) -> None:
+    r = run("play", "tweak", "-n", "3", "--set", "rounds=1", "--games", "5", "-o", "c.kifu")
+    assert r.exit_code == 0
+    same = run("diff", "c.kifu", "--rules", "tweak/1;rounds=1;threshold=10")
+    assert same.exit_code == 0 and "0 of 5 record(s) differ" in same.stdout
+    sevens = "tweak/1;rounds=1;backs=" + ",".join(["7"] * 36)
+    r = run("diff", "c.kifu", "--rules", sevens, "--json")
+    assert r.exit_code == 1
+    data = json.loads(r.stdout)
+    assert data["records"] == 5 and data["changed"] >= 1
+    refused = [d for d in data["diffs"] if d["ply"]]
+    assert refused and "[rule tweak 5: capture sum]" in refused[0]["error"]
+    r = run("diff", "c.kifu")
+    assert r.exit_code == 1 and "two records" in r.stderr

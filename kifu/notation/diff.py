@@ -50,3 +50,32 @@ def diff_records(a: Located | Record, b: Located | Record) -> RecordDiff:
             break
     identical = ra.to_text() == rb.to_text()
     return RecordDiff(same_game, identical, headers, first, (len(ra.moves), len(rb.moves)))
+
+
+class RulesDiff(msgspec.Struct, frozen=True):
+    """One record replayed under its own rules (A) and under other rules (B)."""
+
+    index: int
+    same: bool  # B replays every action and ends with the same result
+    ply: int | None  # the first ply B refuses, if any
+    error: str | None  # B's error there
+    result_a: tuple[int, ...] | None
+    result_b: tuple[int, ...] | None
+
+
+def diff_rules(loc: Located, rules: str, *, index: int = 1) -> RulesDiff:
+    """Replay ``loc`` under its own rules and under ``rules`` (a rules spec); where does the
+    second replay part from the first? Raises if the record is invalid under its own rules."""
+    a = replay(loc, check_result=False)
+    other = Record({**loc.record.headers, "Rules": rules}, loc.record.moves, loc.record.comment)
+    moved = Located(other, loc.path, loc.line, loc.move_lines, loc.header_lines)
+    ra = a.state.result()
+    res_a = ra.scores if ra else None
+    try:
+        b = replay(moved, check_result=False)
+    except KifuError as e:
+        return RulesDiff(index, False, getattr(e, "ply", None) or None, str(e), res_a, None)
+    rb = b.state.result()
+    res_b = rb.scores if rb else None
+    same = res_a == res_b and a.state.to_move == b.state.to_move
+    return RulesDiff(index, same, None, None, res_a, res_b)
