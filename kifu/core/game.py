@@ -32,7 +32,11 @@ def actor_name(seat: int) -> str:
 
 
 def parse_actor(text: str) -> int:
-    """The seat of an actor token (``d``, ``p0``..``p9``); raises ``ValueError`` otherwise."""
+    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises ``ValueError`` otherwise.
+
+    >>> parse_actor("p2"), parse_actor("d") == DEALER
+    (2, True)
+    """
     if text == "d":
         return DEALER
     if len(text) >= 2 and text[0] == "p" and text[1:].isdigit() and (
@@ -54,7 +58,11 @@ class Result(msgspec.Struct, frozen=True):
 
     @classmethod
     def from_keys(cls, scores: tuple[int, ...], keys: tuple[Any, ...] | None = None) -> Result:
-        """Ranks by ``keys`` (default: the scores), higher is better; equal keys share a rank."""
+        """Ranks by ``keys`` (default: the scores), higher is better; equal keys share a rank.
+
+        >>> Result.from_keys((30, 41, 30)).ranks
+        (2, 1, 2)
+        """
         keys = scores if keys is None else keys
         ranks = tuple(1 + sum(1 for other in keys if other > k) for k in keys)
         return cls(tuple(scores), ranks)

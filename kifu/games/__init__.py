@@ -38,7 +38,11 @@ def canonical_id(name: str) -> str:
 
 
 def get(name: str) -> Game:
-    """The :class:`Game` for an id or alias (raises :class:`VariantError` if unknown)."""
+    """The :class:`Game` for an id or alias (raises :class:`VariantError` if unknown).
+
+    >>> get("tweak").rules_spec(), get("graph-t").title
+    ('tweak/1', 'GRAPH-T')
+    """
     gid = canonical_id(name)
     game = _LOADED.get(gid)
     if game is None:

@@ -294,7 +294,11 @@ def read_records(
 
 
 def parse_records(text: str, *, path: str = "<text>") -> list[Record]:
-    """Every record in ``text``."""
+    """Every record in ``text``.
+
+    >>> [r.moves[0].text for r in parse_records('[Game "tweak"]\\n\\nd dealer p1\\n')]
+    ['dealer p1']
+    """
     return [loc.record for loc in read_records(text, path=path)]
 
 
