@@ -441,6 +441,7 @@ def test_view_masks_other_hands() -> None:
         ("graph-t/1 -/R2 -/- R1g p0 p1 -", "grey play"),
         ("graph-t/1 R1/R2 -/- - - d -", "whole deal"),
         ("graph-t/1 R1/G -/- - p0 p0 p1p1", "once"),
+        ("graph-t/1 R1/R2 K2g/- - p0 p0 -", "grey stack"),
         ("tweak/1 R1/G -/- - p0 p0 -", "not for graph-t"),
     ],
 )

@@ -2,7 +2,7 @@
 
 ``<rules> <hands> <stacks> <trick> <leader> <to-move> <grey-players>``, e.g.::
 
-    graph-t/1 R1Y2K6G/B1B1P3/Y3K2 K2gK4/-/- B3 p1 p2 p2
+    graph-t/1 R1Y2K6G/B1P3G/Y3K2K5G K2gK4/-/- B3 p1 p2 p0
 
 Hands and stacks are ``/``-joined per seat, each a concatenation of tokens (``-`` if
 empty); the trick lists its plays from the leader; the leader and the player to move are
@@ -140,6 +140,10 @@ def from_line(game: Game, line: str) -> GraphTState:
             if PLAY_IS_GREY[p] and not greyed >> ((leader + i) % n) & 1:
                 raise _err(f"grey players: p{(leader + i) % n} made a grey play in the trick",
                            c_greyed)
+    for s, st in enumerate(stacks):
+        if any(PLAY_IS_GREY[p] for p in st) and not greyed >> s & 1:
+            raise _err(f"grey players: p{s} has a grey stack, so p{s} made a grey play",
+                       c_greyed)
     want_turn = "-" if turn is None else ("d" if turn == DEALER else f"p{turn}")
     if turn_f != want_turn:
         raise _err(f"to-move: the position says {want_turn}, not {turn_f!r}", c_turn)

@@ -392,6 +392,8 @@ class GraphTState(State):
                 assert PLAY_OK[p], f"bad play {p} in a stack"
                 hs[PLAY_COLOUR[p]] += PLAY_HEIGHT[p]
             assert tuple(hs) == self.heights[s], f"seat {s}: heights out of date"
+            if hs[GREY]:
+                assert self.greyed >> s & 1, f"seat {s} collected grey without a grey play"
         for p in self.trick:
             assert PLAY_OK[p], f"bad play {p} in the trick"
         assert self.tgrey == any(PLAY_IS_GREY[p] for p in self.trick), "tgrey out of date"
