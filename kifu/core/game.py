@@ -117,7 +117,11 @@ class State(ABC):
         return True
 
     def check(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` (with the rule broken) unless ``action`` is legal."""
+        """Raise :class:`IllegalActionError` (with the rule broken) unless ``action`` is legal.
+
+        The default tests membership in ``legal_actions()``. A game whose chance events are
+        not enumerable (a shuffle or deal: ``legal_actions()`` is empty there) overrides this
+        to validate such an action directly, then defers to ``super().check``."""
         if self.to_move is None:
             raise IllegalActionError("the game is over", rule="end")
         if action in self.legal_actions():

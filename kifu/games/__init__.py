@@ -13,7 +13,7 @@ from kifu.core.game import Game
 # id -> (module, a Game instance or class); aliases map to ids.
 _REGISTRY: dict[str, tuple[str, str]] = {
     "tweak": ("kifu.games.tweak", "GAME"),
-    "graph-t": ("kifu.games.graph_t", "GraphT"),
+    "graph-t": ("kifu.games.graph_t", "GAME"),
 }
 _ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t"}
 _LOADED: dict[str, Game] = {}
