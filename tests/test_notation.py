@@ -92,6 +92,9 @@ def test_headers_only_visitor_skips_moves() -> None:
         ('[Game "x"]\n[Game "y"]\n', "f.kifu:2:2:", "given twice"),
         ('[Game "x"]\np0 R3 {c} R4\n', "f.kifu:2:10:", "start a new line"),
         ('[Game "a\\q"]\n', "f.kifu:1:", "backslash"),
+        ('[Game "x"]\n{opened\np0 R3\np1 R4 {closed}\n', "f.kifu:4:7:",
+         "comment opened at 2:1 is not closed"),
+        ('[Game "x"]\n{a {b}\n', "f.kifu:2:4:", "do not nest"),
     ],
 )
 def test_syntax_errors_are_located(text: str, where: str, what: str) -> None:

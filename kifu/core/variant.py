@@ -26,7 +26,15 @@ _BARE = re.compile(r"[A-Za-z0-9_.+\-]*\Z")
 
 
 class Variant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """Base class of every game's rule-variant struct (all fields must have defaults)."""
+    """Base class of every game's rule-variant struct (all fields must have defaults).
+
+    A subclass may define ``validate()`` (raising :class:`VariantError`); it runs whenever a
+    variant is made, so a bad variant never exists."""
+
+    def __post_init__(self) -> None:
+        check = getattr(self, "validate", None)
+        if check is not None:
+            check()
 
 
 def _field_types(cls: type[msgspec.Struct]) -> dict[str, Any]:
@@ -93,10 +101,6 @@ def variant_from_pairs(cls: type[Variant], pairs: list[tuple[str, str]]) -> Vari
             raise VariantError(f"variant field {name!r} given twice")
         kwargs[name] = _decode_value(text, types[name], name)
     try:
-        variant = cls(**kwargs)
+        return cls(**kwargs)
     except (TypeError, msgspec.ValidationError) as e:
         raise VariantError(f"bad variant: {e}") from None
-    check = getattr(variant, "validate", None)
-    if check is not None:
-        check()
-    return variant

@@ -188,6 +188,12 @@ def read_records(
         line = raw.rstrip("\r\n")
         if pending is not None:
             end = line.find("}")
+            nested = line.find("{")
+            if nested >= 0 and (end < 0 or nested < end):
+                raise NotationError(
+                    f"the comment opened at {pending_at[0]}:{pending_at[1]} is not closed "
+                    "before this {", line=lineno, col=nested + 1, path=path,
+                )
             if end < 0:
                 pending.append(line)
                 continue
@@ -236,9 +242,16 @@ def read_records(
         if c == "{":
             end = first.find("}")
             if end < 0:
+                if "{" in first[1:]:
+                    raise NotationError("comments do not nest: { inside a comment",
+                                        line=lineno, col=indent + first.find("{", 1) + 1,
+                                        path=path)
                 pending = [first[1:]]
                 pending_at = (lineno, indent + 1)
                 continue
+            if "{" in first[1:end]:
+                raise NotationError("comments do not nest: { inside a comment", line=lineno,
+                                    col=indent + first.find("{", 1) + 1, path=path)
             text = " ".join(first[1:end].split())
             rest = first[end + 1 :].strip()
             if rest:
@@ -268,6 +281,9 @@ def read_records(
                     "text after a comment must start a new line", line=lineno,
                     col=indent + end + 2, path=path,
                 )
+            if "{" in first[brace + 1 : end]:
+                raise NotationError("comments do not nest: { inside a comment", line=lineno,
+                                    col=indent + first.find("{", brace + 1) + 1, path=path)
             comment = " ".join(first[brace + 1 : end].split()) or None
             first = first[:brace]
         elif "}" in first:

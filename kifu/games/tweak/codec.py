@@ -124,7 +124,11 @@ def parse_action(text: str) -> Action:
     taken = split_cards(rest)
     col = len(card_text) + 2
     if taken is None or any(c >= THIEF for c in taken):
-        raise NotationError(f"bad table card in {head!r}", col=col + bad_token_at(rest) - 1)
+        at = bad_token_at(rest) if taken is None else next(
+            2 * i + 1 for i, c in enumerate(taken) if c >= THIEF
+        )
+        token = head[col - 1 + at - 1 : col - 1 + at + 1]
+        raise NotationError(f"bad table card {token!r} in {head!r}", col=col + at - 1)
     return Capture(card, tuple(sorted(taken)))
 
 

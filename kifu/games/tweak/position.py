@@ -105,6 +105,7 @@ def from_line(game: Game, line: str) -> TweakState:
         state.victim = int(svictim)
     if state.mover >= n or any(s >= n for s in state.queue) or state.victim >= n:
         raise err(1, f"seat out of range in {phase_t!r}")
+    _check_phase(state, err)
     if target_t != f"t{state.target}":
         raise err(3, f"the target is t{state.target} (the back of the deck's top card), "
                      f"not {target_t!r}")
@@ -124,3 +125,19 @@ def from_line(game: Game, line: str) -> TweakState:
         except AssertionError as e:
             raise NotationError(f"inconsistent position: {e}", line=1, col=1) from None
     return state
+
+
+def _check_phase(state: TweakState, err) -> None:
+    """Refuse phases that play can never reach (they would leave nobody able to act)."""
+    hands, mover = state.hands, state.mover
+    if state.phase == STEAL_PHASE and (state.victim == mover or not hands[state.victim]):
+        raise err(1, f"the Thief's victim p{state.victim} must be an opponent with cards")
+    if state.phase == BOMB_PHASE:
+        q = state.queue
+        if len(set(q)) != len(q) or mover in q or not all(hands[s] for s in q):
+            raise err(1, "the Bomb's queue lists distinct opponents with cards")
+    if state.phase in (TURN, BOMB_PHASE, STEAL_PHASE):
+        if not hands[mover] and state.dpos >= len(state.deck):
+            raise err(1, f"p{mover} has no cards and there is no deck: the turn passes on")
+        if state.tused and state.phase == TURN and not hands[mover]:
+            raise err(1, f"p{mover} used a T! card with no card to play")

@@ -31,9 +31,15 @@ class TweakVariant(Variant, frozen=True):
                 self.colours
             ):
                 raise VariantError(f"colours must be distinct letters of {COLOURS}")
+            canonical = "".join(sorted(self.colours, key=COLOURS.index))
+            if self.colours != canonical:  # one spelling per variant
+                raise VariantError(f"write colours in the order {COLOURS}: {canonical}")
         if self.backs and (len(self.backs) != 36 or any(not 7 <= b <= 10 for b in self.backs)):
             raise VariantError("backs must list 36 values from 7 to 10")
         if any(t not in T_LETTERS for t in self.t_cards):
             raise VariantError(f"t_cards may only use {T_LETTERS}")
+        canonical = "".join(sorted(self.t_cards, key=T_LETTERS.index))
+        if self.t_cards != canonical:  # a pile is a multiset: one spelling each
+            raise VariantError(f"write t_cards in the order {T_LETTERS}: {canonical}")
         if self.threshold < 0 or self.rounds < 0:
             raise VariantError("threshold and rounds must be >= 0")
