@@ -58,14 +58,20 @@ def playout(game, n, variant, seed, *, check_undo: bool):
     return state, actions
 
 
-@pytest.mark.parametrize("gid", GAMES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_random_playouts_end_and_conserve_cards(gid, data) -> None:
+def draw_game(data, gid: str):
+    """A game, a player count, one of its variants and a seed, drawn by hypothesis."""
     game = games.get(gid)
     n = data.draw(st.integers(game.min_players, game.max_players), label="players")
     variant = data.draw(st.sampled_from(variants(gid)), label="variant")
     seed = data.draw(st.integers(0, 2**32), label="seed")
+    return game, n, variant, seed
+
+
+@pytest.mark.parametrize("gid", GAMES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_playouts_end_and_conserve_cards(gid, data) -> None:
+    game, n, variant, seed = draw_game(data, gid)
     playout(game, n, variant, seed, check_undo=data.draw(st.booleans(), label="undo"))
 
 
@@ -73,10 +79,7 @@ def test_random_playouts_end_and_conserve_cards(gid, data) -> None:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_played_records_round_trip_and_replay(gid, data) -> None:
-    game = games.get(gid)
-    n = data.draw(st.integers(game.min_players, game.max_players), label="players")
-    variant = data.draw(st.sampled_from(variants(gid)), label="variant")
-    seed = data.draw(st.integers(0, 2**32), label="seed")
+    game, n, variant, seed = draw_game(data, gid)
     state, actions = playout(game, n, variant, seed, check_undo=False)
     record = record_from_actions(game, [f"bot{i}" for i in range(n)], actions, variant=variant)
     text = format_record(record)
