@@ -315,6 +315,13 @@ def perft(state: State, depth: int) -> int:
         return state.count_legal()
     total = 0
     push, pop = state.push, state.pop
+    if depth == 2:  # the level above the leaves, inlined: most calls would land here
+        count = state.count_legal
+        for action in state.legal_actions():
+            push(action)
+            total += count()
+            pop()
+        return total
     for action in state.legal_actions():
         push(action)
         total += perft(state, depth - 1)

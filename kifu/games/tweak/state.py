@@ -11,7 +11,7 @@ pointer. ``push`` saves a snapshot of the fields and ``pop`` restores it.
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_right, insort
 from collections.abc import Hashable
 
 from kifu.core.errors import IllegalActionError
@@ -63,6 +63,9 @@ EMPTY_DECK_TARGET = 7
 
 _SUBSETS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 _SUBSETS_MAX = 250_000
+_COUNTS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], int] = {}
+"""``count_legal``'s memo: (hand, table, target, smallest capture sum) -> the number of
+Place and Capture actions (T! cards aside). Cleared like ``_SUBSETS``."""
 
 
 def subsets(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
@@ -357,26 +360,67 @@ class TweakState(State):
         return out
 
     def count_legal(self) -> int:
+        # The hot path of perft (every leaf's parent): ``len(self.legal_actions())`` without
+        # building the actions, reading the memoised capture lists in place.
         if self.phase != TURN:
             return len(self.legal_actions())
-        hand = self.hands[self.mover]
+        mover = self.mover
+        hand = self.hands[mover]
         if not hand:
             return 1
         count = 0
-        if not self.tused and self.held[self.mover]:
-            extra: list[Action] = []
-            self._t_actions(extra)
-            count = len(extra)
-        target = self.target + self.jdelta
+        if not self.tused:
+            held = self.held[mover]
+            if held:
+                count = self._t_count(held)
+        deck, dpos = self.deck, self.dpos
+        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
         table = self.table
         low = 0 if self.variant.empty_capture else 1
+        key = (hand, table, target, low)
+        found = _COUNTS.get(key)
+        if found is not None:
+            return count + found
+        get = _SUBSETS.get
         prev = -1
+        count0 = count
         for c in hand:
             if c == prev:
                 continue
             prev = c
             s = target - FACE[c]
-            count += 1 + (len(subsets(table, s)) if s >= low else 0)
+            if s >= low:
+                found = get((table, s))
+                if found is None:
+                    found = subsets(table, s)
+                count += 1 + len(found)
+            else:
+                count += 1
+        if len(_COUNTS) >= _SUBSETS_MAX:
+            _COUNTS.clear()
+        _COUNTS[key] = count - count0
+        return count
+
+    def _t_count(self, held: tuple[int, ...]) -> int:
+        """``len`` of what ``_t_actions`` would add for ``held`` (the mover's T! cards)."""
+        count = 0
+        prev = -1
+        for t in held:
+            if t == prev:
+                continue
+            prev = t
+            if t == JOKER:
+                count += 2
+            elif t == SHIFTER:
+                if self.dpos < len(self.deck):
+                    count += 1
+            elif t == THIEF:
+                mover = self.mover
+                for v, h in enumerate(self.hands):
+                    if h and v != mover:
+                        count += 1
+            else:
+                count += 1
         return count
 
     def captures(self) -> list[Capture]:
@@ -474,7 +518,15 @@ class TweakState(State):
 
     # --- playing ----------------------------------------------------------------------------
     def push(self, action: Action) -> None:
-        self._undo.append(self._snap())
+        # The snapshot is built inline (a method call costs as much as the tuple), and the
+        # two hot actions, Place and Capture on a turn, edit the sorted tuples directly
+        # (bisect, slicing) and finish the turn in one pass (``_finish_turn``).
+        hands, table = self.hands, self.table
+        self._undo.append((
+            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
+            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
+            hands, table, self.piles, self.held, self.totals,
+        ))
         self.history.append(action)
         t = type(action)
         if t is Place:
@@ -489,25 +541,26 @@ class TweakState(State):
                     self.phase = TURN
                 return
             m = self.mover
-            self.hands = _replace(self.hands, m, _without(self.hands[m], c))
-            self.table = _with(self.table, c)
-            self._end_turn()
+            hand = hands[m]
+            i = hand.index(c)
+            j = bisect_right(table, c)
+            self.table = (*table[:j], c, *table[j:])
+            self._finish_turn(m, hand[:i] + hand[i + 1 :], hands)
         elif t is Capture:
             m = self.mover
             c, taken = action.card, action.taken
-            self.hands = _replace(self.hands, m, _without(self.hands[m], c))
-            table = self.table
-            self.piles = _replace(
-                self.piles, m, tuple(sorted(self.piles[m] + taken + (c,)))
-            )
+            hand = hands[m]
+            i = hand.index(c)
+            piles = self.piles
+            self.piles = (*piles[:m], tuple(sorted(piles[m] + taken + (c,))), *piles[m + 1:])
             if taken and len(taken) == len(table):  # a TWEAK (ruling 5)
                 self.table = ()
                 if self.tpos < len(self.tpile):
                     self.held = _replace(self.held, m, _with(self.held[m], self.tpile[self.tpos]))
                     self.tpos += 1
-            else:
-                self.table = _without_all(table, taken) if taken else table
-            self._end_turn()
+            elif taken:
+                self.table = _without_all(table, taken)
+            self._finish_turn(m, hand[:i] + hand[i + 1 :], hands)
         elif t is Steal:
             v = self.victim
             self.hands = _replace(self.hands, v, _without(self.hands[v], action.card))
@@ -515,7 +568,8 @@ class TweakState(State):
             self.phase = TURN
             self.victim = 0
         elif t is Pass:
-            self._end_turn()
+            m = self.mover
+            self._finish_turn(m, hands[m], hands)
         elif t is UseJoker:
             self._spend(JOKER)
             self.jdelta = action.delta
@@ -543,7 +597,11 @@ class TweakState(State):
             raise TypeError(f"not a TWEAK action: {action!r}")
 
     def pop(self) -> Action:
-        self._restore(self._undo.pop())
+        (
+            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
+            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
+            self.hands, self.table, self.piles, self.held, self.totals,
+        ) = self._undo.pop()
         return self.history.pop()
 
     def _spend(self, code: int) -> None:
@@ -553,33 +611,41 @@ class TweakState(State):
         self.piles = _replace(self.piles, m, _with(self.piles[m], code))
         self.tused = 1
 
-    def _draw_to(self, seat: int, upto: int) -> None:
-        hand = self.hands[seat]
-        if len(hand) >= upto or self.dpos >= len(self.deck):
-            return
-        k = min(upto - len(hand), len(self.deck) - self.dpos)
-        drawn = self.deck[self.dpos : self.dpos + k]
-        self.dpos += k
-        self.hands = _replace(self.hands, seat, tuple(sorted(hand + drawn)))
-
-    def _end_turn(self) -> None:
-        """Ruling 6: refill the hand to 3, then an empty table gets 2 cards; next player."""
-        m = self.mover
-        self._draw_to(m, HAND_SIZE)
-        if not self.table and self.dpos < len(self.deck):
-            k = min(TABLE_REFILL, len(self.deck) - self.dpos)
-            self.table = tuple(sorted(self.deck[self.dpos : self.dpos + k]))
-            self.dpos += k
+    def _finish_turn(
+        self, m: int, hand: tuple[int, ...], hands: tuple[tuple[int, ...], ...]
+    ) -> None:
+        """Ruling 6, after the mover ``m`` played: their hand becomes ``hand`` refilled to 3
+        (``hands`` is the tuple of hands to update), then an empty table gets 2 cards; then
+        the next player (ruling 8: with no deck, empty hands are skipped), or the round
+        ends when every hand is empty."""
+        deck, dpos = self.deck, self.dpos
+        left = len(deck) - dpos
+        if left > 0 and len(hand) < HAND_SIZE:
+            k = min(HAND_SIZE - len(hand), left)
+            if k == 1:
+                c = deck[dpos]
+                j = bisect_right(hand, c)
+                hand = (*hand[:j], c, *hand[j:])
+            else:
+                hand = tuple(sorted(hand + deck[dpos : dpos + k]))
+            dpos += k
+            left -= k
+        self.hands = hands = (*hands[:m], hand, *hands[m + 1:])
+        if not self.table and left > 0:
+            k = min(TABLE_REFILL, left)
+            self.table = tuple(sorted(deck[dpos : dpos + k]))
+            dpos += k
+            left -= k
+        self.dpos = dpos
         self.tused = 0
         self.jdelta = 0
-        hands = self.hands
-        if self.dpos >= len(self.deck):
+        if left <= 0:
             if not any(hands):
                 self._end_round()
                 return
             n = self.n
             s = (m + 1) % n
-            while not hands[s]:  # ruling 8: with no deck, empty hands are skipped
+            while not hands[s]:
                 s = (s + 1) % n
             self.mover = s
         else:
