@@ -118,6 +118,7 @@ def worst_case() -> TweakState:
     s.deck, s.dpos = take("G4 R5 R6 O4 Y4 Y5"), 0  # G4 on top: target 10
     s.tpile, s.tpos = take("!T !J !T !S !J !T"), 0
     s.piles = (tuple(sorted(left[:4])), tuple(sorted(left[4:])), ())
+    s._present = s.components()  # every card is in play, as after a deal
     s.check_invariants()
     return s
 

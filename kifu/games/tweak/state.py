@@ -525,8 +525,8 @@ class TweakState(State):
         self._undo.append((
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
             self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            hands, table, self.piles, self.held, self.totals,
-        ))
+            hands, table, self.piles, self.held, self.totals, self._present,
+        ))  # = self._snap()
         self.history.append(action)
         t = type(action)
         if t is Place:
@@ -600,8 +600,8 @@ class TweakState(State):
         (
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
             self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            self.hands, self.table, self.piles, self.held, self.totals,
-        ) = self._undo.pop()
+            self.hands, self.table, self.piles, self.held, self.totals, self._present,
+        ) = self._undo.pop()  # = self._restore(...)
         return self.history.pop()
 
     def _spend(self, code: int) -> None:
