@@ -21,6 +21,9 @@ from kifu.notation.record import ACTOR, Move, Record
 SKIP = object()
 """Returned by ``Visitor.end_headers`` to skip the moves of a record."""
 
+_ACTORS = frozenset(["d", *(f"p{i}" for i in range(100))])
+"""Actor tokens the fast path knows (others go the general way, through ``ACTOR``)."""
+
 
 class Visitor:
     """Receives the events of one record. Subclass and override what you need."""
@@ -176,6 +179,9 @@ def read_records(
     else:
         vis = visitor
     actor_ok = ACTOR.match
+    actors = _ACTORS
+    direct = type(vis) is RecordBuilder  # the fast path fills its lists itself
+    moves_append = lines_append = None
     in_record = False  # inside a record
     in_body = False  # past its headers
     skipping = False
@@ -186,6 +192,26 @@ def read_records(
     for raw in lines:
         lineno += 1
         line = raw.rstrip("\r\n")
+        if in_body and pending is None and not skipping:
+            # The fast path: a plain action line "actor text" (most lines of a file), taken
+            # exactly as the general path below would take it; anything else goes there.
+            actor, _, text = line.partition(" ")
+            if (
+                actor in actors
+                and text
+                and "{" not in text
+                and "}" not in text
+                and "  " not in text
+                and "\t" not in text
+                and text == text.strip()
+            ):
+                if direct:
+                    moves_append(Move(actor, text))  # type: ignore[misc]
+                    lines_append(lineno)  # type: ignore[misc]
+                else:
+                    vis.move(actor, text, None, lineno, len(actor) + 2)
+                has_moves = True
+                continue
         if pending is not None:
             end = line.find("}")
             nested = line.find("{")
@@ -223,6 +249,9 @@ def read_records(
             if not in_record:
                 vis.begin_record(lineno)
                 in_record = True
+                if direct:
+                    moves_append = vis.moves.append  # type: ignore[attr-defined]
+                    lines_append = vis.lines.append  # type: ignore[attr-defined]
             name, value = _parse_header(first, lineno, path)
             vis.header(name, value, lineno)
             continue
