@@ -18,9 +18,10 @@ from .conftest import load_game, per_second
 
 
 def _clear_memos() -> None:
-    tweak_state._SUBSETS.clear()
-    tweak_state._COUNTS.clear()
-    tweak_state._CAPTURES.clear()
+    """Empty every memo of the TWEAK engine (``_SUBSETS`` and, where the engine has them,
+    the count and capture-list memos built on it)."""
+    for name in ("_SUBSETS", "_COUNTS", "_CAPTURES"):
+        getattr(tweak_state, name, {}).clear()
 
 
 @pytest.fixture
