@@ -119,7 +119,20 @@ class HeadersOnly(Visitor):
         return self.headers
 
 
+_NAMES: dict[str, str] = {}
+"""Header names already checked: the text between ``[`` and the first quote -> the name."""
+
+
 def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
+    # The fast path: ``[Name "value"]`` with a name seen before and no escapes in the value
+    # gives what the general path below gives, without re-checking the name.
+    q = line.find('"')
+    if line.endswith('"]') and q < len(line) - 2:
+        name = _NAMES.get(line[1:q])
+        if name is not None:
+            body = line[q + 1 : -2]
+            if "\\" not in body and '"' not in body:
+                return name, body
     s = line.rstrip()
     if not s.endswith("]"):
         raise NotationError("header line must end with ]", line=lineno, col=len(s) + 1, path=path)
@@ -129,6 +142,8 @@ def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
     name = s[1:q].strip()
     if not name or not (name[0].isalpha() and name.replace("_", "").isalnum() and name.isascii()):
         raise NotationError(f"bad header name {name!r}", line=lineno, col=2, path=path)
+    if len(_NAMES) < 1000:
+        _NAMES[s[1:q]] = name
     body = s[q + 1 : -1].rstrip()
     if not body.endswith('"'):
         raise NotationError('header value must end with "', line=lineno, col=len(s), path=path)
