@@ -17,7 +17,7 @@ from .conftest import load_game, per_second, perft_cases
 
 CASES = [(gid, case) for gid in games.ids() for case in perft_cases(gid)]
 GAMES_WITHOUT_PERFT = [gid for gid in games.ids() if not perft_cases(gid)]
-ROUNDS = 3
+ROUNDS = 5
 
 
 @pytest.mark.parametrize(
