@@ -95,6 +95,11 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.to_move is None
 
+    def turn_note(self) -> str:
+        """Why ``to_move`` is to act, when that is not simply their turn (for messages,
+        e.g. ``"to answer p0's Bomb"``); empty by default."""
+        return ""
+
     @abstractmethod
     def result(self) -> Result | None:
         """The final result, or ``None`` while the game goes on."""

@@ -14,6 +14,7 @@ field of a position line.
 
 from __future__ import annotations
 
+import functools
 import re
 import typing
 from typing import Any
@@ -37,6 +38,7 @@ class Variant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=T
             check()
 
 
+@functools.cache
 def _field_types(cls: type[msgspec.Struct]) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     return {f.name: hints[f.name] for f in msgspec.structs.fields(cls)}

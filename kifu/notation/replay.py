@@ -150,7 +150,9 @@ def _play(
             if seat != DEALER and seat >= state.n:
                 message = f"there is no seat {move.actor} in a {state.n}-player game"
                 raise _error(game, state, move, ply, line, path, message, rule="actor")
-            message = f"it is {actor_name(mover)}'s turn, not {move.actor}'s"
+            note = state.turn_note()
+            message = f"it is {actor_name(mover)}'s turn{' ' + note if note else ''}, " \
+                f"not {move.actor}'s"
             raise _error(game, state, move, ply, line, path, message, rule="turn")
         try:
             action = game.parse_action(state, move.text)

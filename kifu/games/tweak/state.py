@@ -159,6 +159,23 @@ def _distinct(t: tuple[int, ...]):
             yield c
 
 
+def _multiset_diff(given: tuple[int, ...], wanted: tuple[int, ...]) -> str:
+    """What ``given`` has too many of and lacks, compared with ``wanted`` (for messages)."""
+    extra = list(given)
+    missing = []
+    for c in wanted:
+        if c in extra:
+            extra.remove(c)
+        else:
+            missing.append(c)
+    parts = []
+    if extra:
+        parts.append(f"extra {cards_text(sorted(extra))}")
+    if missing:
+        parts.append(f"missing {cards_text(sorted(missing))}")
+    return ", ".join(parts)
+
+
 class TweakState(State):
     """A TWEAK position. Build one with ``Tweak().new_state(players)``."""
 
@@ -264,6 +281,18 @@ class TweakState(State):
         if phase == OVER:
             return None
         return DEALER
+
+    def turn_note(self) -> str:
+        phase = self.phase
+        if phase == BOMB_PHASE:
+            return f"to answer p{self.mover}'s Bomb"
+        if phase == STEAL_PHASE:
+            return f"to draw the Thief's card from p{self.victim}'s hand"
+        if phase == DEAL:
+            return f"to shuffle and deal round {self.round + 1}"
+        if phase == FIRST:
+            return "to draw the first dealer"
+        return ""
 
     @property
     def target(self) -> int:
@@ -429,17 +458,38 @@ class TweakState(State):
 
     # --- checking ---------------------------------------------------------------------------
     def check(self, action: Action) -> None:
-        if self.phase == DEAL and type(action) is Deal:
+        """As the base ``check``, but a deal is checked as a permutation of the round's
+        cards, and a turn's card play is checked directly (no scan of every legal action)."""
+        t = type(action)
+        phase = self.phase
+        if phase == TURN and (t is Place or t is Capture):
+            hand = self.hands[self.mover]
+            if action.card in hand:
+                if t is Place:
+                    return
+                taken = action.taken
+                if (
+                    (taken or self.variant.empty_capture)
+                    and list(taken) == sorted(taken)
+                    and _contains_all(self.table, taken)
+                    and FACE[action.card] + sum([FACE[c] for c in taken])
+                    == self.target + self.jdelta
+                ):
+                    return
+            message, rule = self.explain_illegal(action)
+            raise IllegalActionError(message, rule=rule)
+        if phase == DEAL and t is Deal:
             deck, tpile = action.deck, action.tpile
             if tuple(sorted(deck)) != self._components:
                 raise IllegalActionError(
-                    f"the deck must be the {len(self._components)} number cards "
-                    f"{cards_text(self._components)} in some order, not {cards_text(deck)}",
+                    f"the deck must be the {len(self._components)} number cards of the round "
+                    f"in some order; {_multiset_diff(deck, self._components)}",
                     rule="tweak 2: the cards of the round",
                 )
             if tuple(sorted(tpile)) != self._t_components:
                 raise IllegalActionError(
-                    f"the T! pile must be {cards_text(self._t_components)} in some order",
+                    f"the T! pile must be {cards_text(self._t_components)} in some order; "
+                    f"{_multiset_diff(tpile, self._t_components)}",
                     rule="tweak 3: the T! pile",
                 )
             return
@@ -464,7 +514,8 @@ class TweakState(State):
             seat = self.queue[0]
             if t is Place:
                 return (f"p{seat} holds no {TOKEN[action.card]}", "tweak 7: Bomb")
-            return (f"p{seat} must put a hand card on the table", "tweak 7: Bomb")
+            return (f"p{seat} must put a hand card on the table for p{self.mover}'s Bomb",
+                    "tweak 7: Bomb")
         # TURN
         mover = self.mover
         hand = self.hands[mover]
