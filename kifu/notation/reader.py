@@ -171,6 +171,14 @@ def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
     return name, "".join(out)
 
 
+def _refuse_nested(inside: str, col: int, lineno: int, path: str) -> None:
+    """Comments do not nest: refuse a ``{`` in the text of a comment that starts at ``col``."""
+    at = inside.find("{")
+    if at >= 0:
+        raise NotationError("comments do not nest: { inside a comment", line=lineno,
+                            col=col + at, path=path)
+
+
 def read_records(
     source: IO[str] | Iterable[str] | str,
     *,
@@ -286,16 +294,11 @@ def read_records(
         if c == "{":
             end = first.find("}")
             if end < 0:
-                if "{" in first[1:]:
-                    raise NotationError("comments do not nest: { inside a comment",
-                                        line=lineno, col=indent + first.find("{", 1) + 1,
-                                        path=path)
+                _refuse_nested(first[1:], indent + 2, lineno, path)
                 pending = [first[1:]]
                 pending_at = (lineno, indent + 1)
                 continue
-            if "{" in first[1:end]:
-                raise NotationError("comments do not nest: { inside a comment", line=lineno,
-                                    col=indent + first.find("{", 1) + 1, path=path)
+            _refuse_nested(first[1:end], indent + 2, lineno, path)
             text = " ".join(first[1:end].split())
             rest = first[end + 1 :].strip()
             if rest:
@@ -325,9 +328,7 @@ def read_records(
                     "text after a comment must start a new line", line=lineno,
                     col=indent + end + 2, path=path,
                 )
-            if "{" in first[brace + 1 : end]:
-                raise NotationError("comments do not nest: { inside a comment", line=lineno,
-                                    col=indent + first.find("{", brace + 1) + 1, path=path)
+            _refuse_nested(first[brace + 1 : end], indent + brace + 2, lineno, path)
             comment = " ".join(first[brace + 1 : end].split()) or None
             first = first[:brace]
         elif "}" in first:

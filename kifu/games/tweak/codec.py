@@ -56,6 +56,17 @@ def _seat(text: str, col: int) -> int:
     return int(m.group(1))
 
 
+def _seat_argument(parts: list[str], usage: str) -> int:
+    """The seat of a two-token action (``dealer p2``, ``!T p2``)."""
+    if len(parts) != 2:
+        raise NotationError(usage, col=1)
+    return _seat(parts[1], len(parts[0]) + 2)
+
+
+_BARE_T = {"!J+": JOKER_UP, "!J-": JOKER_DOWN, "!S": SHIFT, "!B": BOMB_ALL}
+"""The T! actions that take no argument."""
+
+
 def _card(text: str, col: int, what: str = "card") -> int:
     code = CODE_OF.get(text.upper())
     if code is None or code >= THIEF:
@@ -73,9 +84,7 @@ def parse_action(text: str) -> Action:
     if low == "pass" and len(parts) == 1:
         return PASS
     if low == "dealer":
-        if len(parts) != 2:
-            raise NotationError("expected: dealer p<seat>", col=1)
-        seat = _seat(parts[1], len(head) + 2)
+        seat = _seat_argument(parts, "expected: dealer p<seat>")
         return DEALER_IS[seat] if seat < len(DEALER_IS) else ChooseDealer(seat)
     if low == "steal":
         if len(parts) != 2:
@@ -97,18 +106,11 @@ def parse_action(text: str) -> Action:
         return Deal(tuple(deck), tuple(tp))
     up = head.upper()
     if up.startswith("!"):
-        if up == "!J+" and len(parts) == 1:
-            return JOKER_UP
-        if up == "!J-" and len(parts) == 1:
-            return JOKER_DOWN
-        if up == "!S" and len(parts) == 1:
-            return SHIFT
-        if up == "!B" and len(parts) == 1:
-            return BOMB_ALL
+        bare = _BARE_T.get(up)
+        if bare is not None and len(parts) == 1:
+            return bare
         if up == "!T":
-            if len(parts) != 2:
-                raise NotationError("the Thief names its victim: !T p<seat>", col=1)
-            seat = _seat(parts[1], len(head) + 2)
+            seat = _seat_argument(parts, "the Thief names its victim: !T p<seat>")
             return THIEF_ON[seat] if seat < len(THIEF_ON) else UseThief(seat)
         raise NotationError(
             f"unknown T! action {head!r} (expected !J+, !J-, !S, !T p<seat> or !B)", col=1
