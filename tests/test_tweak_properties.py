@@ -53,3 +53,23 @@ def test_round_scores_are_the_rulebook_card_values(n, seed, variant) -> None:
     else:
         threshold = variant.threshold or {2: 140, 3: 120, 4: 100, 5: 80, 6: 60}[n]
         assert max(state.totals) >= threshold
+
+
+@settings(max_examples=15, deadline=None)
+@given(n=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_inline_undo_snapshot_matches_snap(n, seed) -> None:
+    """``push`` builds its undo snapshot inline and ``pop`` unpacks it inline (for speed):
+    both must list exactly the fields of ``_snap``, or undo silently forgets one."""
+    state = GAME.new_state(n, GAME.Variant(rounds=2))
+    rng = Rng(seed)
+    while state.to_move is not None:
+        action = (GAME.chance_action(state, rng) if state.to_move == DEALER
+                  else rng.choice(state.legal_actions()))
+        before = state._snap()
+        state.push(action)
+        assert state._undo[-1] == before
+        after = state._snap()
+        state.pop()
+        assert state._snap() == before
+        state.push(action)
+        assert state._snap() == after
