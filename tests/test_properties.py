@@ -129,3 +129,35 @@ def test_copy_is_independent(gid) -> None:
     if twin.to_move is not None and twin.to_move != DEALER:
         twin.apply(twin.legal_actions()[0])
         assert twin.to_line() != state.to_line() or twin.key() != state.key()
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_chance_outcomes_are_legal_and_sum_to_one(gid: str) -> None:
+    """Wherever a game enumerates its chance outcomes, they are legal dealer actions, each
+    once, with positive probabilities summing to exactly 1."""
+    from fractions import Fraction
+
+    game = games.get(gid)
+    seen = 0
+    for seed in range(30):
+        n = game.min_players + seed % (game.max_players - game.min_players + 1)
+        state = game.new_state(n)
+        rng = Rng(seed)
+        for _ in range(400):
+            if state.to_move is None:
+                break
+            outcomes = state.chance_outcomes()
+            if state.to_move == DEALER:
+                if outcomes is not None:
+                    seen += 1
+                    acts = [a for a, _ in outcomes]
+                    assert len(set(acts)) == len(acts)
+                    assert all(p > 0 for _, p in outcomes)
+                    assert sum(p for _, p in outcomes) == Fraction(1)
+                    for a in acts:
+                        state.check(a)
+                state.apply(game.chance_action(state, rng))
+            else:
+                assert outcomes is None, "only dealer nodes have chance outcomes"
+                state.apply(rng.choice(state.legal_actions()))
+    assert seen, f"{gid}: no enumerable chance node met"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import msgspec
@@ -109,6 +110,14 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal action, each distinct action once (empty for a terminal state, and for
         a chance event whose outcomes are not enumerable, such as a shuffle)."""
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]] | None:
+        """At a dealer node: every distinct outcome with its exact probability (the
+        probabilities sum to 1), or ``None`` where the outcomes are not enumerable (a
+        shuffle). Probabilities count physical components: a card held twice is twice as
+        likely to be drawn. The exhaustive solver (``kifu.puzzles``) weighs chance nodes by
+        these; at a player's node the answer is ``None``."""
+        return None
 
     def count_legal(self) -> int:
         """``len(self.legal_actions())``; games override it with a cheaper count."""

@@ -4,6 +4,7 @@ an undo stack of immutable snapshots."""
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import DEALER, Action, Result, State, actor_name
@@ -152,6 +153,12 @@ class GraphTState(State):
         if phase == LEAD:
             return list(LEADS[: self.n])
         return []
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]] | None:
+        """The first leader: each seat alike (ruling 1). A deal is not enumerable."""
+        if self.phase == LEAD:
+            return [(a, Fraction(1, self.n)) for a in LEADS[: self.n]]
+        return None
 
     def count_legal(self) -> int:
         phase = self.phase

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_right, insort
 from collections.abc import Hashable
+from fractions import Fraction
 
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import DEALER, Action, Result, State
@@ -343,6 +344,18 @@ class TweakState(State):
         if phase == FIRST:
             return list(DEALER_IS[: self.n])
         return []  # DEAL: a shuffle is not enumerable; OVER: nothing
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]] | None:
+        """The Thief's draw: each distinct card of the victim's hand, weighted by its copies
+        (ruling 7); the first dealer: each seat alike. A deal is not enumerable."""
+        phase = self.phase
+        if phase == STEAL_PHASE:
+            hand = self.hands[self.victim]
+            size = len(hand)
+            return [(STEAL[c], Fraction(hand.count(c), size)) for c in _distinct(hand)]
+        if phase == FIRST:
+            return [(a, Fraction(1, self.n)) for a in DEALER_IS[: self.n]]
+        return None
 
     def _t_actions(self, out: list[Action]) -> None:
         mover = self.mover
