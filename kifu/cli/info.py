@@ -9,6 +9,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import echo_json, handle_errors
+from kifu.cli.options import non_negative
 from kifu.core.game import perft
 from kifu.notation.record import json_schema
 
@@ -41,7 +42,8 @@ def schema() -> None:
 @click.command("perft")
 @click.argument("game_name", metavar="GAME")
 @click.argument("position", metavar="POSITION")
-@click.option("-d", "--depth", type=int, default=3, show_default=True)
+@click.option("-d", "--depth", type=int, default=3, show_default=True,
+              callback=non_negative("--depth"), help="Plies below the position (0 or more).")
 @click.option("--divide", is_flag=True, help="Count per first action.")
 @click.option("--json", "as_json", is_flag=True)
 @handle_errors
