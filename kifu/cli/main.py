@@ -8,6 +8,7 @@ from kifu import __version__
 from kifu.cli.diff import diff
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
+from kifu.cli.record import record
 from kifu.cli.replay import replay
 from kifu.cli.validate import validate
 
@@ -23,7 +24,7 @@ def cli() -> None:
     """
 
 
-for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd):
+for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record):
     cli.add_command(command)
 
 
