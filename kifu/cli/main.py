@@ -10,6 +10,7 @@ from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.record import record
 from kifu.cli.replay import replay
+from kifu.cli.trace import trace
 from kifu.cli.validate import validate
 
 
@@ -24,7 +25,8 @@ def cli() -> None:
     """
 
 
-for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record):
+for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record,
+                trace):
     cli.add_command(command)
 
 

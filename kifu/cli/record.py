@@ -26,7 +26,7 @@ from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
 from kifu.core.rng import Rng
 from kifu.notation.reader import parse_records
-from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record, split_players
+from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record
 from kifu.notation.replay import legal_texts, replay, setup_of
 
 HELP = """commands:
