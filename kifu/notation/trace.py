@@ -44,10 +44,15 @@ GAMES_PER_TRACE = 3
 class TraceMismatch(KifuError):
     """The first line where a stored trace and the engine disagree."""
 
-    def __init__(self, path: str, line: int, expected: str, got: str):
+    def __init__(self, path: str, line: int, expected: str, got: str, where: str = ""):
         self.path, self.line, self.expected, self.got = path, line, expected, got
+        col = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False))
+                    if a != b),
+                   min(len(expected), len(got)))
+        self.col = col + 1
         super().__init__(
-            f"{path}:{line}: the trace differs from the engine here\n"
+            f"{path}:{line}: the trace differs from the engine here"
+            f"{' (' + where + ')' if where else ''}, from column {self.col}\n"
             f"  stored: {expected}\n  engine: {got}"
         )
 
@@ -57,7 +62,7 @@ def variant_slug(game: Game, variant: Variant | None) -> str:
     value is written as a short hash of it: ``backs=h6ddd6e43``)."""
     fields = []
     for k, v in variant_fields(variant) if variant is not None else []:
-        if len(v) > 16 or not v.replace(",", "").replace("_", "").isalnum() and v:
+        if len(v) > 16 or (not v.replace(",", "").replace("_", "").isalnum() and v):
             v = "h" + hashlib.sha256(v.encode()).hexdigest()[:8]
         fields.append(f"{k}={v}")
     return "__".join([game.id, *fields])
@@ -244,11 +249,26 @@ def check_trace(path: Path | str) -> int:
     for lineno, got in retrace(lines, str(path)):
         stored = lines[lineno - 1]
         if got != stored:
-            raise TraceMismatch(str(path), lineno, stored, got)
+            raise TraceMismatch(str(path), lineno, stored, got, _where(lines, lineno))
         count += 1
     if count != len(lines):
         raise TraceMismatch(str(path), count + 1, lines[count], "(the engine stops here)")
     return count
+
+
+def _where(lines: Sequence[str], lineno: int) -> str:
+    """``record 2, ply 17``: where line ``lineno`` of a trace is."""
+    record = ply = None
+    for line in lines[lineno - 1 :: -1]:
+        if ply is None and line.startswith("ply "):
+            ply = line[4:]
+        if line.startswith("record "):
+            record = line.split()[1]
+            break
+    parts = [f"record {record}"] if record else []
+    if ply is not None:
+        parts.append(f"ply {ply}")
+    return ", ".join(parts)
 
 
 def default_directory() -> Path:
