@@ -195,3 +195,46 @@ def test_resume_drops_a_torn_last_line_and_finishes_a_done_game(run, tmp_path) -
     assert (tmp_path / "g.kifu").read_text() == text
     r = run("record", "--resume", "g.kifu", input="")
     assert r.exit_code == 1 and "finished already" in r.stderr
+
+
+def test_record_at_a_terminal(tmp_path) -> None:
+    """The interactive path: kifu record on a pseudo-terminal, typed line by line."""
+    import pty
+    import select
+
+    typed, full = entries_of("graph-t", 8, seeded=True)
+    master, slave = pty.openpty()
+    out = tmp_path / "tty.kifu"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kifu.cli.main", "record", "graph-t", "-n", "3", "-s", "8",
+         "--date", "????.??.??", "-o", str(out)],
+        stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+    )
+    os.close(slave)
+    seen = b""
+
+    def read_until(marker: bytes, timeout: float = 30) -> None:
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while marker not in seen and time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    return
+
+    try:
+        for entry in ["?", *typed]:
+            read_until(b"to move> ")
+            seen = b""
+            os.write(master, entry.encode() + b"\n")
+        read_until(b"is complete")
+        assert b"is complete" in seen
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert proc.returncode == 0
+    assert parse_record(out.read_text()).moves == full.moves

@@ -10,6 +10,7 @@ import click
 from kifu import games
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
+from kifu.core.errors import KifuError
 from kifu.core.game import perft
 from kifu.notation.record import json_schema
 
@@ -53,6 +54,8 @@ def perft_cmd(game_name, position, depth, divide, as_json) -> None:
     Dealer actions are expanded; the last level is counted in bulk.
     """
     game = games.get(game_name)
+    if divide and depth < 1:
+        raise KifuError("--divide needs --depth 1 or more")
     state = game.from_line(position)
     t0 = time.perf_counter()
     parts = {}

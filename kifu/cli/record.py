@@ -10,6 +10,7 @@ re-derives its dealer's random stream by replaying).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import sys
@@ -383,6 +384,20 @@ def _resumed(path: str) -> Recorder:
     return rec
 
 
+def _read(prompt: str, tty: bool) -> str | None:
+    """One line of input, ``None`` at the end; at a terminal with line editing."""
+    if tty:
+        with contextlib.suppress(ImportError):  # line editing and history for input()
+            import readline  # noqa: F401
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            return None
+    click.echo(prompt, nl=False)
+    sys.stdout.flush()
+    return sys.stdin.readline() or None
+
+
 def _loop(rec: Recorder) -> None:
     tty = sys.stdin.isatty()
     refused = 0
@@ -392,10 +407,8 @@ def _loop(rec: Recorder) -> None:
         hint = rec.dealer_hint()
         if hint:
             click.echo(hint)
-        click.echo(rec.prompt(), nl=False)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
+        line = _read(rec.prompt(), tty)
+        if line is None:
             click.echo("")
             break
         if not tty:
