@@ -26,10 +26,16 @@ ROOT = Path(__file__).resolve().parent.parent
 KILL_GAMES = [g for g in ("towai", "tweak", "graph-t") if g in games.ids()]
 
 
-def entries_of(game_id: str, seed: int, *, seeded: bool, players: int = 3):
+def seats(game_id: str, want: int = 3) -> int:
+    game = games.get(game_id)
+    return max(game.min_players, min(want, game.max_players))
+
+
+def entries_of(game_id: str, seed: int, *, seeded: bool, players: int | None = None):
     """A bot game: the lines to type (players' actions; the dealer's too when unseeded)
     and the record the whole game makes."""
     game = games.get(game_id)
+    players = players or seats(game_id)
     bots = ["random"] * players
     actions = play_actions(game, bots, seed)
     state = game.new_state(players)
@@ -64,7 +70,8 @@ def test_sigkill_half_way_then_resume_loses_nothing(game_id, tmp_path) -> None:
     half = len(typed) // 2
     with open(tmp_path / "log", "w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "kifu.cli.main", "record", game_id, "-n", "3", "--seed",
+            [sys.executable, "-m", "kifu.cli.main", "record", game_id, "-n",
+             str(seats(game_id)), "--seed",
              "11", "--date", "????.??.??", "-o", str(out)],
             stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, text=True,
         )
@@ -109,9 +116,10 @@ def run(tmp_path, monkeypatch):
 def test_unseeded_dealer_typed_eof_resumes(game_id, run, tmp_path) -> None:
     """Without a seed every dealer action is typed as seen; EOF leaves a file that
     --resume continues; the finished file equals the bot game's record."""
-    typed, full = entries_of(game_id, 5, seeded=False, players=2)
+    n = seats(game_id, 2)
+    typed, full = entries_of(game_id, 5, seeded=False, players=n)
     cut = len(typed) // 3
-    r = run("record", game_id, "-n", "2", "--date", "????.??.??", "-o", "g.kifu",
+    r = run("record", game_id, "-n", str(n), "--date", "????.??.??", "-o", "g.kifu",
             input="\n".join(typed[:cut]) + "\n")
     assert r.exit_code == 0, r.output
     assert "carry on with: kifu record --resume g.kifu" in r.stdout

@@ -4,6 +4,7 @@ an interactive stepper, and whole files of records in one process."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -180,6 +181,15 @@ def replay(file, ply, every, index, records, fmt, player, step) -> None:
     Examples: kifu replay g.kifu --ply 10 --format position;
     kifu replay g.kifu --player p1 --all; kifu replay corpus.kifu --records all -f position
     """
+    try:
+        _replay(file, ply, every, index, records, fmt, player, step)
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(1) from None
+
+
+def _replay(file, ply, every, index, records, fmt, player, step) -> None:
     if fmt == "record" and every:
         raise KifuError("--all shows positions; it does not go with --format record")
     if step and (every or records):
