@@ -265,7 +265,7 @@ class Recorder:
 
 
 @click.command("record")
-@click.argument("game_name", metavar="GAME", required=False)
+@click.argument("game_name", metavar="[GAME]", required=False)
 @click.option("-n", "--players", type=int, default=None, help="Number of seats.")
 @click.option("--names", default=None, metavar="A,B,...",
               help="The players' names, comma-separated (default p0, p1, ...).")
