@@ -172,7 +172,29 @@ def read_puzzles(
     """Yield the puzzles of a text (a handle, lines, or a whole string), one at a time.
     Syntax errors are located ``path:line:col``; the puzzles are not checked against the
     games (:func:`check_puzzle` does that)."""
-    yield from read_records(source, path=path, visitor=PuzzleBuilder(path))
+    lines: Iterable[str] = source.split("\n") if isinstance(source, str) else source
+    yield from read_records(_end_blocks(lines), path=path, visitor=PuzzleBuilder(path))
+
+
+def _end_blocks(lines: Iterable[str]) -> Iterator[str]:
+    """The record reader ends a record only at the headers of the next one *after a body*;
+    a puzzle usually has no body. So a blank line right after a header line becomes an
+    empty comment ``{}`` (which the reader ignores): the line count is unchanged, and the
+    next ``[Game ...]`` starts a new puzzle."""
+    after_header = False
+    depth = 0
+    for raw in lines:
+        s = raw.strip()
+        if not s and after_header and depth == 0:
+            yield "{}"
+            after_header = False
+            continue
+        if depth == 0 and s.startswith("["):
+            after_header = True
+        elif s:
+            after_header = False
+        depth = max(0, depth + s.count("{") - s.count("}"))
+        yield raw
 
 
 def parse_puzzles(text: str, *, path: str = "<text>") -> list[Puzzle]:
@@ -205,6 +227,8 @@ def format_puzzle(p: Puzzle) -> str:
         order = {name: i for i, name in enumerate(headers)}
         lines.sort(key=lambda ln: order[ln[1 : ln.index(" ")]])
         text = "\n".join(lines) + "\n\n" + rest
+    if p.comment is None:  # no body: the headers alone
+        text = text.rstrip("\n") + "\n"
     return text
 
 

@@ -127,6 +127,17 @@ class Question(ABC):
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
         """Answer the question for ``state`` (which is left as it was)."""
 
+    def candidate(self, state: State) -> bool:
+        """For ``kifu puzzles generate``: whether to try ``state`` (where the question
+        applies) as a puzzle; a question narrows it to positions small enough to solve
+        quickly. Default: every one."""
+        return True
+
+    def interesting(self, solution: Solution) -> bool:
+        """For ``kifu puzzles generate``: whether a solved position (with one winning first
+        action) makes a puzzle. Default: always; "no" answers are usually dull."""
+        return True
+
     @abstractmethod
     def parse_answer(self, text: str) -> str:
         """The canonical form of an answer text; raise :class:`NotationError` (col relative

@@ -73,6 +73,11 @@ class DoubleDummy(Question):
             return "no trick is being played (the game is over or not dealt)"
         return None
 
+    def candidate(self, state: State) -> bool:
+        """Endgames of at most 4 cards in the mover's hand, at the start of a trick."""
+        assert isinstance(state, GraphTState)
+        return not state.trick and state.hand(state.turn).bit_count() <= 4  # type: ignore[arg-type]
+
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
         assert isinstance(state, GraphTState)
         player: int = state.turn  # type: ignore[assignment]

@@ -102,6 +102,9 @@ class ThisTurn(Question):
     def applies(self, state: State) -> str | None:
         return _turn_in_progress(state)
 
+    def interesting(self, solution: Solution) -> bool:
+        return solution.answer != "no"
+
     def goal(self, state: TweakState) -> Any:
         player, base = state.mover, len(state.history)
 
@@ -173,6 +176,9 @@ class Within(Question):
 
     def applies(self, state: State) -> str | None:
         return _turn_in_progress(state)
+
+    def interesting(self, solution: Solution) -> bool:
+        return solution.answer != "no"
 
     def searcher(self, state: TweakState, n: int) -> tuple[int, Any, Any]:
         """(player, goal, key) for "a TWEAK within ``n`` of the player's turns". The goal
