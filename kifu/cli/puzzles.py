@@ -55,11 +55,14 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
                 sol = question.solve(fresh, budget)
                 if (sol.complete and sol.answer != UNKNOWN and sol.winning == 1
                         and question.interesting(sol)):
+                    best = next(v.action for v in sol.values if v.value == sol.answer)
                     out.append(Puzzle(
                         game.id, game.rules_spec(state.variant), line, question.spec,
                         answer=sol.answer, solution=sol.line,
                         difficulty=sol.difficulty(),
                         source=f"generate {game.id} seed={seed} game={index}@ply{ply}",
+                        comment=f"Only {best} reaches the answer; {sol.failing} of "
+                                f"{len(sol.values)} first actions fall short.",
                     ))
         if state.to_move == DEALER:
             action = game.chance_action(state, rng)

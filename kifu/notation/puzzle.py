@@ -318,10 +318,6 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
         game = games.get(p.game)
     except KifuError as e:
         raise lp.error("Game", str(e)) from None
-    try:
-        variant = game.parse_rules(p.rules)
-    except KifuError as e:
-        raise lp.error("Rules", str(e)) from None
     head = p.position.split(" ", 1)[0]
     other = head.split(";", 1)[0].split("/", 1)[0]
     try:
@@ -330,6 +326,10 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
         other_id = other
     if other_id != game.id:
         raise lp.error("Position", f"the position is of game {other!r}, not {game.id}")
+    try:
+        variant = game.parse_rules(p.rules)
+    except KifuError as e:
+        raise lp.error("Rules", str(e)) from None
     try:
         state = game.from_line(p.position)
     except NotationError as e:
@@ -366,6 +366,20 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
         answer=answer,
     )
     return Checked(lp, game, state, question, canonical)
+
+
+def is_puzzle(headers: dict[str, str]) -> bool:
+    """Whether a block's headers are a puzzle's (it has a ``Question`` and a ``Position``)."""
+    return "Question" in headers and "Position" in headers
+
+
+def check_located_puzzle(loc: Any) -> Checked:
+    """:func:`check_puzzle` for a block read by the record reader (a
+    :class:`~kifu.notation.reader.Located` with no moves), e.g. in ``kifu validate``."""
+    record = loc.record
+    lp = LocatedPuzzle(_puzzle_from_headers(record.headers, record.comment), loc.path, 1,
+                       loc.line, dict(loc.header_lines))
+    return check_puzzle(lp)
 
 
 def _names_for(gid: str) -> list[str]:

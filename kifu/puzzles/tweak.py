@@ -103,7 +103,8 @@ class ThisTurn(Question):
         return _turn_in_progress(state)
 
     def interesting(self, solution: Solution) -> bool:
-        return solution.answer != "no"
+        """A success that needs a T! card (a line longer than one card play)."""
+        return solution.answer != "no" and len(solution.line) > 1
 
     def goal(self, state: TweakState) -> Any:
         player, base = state.mover, len(state.history)
@@ -178,7 +179,8 @@ class Within(Question):
         return _turn_in_progress(state)
 
     def interesting(self, solution: Solution) -> bool:
-        return solution.answer != "no"
+        """A TWEAK that takes all N turns to force."""
+        return solution.answer == within_text(self.value)
 
     def searcher(self, state: TweakState, n: int) -> tuple[int, Any, Any]:
         """(player, goal, key) for "a TWEAK within ``n`` of the player's turns". The goal
