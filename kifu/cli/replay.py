@@ -199,6 +199,8 @@ def _replay(file, ply, every, index, records, fmt, player, step) -> None:
         bad = 0
         many = fmt == "json"
         for i, loc in iter_records(file, lambda i: i >= lo and (hi is None or i <= hi)):
+            if fmt in ("text", "record") and i > lo:
+                click.echo("")  # a blank line between records, as in a record file
             try:
                 _show(loc, i, ply, every, "jsonl" if many else fmt, player)
             except KifuError as e:
