@@ -118,6 +118,9 @@ def test_replay_all_and_records(run, corpus) -> None:
     assert all(o["to_move"] is None and o["result"] for o in finals)
     r = run("replay", "c.kifu", "--records", "2-3", "--ply", "2", "-f", "position")
     assert len(r.stdout.strip().split("\n")) == 2
+    cut = run("replay", "c.kifu", "--records", "all", "--ply", "7", "-f", "record").stdout
+    assert [len(rec.moves) for rec in parse_records(cut)] == [7, 7, 7]
+    assert run("validate", "-", input=cut).exit_code == 0
     one_line_error(run("replay", "c.kifu", "--records", "3-1"), "--records")
     one_line_error(run("replay", "c.kifu", "--records", "x"), "--records")
 
