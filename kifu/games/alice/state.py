@@ -139,6 +139,7 @@ class AliceState(State):
         "sp",
         "story",
         "sys_sp",
+        "trace",
         "turn",
         "turns",
         "win",
@@ -192,6 +193,18 @@ class AliceState(State):
         self.dtype = NONE
         self.nextbard = NONE
         self.winners = 0
+        self.trace: list[tuple[int, str, str]] | None = None
+        """If a list, the engine appends (ply, tag, text) for each rule event (for fixture
+        comments and tests; ``pop`` does not undo it)."""
+
+    def _note(self, tag: str, text: str) -> None:
+        if self.trace is not None:
+            self.trace.append((len(self.history), tag, text))
+
+    def _role_title(self, seat: int) -> str:
+        from kifu.games.alice.cards import card_set
+
+        return card_set(self.variant.cards).roles[self.roles[seat]].title
 
     # --- snapshots ----------------------------------------------------------------------
     def _snap(self) -> tuple:
@@ -339,7 +352,15 @@ class AliceState(State):
         if type(action) is Deal and ph in (DEAL, POOL):
             self._check_deal(action)
             return
-        if ph == BUY and type(action) is Buy:
+        if ph == ROLES and type(action) is Roles:
+            rs = action.roles
+            k = len(self._tb.role_letters)
+            if len(rs) == self.n and len(set(rs)) == self.n and all(0 <= r < k for r in rs):
+                return
+        elif ph in (DRAW, FORCED) and type(action) is Card:
+            if action.code in self.deck and CODE_TYPE[action.code] == self.dtype:
+                return
+        elif ph == BUY and type(action) is Buy:
             hand = self.hands[self.turn]  # type: ignore[index]
             cs = action.cards
             if len(set(cs)) == 3 and all(c in hand for c in cs) and list(cs) == sorted(cs):
@@ -521,6 +542,7 @@ class AliceState(State):
             self.phase = CHAR
             self.turn = 0
         else:  # the ♥Q redeal
+            self._note("pool", f"pool: every hand pooled and dealt again from p{self.cstart}")
             self.hands = tuple(tuple(sorted(h)) for h in hands)
             self._run_fx()
 
@@ -563,7 +585,9 @@ class AliceState(State):
     def _reveal_pay(self, seat: int) -> None:
         """Ruling 11: reveal, then lose 1 SP to the system unless a White Rabbit."""
         self.shown |= 1 << seat
-        if self.skill(seat) != SK_RABBIT and self.sp[seat] > 0:
+        if self.skill(seat) == SK_RABBIT:
+            self._note("rabbit", f"White Rabbit: p{seat}'s Drink me! costs no SP")
+        elif self.sp[seat] > 0:
             self.sp = _set(self.sp, seat, self.sp[seat] - 1)
             self.sys_sp += 1
 
@@ -577,6 +601,8 @@ class AliceState(State):
             if not any(CODE_TYPE[c] == VERB for c in self.deck):
                 self._rebuild(VERB)
             self.phase = PLAY
+            self._note("forced", f"the Bard p{seat} holds no verb: Drink me!, and the verb "
+                       "deck's top card opens the sentence")
             if any(CODE_TYPE[c] == VERB for c in self.deck):
                 self.phase = FORCED
                 self.dtype = VERB
@@ -591,6 +617,8 @@ class AliceState(State):
         pile = self.slots[slot]
         if pile and not self._cover_ok(code, slot):
             self.cat_used = True  # ruling 10: spent only when needed
+            self._note("cat", f"Cheshire Cat: p{seat} covers {TOKEN[pile[-1]]} with "
+                       f"{TOKEN[code]}, ignoring suit and rank")
         self.hands = _set(self.hands, seat, _without(self.hands[seat], code))
         self.slots = _set(self.slots, slot, (*pile, code))
         self.owners = _set(self.owners, slot, seat)
@@ -650,6 +678,9 @@ class AliceState(State):
 
     def _adjust(self, delta: int) -> None:
         seat = self.turn
+        if delta:
+            how = "adds 1 to" if delta > 0 else "takes 1 from"
+            self._note("caterpillar", f"Caterpillar: p{seat} {how} its side's total")
         if seat == self.bard:
             self.adj = (delta, 0)
             if self.opp != SYSTEM and self.skill(self.opp) == SK_CATERPILLAR:
@@ -677,6 +708,9 @@ class AliceState(State):
             if self.sp[s] >= win[self.roles[s]]:
                 w |= 1 << s
         if w:
+            self._note("role-win", "game over: " + ", ".join(
+                f"p{s} ({self._role_title(s)}) reaches SP {self.sp[s]}"
+                for s in range(self.n) if w >> s & 1))
             self.winners = w
             self.phase = OVER
             self.turn = None
@@ -694,6 +728,9 @@ class AliceState(State):
         else:
             w = lo = NONE
         self.win, self.lose = w, lo
+        if self.trace is not None:
+            res = "no winner" if w == NONE else f"{party(w)} wins"
+            self._note("check", f"check: the Bard p{b} {t1} against {party(o)} {t2}: {res}")
         # ruling 19: the next Bard
         if w != NONE:
             base = lo if lo != SYSTEM else b
@@ -712,6 +749,7 @@ class AliceState(State):
             self.sys_sp += 1
         else:
             if self.skill(w) == SK_QUEEN and lo != SYSTEM:
+                self._note("queen", f"Queen of Hearts: p{w}'s victim p{lo} loses 1 SP")
                 self._lose1(lo)
             if self._gain(w):
                 return
@@ -731,6 +769,7 @@ class AliceState(State):
             r[w], r[lo] = r[lo], r[w]
             self.roles = tuple(r)
             self.shown = (self.shown | 1 << w) & ~(1 << lo)
+            self._note("swap", f"swap: p{w} takes p{lo}'s face-up {self._role_title(w)}")
             if self._win_test():
                 return
         self._after_swap()
@@ -743,6 +782,8 @@ class AliceState(State):
         if w != NONE:
             for c in tops:
                 if eff[c] == FX_TELL:
+                    self._note("tell", f"{TOKEN[c]} (tell): the loser {party(lo)} also "
+                               f"gives the winner {party(w)} 1 SP")
                     if lo == SYSTEM:
                         if self._gain(w):
                             return
@@ -755,8 +796,11 @@ class AliceState(State):
         # Alice's skill (ruling 15)
         if len({CODE_SUIT[c] for c in tops}) == 4:
             for s in range(self.n):
-                if self.skill(s) == SK_ALICE and self._gain(s):
-                    return
+                if self.skill(s) == SK_ALICE:
+                    self._note("alice", f"Alice: the sentence shows four suits, p{s} "
+                               "gains 1 SP")
+                    if self._gain(s):
+                        return
         # the sentence goes to the story; covered cards are discarded; the Character returns
         fx: list[tuple[int, int]] = []
         for c in tops:
@@ -789,6 +833,8 @@ class AliceState(State):
 
     def _void(self) -> None:
         """Ruling 18: no check; the sentence is discarded (the Character returns)."""
+        self._note("void", "void turn: every active player is out and the sentence has "
+                   "blanks")
         self._clear_sentence(to_story=False)
         self.win = self.lose = self.opp = NONE
         self.cstart = self.bard
@@ -812,6 +858,7 @@ class AliceState(State):
 
     def _buy(self, cards: tuple[int, ...]) -> None:
         seat: int = self.turn  # type: ignore[assignment]
+        self._note("buy", f"buy: p{seat} discards three cards for 1 SP")
         self.hands = _set(self.hands, seat, tuple(c for c in self.hands[seat] if c not in cards))
         self.discard = tuple(sorted(self.discard + tuple(cards)))
         if self._gain(seat):
@@ -830,6 +877,9 @@ class AliceState(State):
             seat = (self.cstart + self.cidx) % n
             k = len(self.hands[seat])
             lim = self.limit(seat)
+            if lim == HATTER_HAND and k == lim and self.trace is not None and \
+                    self.trace[-1][1] != "hatter":
+                self._note("hatter", f"Mad Hatter: p{seat} keeps 5 cards")
             if k > lim or (k < lim and any(self.can_draw(t) for t in range(3))):
                 self.phase = CLEAN
                 self.turn = seat
@@ -848,6 +898,7 @@ class AliceState(State):
         self.turns += 1
         self.dtype = NONE
         if self.turns >= self.variant.turns:
+            self._note("limit", f"turn limit: {self.turns} turns played, the highest SP wins")
             self.phase = OVER
             self.turn = None
             self.winners = 0
@@ -866,6 +917,7 @@ class AliceState(State):
         s.history = []
         s._undo = []
         s._tb = self._tb
+        s.trace = None
         s._restore(self._snap())
         return s
 
