@@ -8,6 +8,7 @@ redeal are single dealer actions; every draw from a deck is a dealer action nami
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations, permutations
@@ -261,8 +262,16 @@ class AliceState(State):
         return all(self.slots)
 
     def can_draw(self, t: int) -> bool:
-        return any(CODE_TYPE[c] == t for c in self.deck) or any(
-            CODE_TYPE[c] == t for c in self.discard)
+        lo, hi = 52 * t, 52 * t + 52  # a type's codes are contiguous; zones are sorted
+        d = self.deck
+        if bisect_left(d, hi) > bisect_left(d, lo):
+            return True
+        x = self.discard
+        return bisect_left(x, hi) > bisect_left(x, lo)
+
+    def _deck_of(self, t: int) -> tuple[int, ...]:
+        d = self.deck
+        return d[bisect_left(d, 52 * t):bisect_left(d, 52 * t + 52)]
 
     def totals(self) -> tuple[int, int]:
         """The two sides' 21 totals with the Caterpillar's adjustments chosen so far."""
@@ -290,8 +299,7 @@ class AliceState(State):
                 return [DISCARDS[c] for c in hand]
             return [DRAWS[t] for t in range(3) if self.can_draw(t)]
         if ph in (DRAW, FORCED):
-            t = self.dtype
-            return [CARDS[c] for c in self.deck if CODE_TYPE[c] == t]
+            return [CARDS[c] for c in self._deck_of(self.dtype)]
         if ph == BARD:
             verbs = [PLAYS[c][V] for c in self.hands[self.bard] if CODE_TYPE[c] == VERB]
             return verbs or [DRINK]  # type: ignore[list-item]
@@ -332,8 +340,18 @@ class AliceState(State):
         return out
 
     def count_legal(self) -> int:
-        if self.phase == PLAY:
+        ph = self.phase
+        if ph == PLAY:
             return len(self._plays(self.turn))  # type: ignore[arg-type]
+        if ph in (DRAW, FORCED):
+            return len(self._deck_of(self.dtype))
+        if ph == CLEAN:
+            seat: int = self.turn  # type: ignore[assignment]
+            k = len(self.hands[seat])
+            if k > self.limit(seat):
+                return k
+            cd = self.can_draw
+            return cd(0) + cd(1) + cd(2)
         return len(self.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]] | None:
@@ -888,7 +906,7 @@ class AliceState(State):
         self._end_turn()
 
     def _draw(self, t: int) -> None:
-        if not any(CODE_TYPE[c] == t for c in self.deck):
+        if not self._deck_of(t):
             self._rebuild(t)
         self.phase = DRAW
         self.dtype = t
