@@ -587,6 +587,8 @@ class AliceState(State):
         self.prerev = False
         self.adj = (0, 0)
         self.fx = ()
+        self.cstart = self.cidx = 0  # last turn's bookkeeping, cleared: one line per position
+        self.nextbard = NONE
         self.phase = BARD
         self.turn = b
 
