@@ -17,7 +17,8 @@
 - flags: seats that have acted / seats out (seat digits or ``-``) / Cheshire skill spent
   (``0``/``1``);
 - discard (sorted), story (in the order told);
-- check: winner, loser, opponent (``p1``, ``sys`` or ``-``), loser was already face up
+- check: the last check's winner, loser, opponent (``p1``, ``sys`` or ``-``; all ``-``
+  after a void turn), whether that loser was already face up
   (0/1), Caterpillar adjustments of the Bard's and the opponent's side, pending effects
   (``P`` = ♥Q redeal, ``B2`` = ♦4 owned by p2; ``-`` none), Clean Phase start seat and
   seats done, deck being drawn (``n v a -``), next Bard, winners (seat digits or ``-``).

@@ -583,8 +583,7 @@ class AliceState(State):
         self.acted = 0
         self.out = 0
         self.cat_used = False
-        self.win = self.lose = self.opp = NONE
-        self.prerev = False
+        # win, lose, opp and prerev keep the last check's outcome until the next check
         self.adj = (0, 0)
         self.fx = ()
         self.cstart = self.cidx = 0  # last turn's bookkeeping, cleared: one line per position
