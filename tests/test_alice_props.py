@@ -52,3 +52,21 @@ def test_views_and_chance_along_a_game(n: int, seed: int, greedy: bool) -> None:
                 else bots[s.to_move].choose(s))
     r = s.result()
     assert r is not None and r.scores == s.sp
+
+
+def test_undo_snapshot_lists_every_mutable_field() -> None:
+    """push saves ``_snap()``: it must hold every slot but the fixed ones, or undo would
+    silently forget a field."""
+    from kifu.games.alice.state import AliceState
+
+    fixed = {"_tb", "_undo", "trace"}
+    s = GAME.new_state(3)
+    snap = s._snap()
+    assert len(snap) == len(set(AliceState.__slots__) - fixed)
+    names = [n for n in AliceState.__slots__ if n not in fixed]
+    for name in names:  # each field round-trips through _restore on its own
+        before = getattr(s, name)
+        marker = object()
+        setattr(s, name, marker)
+        s._restore(snap)
+        assert getattr(s, name) == before, name
