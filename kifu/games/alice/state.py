@@ -892,14 +892,19 @@ class AliceState(State):
 
     def _clean_next(self) -> None:
         n = self.n
+        shown = self.shown
+        skills = self._tb.role_skill
+        roles = self.roles
         while self.cidx < n:
             seat = (self.cstart + self.cidx) % n
             k = len(self.hands[seat])
-            lim = self.limit(seat)
+            lim = HATTER_HAND if shown >> seat & 1 and skills[roles[seat]] == SK_HATTER \
+                else HAND
             if lim == HATTER_HAND and k == lim and self.trace is not None and \
                     self.trace[-1][1] != "hatter":
                 self._note("hatter", f"Mad Hatter: p{seat} keeps 5 cards")
-            if k > lim or (k < lim and any(self.can_draw(t) for t in range(3))):
+            # some deck can be drawn iff a deck or the discard pile holds a card
+            if k > lim or (k < lim and (self.deck or self.discard)):
                 self.phase = CLEAN
                 self.turn = seat
                 return
