@@ -131,25 +131,29 @@ def load_records(path: str) -> Iterator[Located]:
     line at a time; only a JSON document (one record or a list) is read whole, up to
     :data:`MAX_JSON` bytes. Every error is a :class:`NotationError` with ``file:line:col``.
     """
-    name = display_name(path)
     with _open_binary(path) as f:
-        src = _Lines(f, name)
-        head: list[str] = []
-        while True:  # the blank lines before the first line that says text or JSON
-            first = src.raw(MAX_LINE, MAX_JSON)
-            if not first:
-                return
-            text = _decode(first, src.lineno, name)
-            head.append(text)
-            if text.strip():
-                break
-        if not is_json(text):
-            if len(first) > MAX_LINE + 2:
-                raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
-                                    col=MAX_LINE + 1, path=name)
-            yield from read_records(_chain(head, src), path=name)
+        yield from read_stream(f, display_name(path))
+
+
+def read_stream(f: IO[bytes], name: str) -> Iterator[Located]:
+    """The records of a binary stream named ``name`` (what :func:`load_records` reads)."""
+    src = _Lines(f, name)
+    head: list[str] = []
+    while True:  # the blank lines before the first line that says text or JSON
+        first = src.raw(MAX_LINE, MAX_JSON)
+        if not first:
             return
-        yield from _json_records(src, head, name)
+        text = _decode(first, src.lineno, name)
+        head.append(text)
+        if text.strip():
+            break
+    if not is_json(text):
+        if len(first) > MAX_LINE + 2:
+            raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
+                                col=MAX_LINE + 1, path=name)
+        yield from read_records(_chain(head, src), path=name)
+        return
+    yield from _json_records(src, head, name)
 
 
 def _chain(head: list[str], rest: Iterable[str]) -> Iterator[str]:

@@ -245,7 +245,10 @@ def record_to_json(record: Record) -> bytes:
 def _json_error(e: Exception, data: bytes | str, path: str | None, line: int) -> NotationError:
     """A located error for a msgspec error: the byte offset it names becomes line:col."""
     message = str(e)
-    m = re.search(r"\(byte (\d+)\)\s*$", message) if isinstance(e, msgspec.DecodeError) else None
+    if isinstance(e, UnicodeDecodeError):  # msgspec checks the UTF-8 of strings
+        message = f"invalid UTF-8 (byte 0x{e.object[e.start]:02x}) (byte {e.start})"
+    m = re.search(r"\(byte (\d+)\)\s*$", message) if not isinstance(e, msgspec.ValidationError) \
+        else None
     if m:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         at = min(int(m.group(1)), len(raw))
@@ -263,7 +266,7 @@ def record_from_json(data: bytes | str, *, path: str | None = None, line: int = 
     :class:`NotationError`, located at ``line`` of ``path``)."""
     try:
         record = _decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
         raise _json_error(e, data, path, line) from None
     check_record(record, path=path, line=line or 1)
     return record
@@ -275,11 +278,11 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
     try:
         text = data if isinstance(data, str) else data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotationError(f"invalid UTF-8 at byte {e.start}", path=path) from None
+        raise _json_error(e, data, path, 0) from None
     if text.lstrip().startswith("["):
         try:
             records = _list_decoder.decode(text)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
             raise _json_error(e, text, path, 0) from None
         for i, r in enumerate(records, 1):
             try:
