@@ -235,8 +235,10 @@ def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
         raise KifuError(f"{path}: cannot write: {e.strerror}") from None
     try:
         if st is not None and not stat.S_ISREG(st.st_mode):
-            with open(real, "wb") as out:
-                out.write(data)
+            with open(real, "wb", buffering=0) as out:
+                view = memoryview(data)
+                while view:
+                    view = view[out.write(view) :]
             return
         _replace(real, data, st)
     except OSError as e:
@@ -247,10 +249,13 @@ def _replace(real: str, data: bytes, st: os.stat_result | None) -> None:
     directory = os.path.dirname(real)
     fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         if st is not None:
             mode = stat.S_IMODE(st.st_mode)
         else:

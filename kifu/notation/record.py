@@ -105,11 +105,11 @@ def escape_value(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def excerpt(text: str) -> str:
-    """``repr(text)``, cut to :data:`EXCERPT` characters: errors quote a bounded excerpt."""
-    if len(text) <= EXCERPT:
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``repr(text)``, cut to ``limit`` characters: errors quote a bounded excerpt."""
+    if len(text) <= limit:
         return repr(text)
-    return f"{text[:EXCERPT]!r}... ({len(text)} characters)"
+    return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def name_problem(name: str) -> str | None:
