@@ -152,7 +152,8 @@ def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
         if name is not None:
             body = line[q + 1 : -2]
             if "\\" not in body and '"' not in body:
-                return name, _value_checked(body, lineno, q + 2, path)
+                return name, body if body.isprintable() else _value_checked(body, lineno,
+                                                                             q + 2, path)
     s = line.rstrip(" \t")
     if not s.endswith("]"):
         raise NotationError("header line must end with ]", line=lineno, col=len(s) + 1, path=path)
@@ -204,7 +205,7 @@ def _refuse_nested(inside: str, col: int, lineno: int, path: str) -> None:
 def _comment_text(inside: str, lineno: int, col: int, path: str) -> str:
     """The words of a comment's text (white space runs become one space), checked."""
     text = " ".join(inside.split())
-    if text:
+    if text and not text.isprintable():  # printable text is a good comment (no braces here)
         problem = comment_problem(text)
         if problem:
             bad = problem[1]
@@ -266,7 +267,7 @@ def read_records(
     notes_size = 0
     lineno = 0
 
-    def flush_notes() -> None:
+    def flush_notes(nmoves: int) -> None:
         # Comments are collected, then joined once: 100,000 comment lines stay linear.
         text = " ".join(notes)
         notes.clear()
@@ -286,9 +287,11 @@ def read_records(
                                 line=at[0], col=at[1], path=path)
         notes.append(text)
 
+    max_line = MAX_LINE
+    max_actions = MAX_ACTIONS
     for raw in lines:
         lineno += 1
-        if len(raw) > MAX_LINE:
+        if len(raw) > max_line:
             raise NotationError(
                 f"line longer than {MAX_LINE} characters ({len(raw)})", line=lineno,
                 col=MAX_LINE + 1, path=path,
@@ -306,13 +309,12 @@ def read_records(
                 and "{" not in text
                 and "}" not in text
                 and "  " not in text
-                and text[0] != " "
-                and text[-1] != " "
+                and text == text.strip()
             ):
                 if notes:
-                    flush_notes()
+                    flush_notes(nmoves)
                 nmoves += 1
-                if nmoves > MAX_ACTIONS:
+                if nmoves > max_actions:
                     raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
                                         line=lineno, col=1, path=path)
                 if direct:
@@ -360,7 +362,7 @@ def read_records(
         c = first[0]
         if c == "[":
             if notes:
-                flush_notes()
+                flush_notes(nmoves)
             if in_body:
                 yield vis.end_record()
                 in_record = in_body = skipping = False
@@ -439,15 +441,16 @@ def read_records(
                 f"expected an actor (d, p0, p1, ...) or a header, got {excerpt(actor)}",
                 line=lineno, col=indent + 1, path=path,
             )
-        words = text.replace("\t", " ").split(" ")
-        norm = " ".join(w for w in words if w)
+        norm = text.strip(" \t")
+        if "  " in norm or "\t" in norm:
+            norm = " ".join(w for w in norm.replace("\t", " ").split(" ") if w)
         if not norm:
             raise NotationError(f"{actor} has no action", line=lineno,
                                 col=indent + len(actor) + 1, path=path)
-        if action_problem(norm):
+        if not (norm.isascii() and norm.isprintable()) and action_problem(norm):
             raise _bad_action(text, lineno, indent + len(actor) + 2, path)
         if notes:
-            flush_notes()
+            flush_notes(nmoves)
         nmoves += 1
         if nmoves > MAX_ACTIONS:
             raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
@@ -457,7 +460,7 @@ def read_records(
         raise NotationError("comment not closed: missing }", line=pending_at[0],
                             col=pending_at[1], path=path)
     if notes:
-        flush_notes()
+        flush_notes(nmoves)
     if in_record:
         yield vis.end_record()
 

@@ -50,6 +50,7 @@ MAX_TEXT = 1_000_000
 EXCERPT = 40
 """How many characters of a bad token an error message quotes."""
 
+_BRACE = re.compile(r"[{}]")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
 """Characters no header value or comment may hold: the C0 controls but tab (a newline or a
 carriage return would end the line; the others are refused so no file holds them)."""
@@ -123,7 +124,7 @@ def value_problem(value: str) -> tuple[int, str] | None:
     """(index, what is wrong) with a header value, or None."""
     if len(value) > MAX_TEXT:
         return 0, f"a header value may have at most {MAX_TEXT} characters, not {len(value)}"
-    m = _CONTROL.search(value)
+    m = None if value.isprintable() else _CONTROL.search(value)  # isprintable: fast path
     if m:
         return m.start(), f"control character {m.group()!r} in a header value"
     return None
@@ -136,10 +137,10 @@ def comment_problem(text: str) -> tuple[int, str] | None:
         return 0, f"a comment must be non-empty words with single spaces: {excerpt(text)}"
     if len(text) > MAX_TEXT:
         return 0, f"a comment may have at most {MAX_TEXT} characters, not {len(text)}"
-    for i, c in enumerate(text):
-        if c in "{}":
-            return i, f"a comment may not contain braces: {excerpt(text)}"
-    m = _CONTROL.search(text)
+    if "{" in text or "}" in text:
+        brace = _BRACE.search(text)
+        return brace.start(), f"a comment may not contain braces: {excerpt(text)}"  # type: ignore[union-attr]
+    m = None if text.isprintable() else _CONTROL.search(text)
     if m:
         return m.start(), f"control character {m.group()!r} in a comment"
     return None
