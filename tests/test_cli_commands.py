@@ -305,6 +305,10 @@ UNKNOWN_GAME = '[Game "chess"]\n[Rules "chess/1"]\n[Players "a, b"]\n\nd e4\n'
     (("record", "--resume", "field.kifu"), "unknown variant field 'colour'"),
     (("replay", "game.kifu"), "unknown game 'chess'"),
     (("record", "--resume", "game.kifu"), "unknown game 'chess'"),
+    (("replay", "utf.kifu"), "utf.kifu:1:1: invalid UTF-8"),
+    (("replay", "utf.kifu", "--records", "all"), "invalid UTF-8"),
+    (("diff", "utf.kifu", "--set", "rounds=1"), "invalid UTF-8"),
+    (("record", "--resume", "utf.kifu"), "not UTF-8"),
     (("replay", "good.kifu", "--ply", "999"), "out of range"),
     (("replay", "good.kifu", "--ply", "-999"), "out of range"),
     (("replay", "good.kifu", "--step", "--ply", "999"), "out of range"),
@@ -319,5 +323,6 @@ def test_every_command_rejects_bad_input_in_one_line(args, needle, run, tmp_path
     (tmp_path / "bad.kifu").write_text(BAD_RECORD)
     (tmp_path / "field.kifu").write_text(WRONG_FIELD)
     (tmp_path / "game.kifu").write_text(UNKNOWN_GAME)
+    (tmp_path / "utf.kifu").write_bytes(b"\xff[Game")
     run("play", "tweak", "-n", "2", "--set", "rounds=1", "-o", "good.kifu")
     one_line_error(run(*args), needle)

@@ -12,11 +12,11 @@ from typing import Any
 import click
 import msgspec
 
-from kifu.cli.common import handle_errors, is_json, is_json_path, load_records
+from kifu.cli.common import display_name, handle_errors, load_records
 from kifu.cli.views import open_seats, parse_seat, picture, seat_view
 from kifu.core.errors import KifuError
 from kifu.core.game import Game, State, actor_name
-from kifu.notation.reader import SKIP, Located, RecordBuilder, read_records
+from kifu.notation.reader import SKIP, Located, RecordBuilder
 from kifu.notation.record import Record, format_record
 from kifu.notation.replay import legal_texts
 from kifu.notation.replay import replay as replay_record
@@ -43,20 +43,18 @@ class _Skipping(RecordBuilder):
 
 def iter_records(path: str, wanted=lambda i: True) -> Iterator[tuple[int, Located]]:
     """``(index, record)`` for each record of ``path`` that ``wanted(index)`` accepts, read
-    as a stream: the moves of the other records are skipped, not parsed."""
-    if path != "-" and not is_json_path(path):
-        with open(path, encoding="utf-8") as f:
-            head = f.read(1024)
-            if not is_json(head):
-                f.seek(0)
-                vis = _Skipping(path, wanted)
-                for i, loc in read_records(f, path=path, visitor=vis):
-                    if loc is not None:
-                        yield i, loc
-                return
-    for i, loc in enumerate(load_records(path), 1):
-        if wanted(i):
-            yield i, loc
+    as a stream: the moves of the other records of a text file are skipped, not parsed."""
+    vis = _Skipping(display_name(path), wanted)
+    count = 0
+    for item in load_records(path, visitor=vis):
+        if isinstance(item, tuple):  # a text record, through the skipping visitor
+            i, loc = item
+            if loc is not None:
+                yield i, loc
+        else:  # a JSON record (JSON lines are read one at a time)
+            count += 1
+            if wanted(count):
+                yield count, item
 
 
 def pick_record(path: str, index: int) -> Located:
