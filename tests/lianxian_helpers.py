@@ -122,3 +122,34 @@ def naive_placements(state: LianxianState, *, prune: bool = True) -> dict:
                 if got is not None:
                     out[cells] = got
     return out
+
+
+def make(tops: dict[str, str], racks: list[str], public: str = "", *, mover: int = 0,
+         under: dict[str, str] | None = None, scores: tuple[int, ...] | None = None,
+         team: bool = False) -> LianxianState:
+    """A position with the given top tiles (space name -> tile), racks and public hand;
+    every other tile in the bag; ``mover`` to play."""
+    from kifu.games.lianxian.tiles import ALL_TILES, parse_tile, scan_tiles
+
+    n = len(racks)
+    st = GAME.new_state(n, GAME.Variant(team=team))
+    b = st.board
+    stacks = [()] * b.size
+    used = 0
+    for name, tok in tops.items():
+        below = tuple(scan_tiles(under[name])) if under and name in under else ()
+        t = parse_tile(tok)
+        stacks[b.index[name.upper()]] = (*below, t)
+        used |= mask_of((*below, t))
+    st.stacks = tuple(stacks)
+    st.racks = tuple(mask_of(scan_tiles(r or "-")) for r in racks)
+    st.public = mask_of(scan_tiles(public or "-"))
+    for m in (*st.racks, st.public):
+        used |= m
+    st.bag = ALL_TILES & ~used
+    st.phase = TURN
+    st.mover = mover
+    if scores is not None:
+        st.scores = scores
+    st.check_invariants()
+    return st

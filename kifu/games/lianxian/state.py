@@ -380,6 +380,8 @@ class LianxianState(State):
         seat = self.mover
         rack = self.racks[seat]
         k = self.max_swap()
+        if len(swap.tiles) > HAND:
+            return (f"a swap returns at most {HAND} tiles, not {len(swap.tiles)}", R_SWAP)
         for t in swap.tiles:
             if not (0 <= t < N_TILES and rack >> t & 1):
                 where = "" if not (0 <= t < N_TILES) else (
