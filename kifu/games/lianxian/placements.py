@@ -149,11 +149,13 @@ def generate(board: Board, tops: tuple[int, ...] | list[int], avail: int, allowe
                     count += per
                     continue
                 spaces = bits(P)
+                chain = {(p, t): _chain(adj, pos, t, p, P) for p in spaces for t in ctiles}
                 for perm in permutations(ctiles, k):
+                    cells = tuple(zip(spaces, perm, strict=True))
                     score = comp
-                    for p, t in zip(spaces, perm, strict=True):
-                        score |= _chain(adj, pos, t, p, P)
-                    out.append((tuple(zip(spaces, perm, strict=True)), score))
+                    for pt in cells:
+                        score |= chain[pt]
+                    out.append((cells, score))
 
     # --- runs ----------------------------------------------------------------------------
     for s in range(5):

@@ -196,12 +196,16 @@ class LianxianState(State):
         seating = self.seating
         bonus_masks = seating.bonus
         out = []
+        scored: dict[int, tuple[int, tuple[int, ...]]] = {}
         for cells, score in gen.generate(self.board, self.tops(),
                                          self.racks[seat] | self.public,
                                          seating.allowed[seat]):
-            bonus = tuple(0 if s == seat else (score & b).bit_count()
-                          for s, b in enumerate(bonus_masks))
-            out.append(Placement(Place(cells), score.bit_count(), bonus))
+            got = scored.get(score)
+            if got is None:
+                got = scored[score] = (score.bit_count(), tuple(
+                    0 if s == seat else (score & b).bit_count()
+                    for s, b in enumerate(bonus_masks)))
+            out.append(Placement(Place(cells), got[0], got[1]))
         return out
 
     # --- actions ------------------------------------------------------------------------
