@@ -320,10 +320,17 @@ def score_mask(board: Board, tops, cells) -> int:
     """The spaces scoring for placing ``cells`` (every tile of every combo holding a placed
     tile, once): computed from the final position."""
     fin = final_tops(tops, cells)
+    pos = [-1] * 50
+    nummask = [0] * 10
+    for s, x in enumerate(fin):
+        if x >= 0:
+            pos[x] = s
+            nummask[x % 10] |= 1 << s
+    nbl, nbh, adj = board.nb_lo, board.nb_hi, board.adj
     out = 0
-    for p, _t in cells:
-        a, b = components(board, fin, p)
-        out |= a | b
+    for p, t in cells:
+        lp = 1 << p
+        out |= _set_comp(nbl, nbh, lp, nummask[t % 10]) | _chain(adj, pos, t, p, 0)
     return out
 
 

@@ -186,7 +186,10 @@ class LianxianState(State):
     def max_swap(self) -> int:
         """Ruling 10: the largest swap the mover may make (0: none is possible)."""
         rack = self.racks[self.mover].bit_count()
-        return min(HAND, rack, self.bag.bit_count() + self.under_count())
+        supply = self.bag.bit_count()
+        if supply < rack:
+            supply += self.under_count()
+        return min(HAND, rack, supply)
 
     def placements(self) -> list[Placement]:
         """Every legal placement of the player to move with its points and bonus."""
