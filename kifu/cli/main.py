@@ -6,6 +6,7 @@ import click
 
 from kifu import __version__
 from kifu.cli.diff import diff
+from kifu.cli.html import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.replay import replay
@@ -23,7 +24,7 @@ def cli() -> None:
     """
 
 
-for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd):
+for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, html_cmd):
     cli.add_command(command)
 
 

@@ -1,0 +1,83 @@
+"""Screenshots of each game's page at a mid-game ply: ``python -m kifu.html.screenshots OUT``.
+
+For every registered game, one bundled fixture record (the first in ``fixtures/<game>/``)
+is exported with ``record_page`` and opened in a headless Chromium at a desktop and a phone
+width; ``OUT/<game>-desktop.png`` and ``OUT/<game>-phone.png`` are written. Needs
+``chromium`` and ``chromium-driver`` (see ``docs/html.md``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from kifu import games
+from kifu.html import browser
+from kifu.html.page import record_page
+from kifu.notation.reader import read_records
+
+SIZES = {"desktop": (1280, 1000), "phone": (390, 1600)}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sample_record(game_id: str, root: Path = ROOT):
+    """A fixture record of the game (the longest of the first few), or None."""
+    best = None
+    for path in sorted((root / "fixtures" / game_id).glob("*.kifu"))[:6]:
+        with open(path, encoding="utf-8") as f:
+            for loc in read_records(f, path=str(path)):
+                if best is None or len(loc.record.moves) > len(best.record.moves):
+                    best = loc
+                break
+    return best
+
+
+def write_pages(out: Path, root: Path = ROOT) -> dict[str, tuple[Path, int]]:
+    """Write ``<game>.html`` for each game with a fixture; returns game -> (page, mid ply)."""
+    out.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    for gid in games.ids():
+        loc = sample_record(gid, root)
+        if loc is None:
+            continue
+        page = out / f"{gid}.html"
+        page.write_text(record_page(loc), encoding="utf-8")
+        pages[gid] = (page, len(loc.record.moves) // 2)
+    return pages
+
+
+def shoot(out: Path, root: Path = ROOT) -> list[Path]:
+    """Write each game's page and its screenshots at a mid-game ply; returns the PNGs."""
+    pages = write_pages(out, root)
+    shots = []
+    for size, (w, h) in SIZES.items():
+        driver = browser.start(w, h)
+        try:
+            for gid, (page, ply) in pages.items():
+                driver.get(page.resolve().as_uri() + f"#ply={ply}")
+                driver.find_element("css selector", "#board svg")
+                png = out / f"{gid}-{size}.png"
+                driver.save_screenshot(str(png))
+                shots.append(png)
+        finally:
+            driver.quit()
+    return shots
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m kifu.html.screenshots OUTDIR", file=sys.stderr)
+        return 2
+    try:
+        shots = shoot(Path(args[0]))
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for p in shots:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
