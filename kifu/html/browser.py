@@ -50,4 +50,17 @@ def start(width: int = 1280, height: int = 900) -> Any:
                 f"--window-size={width},{height}"):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service(executable_path=driver), options=opts)
+    chrome = webdriver.Chrome(service=Service(executable_path=driver), options=opts)
+    if width < 500:  # a window is at least 500 pixels wide: emulate a phone's viewport
+        set_viewport(chrome, width, height)
+    return chrome
+
+
+def set_viewport(driver: Any, width: int, height: int, *, mobile: bool = True) -> None:
+    """Make the page's viewport ``width`` × ``height`` CSS pixels (a phone when
+    ``mobile``), whatever the window size; ``width=0`` restores the window's own."""
+    if width == 0:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
