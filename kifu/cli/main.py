@@ -6,7 +6,7 @@ import click
 
 from kifu import __version__
 from kifu.cli.diff import diff
-from kifu.cli.html import html_cmd
+from kifu.cli.html_cmd import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.replay import replay

@@ -63,7 +63,7 @@ def generic(state: State, seat: int | None, title: str = "") -> str:
     """The seats in a row with the one to move marked, and the result once it is over."""
     n = state.n
     mover = state.to_move
-    width = max(360, 20 + 90 * n)
+    width = max(640, 20 + 90 * n)
     body = [text(16, 28, title, size=20, weight="bold")]
     x = 16.0
     for s in range(n):
