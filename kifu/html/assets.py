@@ -39,7 +39,7 @@ pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px
   border: 1px solid var(--line); border-radius: 8px; position: relative; }
 #moves li { border-bottom: 1px solid #eef0f2; }
 #moves button { all: unset; box-sizing: border-box; display: block; width: 100%;
-  padding: 4px 8px; cursor: pointer; font-size: .92rem; }
+  padding: 4px 8px; cursor: pointer; font-size: .92rem; overflow-wrap: anywhere; }
 #moves button:hover { background: var(--soft); }
 #moves button:focus-visible { outline: 3px solid var(--accent); outline-offset: -3px; }
 #moves button[aria-current] { background: var(--cur); font-weight: 600; }
