@@ -24,6 +24,7 @@ from kifu.html.svg import MUTED, item, seat_badge, svg, text
 _DRAWERS: dict[str, str] = {
     "tweak": "kifu.html.draw.tweak",
     "graph-t": "kifu.html.draw.graph_t",
+    "towai": "kifu.html.draw.towai",
 }
 """Game id -> drawer module (imported on first use)."""
 
