@@ -25,6 +25,7 @@ _DRAWERS: dict[str, str] = {
     "tweak": "kifu.html.draw.tweak",
     "graph-t": "kifu.html.draw.graph_t",
     "towai": "kifu.html.draw.towai",
+    "lianxian": "kifu.html.draw.lianxian",
 }
 """Game id -> drawer module (imported on first use)."""
 

@@ -70,7 +70,7 @@ def draw(state: TweakState, seat: int | None) -> str:
         status = "game over" + ("" if result is None else ": " + ", ".join(
             f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
     elif mover == DEALER:
-        status = "the dealer " + (state.turn_note().removeprefix("to ") or "acts")
+        status = f"the dealer is {state.turn_note()}" if state.turn_note() else "the dealer acts"
     else:
         status = f"p{mover} to move" + (f" {state.turn_note()}" if state.turn_note() else "")
     body.append(item(status, text(12, 46, status, size=14, fill=MUTED)))
