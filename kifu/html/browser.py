@@ -27,6 +27,8 @@ def find() -> tuple[str, str] | None:
     driver = os.environ.get("KIFU_CHROMEDRIVER") or shutil.which("chromedriver")
     if not browser or not driver:
         return None
+    if not (os.access(browser, os.X_OK) and os.access(driver, os.X_OK)):
+        return None
     return browser, driver
 
 
