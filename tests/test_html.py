@@ -26,7 +26,8 @@ from kifu.notation.record import format_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = re.compile(r'<script type="application/json" id="kifu-data">(.*?)</script>', re.S)
-CARD_TITLE = re.compile(r"<title>([A-Z!][A-Za-z0-9]{0,3}g?): ")
+CARD_TITLE = re.compile(r"<title>([A-Za-z!]{1,2}[0-9]{1,2}g?|[A-Z!][A-Z]?): ")
+"""A card's text alternative starts with its token (R3, !T, K2g, G, D7, T10, nH12)."""
 
 
 def run(*args: str) -> tuple[int, str]:

@@ -26,6 +26,7 @@ _DRAWERS: dict[str, str] = {
     "graph-t": "kifu.html.draw.graph_t",
     "towai": "kifu.html.draw.towai",
     "lianxian": "kifu.html.draw.lianxian",
+    "alice": "kifu.html.draw.alice",
 }
 """Game id -> drawer module (imported on first use)."""
 
