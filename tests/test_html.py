@@ -19,10 +19,11 @@ from click.testing import CliRunner
 from kifu import games
 from kifu.cli.main import cli
 from kifu.html import draw
-from kifu.html.page import _json_script
+from kifu.html.page import _json_script, unpack
 from kifu.html.screenshots import sample_record
-from kifu.notation.reader import Located
+from kifu.notation.reader import Located, read_records
 from kifu.notation.record import format_record
+from kifu.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = re.compile(r'<script type="application/json" id="kifu-data">(.*?)</script>', re.S)
@@ -62,11 +63,14 @@ def test_every_ply_matches_replay(gid: str, tmp_path: Path) -> None:
     assert code == 0, msg
     data = page_data(out.read_text(encoding="utf-8"))
     assert data["game"] == gid and len(data["plies"]) == total + 1
+    loc = next(read_records(path.read_text(), path=str(path)))
     for n in sample_plies(total):
         code, line = run("replay", str(path), "--ply", str(n), "-f", "position")
         assert code == 0, line
         assert data["plies"][n]["line"] == line.strip(), f"ply {n}"
-        assert data["plies"][n]["svg"].startswith("<svg")
+        state = replay(loc, upto=n).state
+        assert unpack(data, n) == draw.drawer(gid)(state, None), f"ply {n}: the picture"
+        assert data["plies"][n]["text"] == state.render()
 
 
 @pytest.mark.parametrize("gid", games.ids())
@@ -86,10 +90,10 @@ def test_player_view_carries_no_hidden_card(gid: str, tmp_path: Path) -> None:
         ply = view["plies"][n]
         assert ply["line"] == line.strip()
         assert ply["text"] == ""  # render() shows every hand: never in a seat's view
-        shown = set(CARD_TITLE.findall(ply["svg"]))
+        shown = set(CARD_TITLE.findall(unpack(view, n)))
         assert all(token in ply["line"] for token in shown), (n, shown, ply["line"])
         leaks_in_full_view += any(t not in ply["line"]
-                                  for t in CARD_TITLE.findall(full["plies"][n]["svg"]))
+                                  for t in CARD_TITLE.findall(unpack(full, n)))
     if draw.has_drawer(gid):
         assert leaks_in_full_view, "the full view should show cards seat 0 cannot see"
 
@@ -102,8 +106,8 @@ def test_generic_fallback_draws_any_game(tmp_path: Path, monkeypatch) -> None:
     data = page_data(html)
     assert '<details id="textpic" open>' in html
     mid = data["plies"][total // 2]
-    assert mid["text"].startswith("TWEAK, ") and "<title>" in mid["svg"]
-    assert "TWEAK" in mid["svg"]
+    picture = unpack(data, total // 2)
+    assert mid["text"].startswith("TWEAK, ") and "<title>" in picture and "TWEAK" in picture
 
 
 def test_page_is_self_contained(tmp_path: Path) -> None:
@@ -149,8 +153,6 @@ def test_stdout_and_errors(tmp_path: Path) -> None:
 
 def puzzle_file(tmp_path: Path) -> Path:
     """Two puzzle blocks made from positions in the middle of two records."""
-    from kifu.notation.replay import replay
-
     blocks = []
     for gid in ("tweak", "graph-t"):
         loc = sample_record(gid, ROOT)

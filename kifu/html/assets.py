@@ -72,7 +72,7 @@ REPLAY_JS = """
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("kifu-data").textContent);
-  var plies = data.plies, last = plies.length - 1, cur = -1;
+  var plies = data.plies, pieces = data.pieces, last = plies.length - 1, cur = -1;
   var board = document.getElementById("board");
   var pos = document.getElementById("position");
   var txt = document.getElementById("text");
@@ -87,7 +87,7 @@ REPLAY_JS = """
     if (i === cur) { return; }
     cur = i;
     var p = plies[i];
-    board.innerHTML = p.svg;
+    board.innerHTML = p.svg.map(function (k) { return pieces[k]; }).join("");
     pos.textContent = p.line;
     if (txt) { txt.textContent = p.text; }
     slider.value = String(i);

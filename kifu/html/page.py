@@ -2,9 +2,10 @@
 
 Every position is computed here, at export time, by the game's engine; the page embeds them
 as JSON (``<script type="application/json" id="kifu-data">``) and a small script shows one
-ply at a time. CSS, script and pictures are inline; a Content-Security-Policy of
-``default-src 'none'`` (with the page's own style and script allowed by their hashes) keeps
-the browser from loading anything else.
+ply at a time. The pictures' repeated pieces are stored once (:func:`pack`). CSS, script
+and pictures are inline; a Content-Security-Policy of ``default-src 'none'`` (with the
+page's own style and script allowed by their hashes) keeps the browser from loading
+anything else.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from html import escape
 from typing import Any
 
@@ -63,6 +65,29 @@ def _document(title: str, body: str, script: str) -> str:
     )
 
 
+_PIECE = re.compile(r'(<g role="img"[^>]*>.*?</g>)', re.S)
+"""One drawn item (a card, a pile, a label): drawers never nest them."""
+
+
+def pack(plies: list[dict[str, Any]]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Share the pictures' repeated pieces: each ply's ``svg`` becomes a list of indexes
+    into one list of distinct pieces (a card drawn on every ply is stored once). The page
+    joins them back; :func:`unpack` does the same in Python."""
+    index: dict[str, int] = {}
+    packed = []
+    for ply in plies:
+        ids = [index.setdefault(piece, len(index)) for piece in _PIECE.split(ply["svg"])
+               if piece]
+        packed.append({**ply, "svg": ids})
+    return list(index), packed
+
+
+def unpack(data: dict[str, Any], ply: int) -> str:
+    """The SVG of ``ply`` from a page's data (``pack`` reversed)."""
+    pieces = data["pieces"]
+    return "".join(pieces[i] for i in data["plies"][ply]["svg"])
+
+
 def _headers_table(headers: dict[str, str]) -> str:
     rows = "".join(f"<tr><th scope=\"row\">{esc(k)}</th><td>{esc(v)}</td></tr>"
                    for k, v in headers.items())
@@ -98,6 +123,7 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
         f"as seat p{seat} ({names[seat]}) sees it" if seat < len(names) else f"as p{seat}")
     generic = not draw.has_drawer(game.id)
     total = len(plies) - 1
+    pieces, packed = pack(plies)
     items = ['<li><button type="button" data-ply="0" data-say="start">'
              '<span class="n">0</span>start</button></li>']
     for i, actor, text, comment in moves:
@@ -144,7 +170,7 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
 </main>
 <footer>Written by kifu html. Keys: ← → step, Home / End jump; click a move to go there.\
 </footer>
-{_json_script({"game": game.id, "seat": seat, "plies": plies})}"""
+{_json_script({"game": game.id, "seat": seat, "pieces": pieces, "plies": packed})}"""
     return _document(title, body, REPLAY_JS)
 
 
