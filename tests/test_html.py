@@ -11,6 +11,7 @@ import base64
 import hashlib
 import json
 import re
+from html import escape as esc
 from pathlib import Path
 
 import pytest
@@ -151,35 +152,36 @@ def test_stdout_and_errors(tmp_path: Path) -> None:
     assert not (tmp_path / "x.html").exists()
 
 
-def puzzle_file(tmp_path: Path) -> Path:
-    """Two puzzle blocks made from positions in the middle of two records."""
-    blocks = []
-    for gid in ("tweak", "graph-t"):
-        loc = sample_record(gid, ROOT)
-        rec = loc.record if isinstance(loc, Located) else loc
-        state = replay(loc, upto=len(rec.moves) // 2).state
-        blocks.append(
-            f'[Game "{gid}"]\n[Rules "{rec.rules}"]\n[Position "{state.to_line()}"]\n'
-            f'[Question "{gid}-question"]\n[Answer "yes {gid}"]\n'
-            f'[Solution "p0 a; p1 b"]\n[Difficulty "nodes=7"]\n\n{{why {gid}}}\n')
+def puzzle_file(tmp_path: Path) -> tuple[Path, list]:
+    """A file of three bundled puzzles (two TWEAK, one GRAPH-T), and the puzzles."""
+    from kifu.notation.puzzle import format_puzzles, load_puzzles
+
+    chosen = []
+    for gid, k in (("tweak", 2), ("graph-t", 1)):
+        found = load_puzzles(str(ROOT / "fixtures" / "puzzles" / f"{gid}.kifu"))
+        chosen += [lp.puzzle for _, lp in zip(range(k), found, strict=False)]
     path = tmp_path / "puzzles.kifu"
-    path.write_text("\n".join(blocks))
-    return path
+    path.write_text(format_puzzles(chosen))
+    return path, chosen
 
 
 def test_puzzle_sheet(tmp_path: Path) -> None:
-    path = puzzle_file(tmp_path)
+    path, puzzles = puzzle_file(tmp_path)
     code, html = run("html", str(path))
     assert code == 0, html
-    assert html.count("<article") == 2 and "kifu-data" not in html
-    for gid in ("tweak", "graph-t"):
-        assert f"Question: {gid}-question" in html
-        after = html[html.index(f"{gid}-question"):]
-        answer = re.search(r'<div class="answer" id="pz\d-a" hidden>(.*?)</div>', after, re.S)
-        assert answer and f"yes {gid}" in answer.group(1) and f"why {gid}" in answer.group(1)
-    assert "<li>p0 a</li><li>p1 b</li>" in html
+    assert html.count("<article") == len(puzzles) and "kifu-data" not in html
+    for k, p in enumerate(puzzles, 1):
+        part = html.split(f'<article aria-labelledby="pz{k}-h">')[1].split("</article>")[0]
+        assert f"Question: {p.question}" in part and f">{p.position}</code>" in part
+        answer = re.search(r'<div class="answer" id="pz\d-a" hidden>(.*?)</div>', part, re.S)
+        assert answer and f"<strong>{p.answer}</strong>" in answer.group(1)
+        steps = "".join(f"<li>{esc(step)}</li>" for step in p.solution or [])
+        assert steps in answer.group(1)
+        assert "<svg" in part.split('<div class="answer"')[0]
     code, msg = run("html", str(path), "--player", "0")
     assert code == 1 and "puzzle" in msg
-    path.write_text(path.read_text().replace('[Position "tweak/1', '[Position "tweak/1 X', 1))
+    text = path.read_text()
+    path.write_text(text.replace('[Position "tweak/1 ', '[Position "tweak/1 X', 1))
     code, msg = run("html", str(path))
-    assert code == 1 and "puzzle 1: Position:" in msg and msg.count("\n") == 1, msg
+    first = text.split("\n").index(next(x for x in text.split("\n") if x.startswith("[Position")))
+    assert code == 1 and msg.startswith(f"{path}:{first + 1}:") and msg.count("\n") == 1, msg

@@ -7,6 +7,6 @@
 True
 """
 
-from kifu.html.page import is_puzzle, puzzle_page, record_page
+from kifu.html.page import puzzle_page, record_page
 
-__all__ = ["is_puzzle", "puzzle_page", "record_page"]
+__all__ = ["puzzle_page", "record_page"]

@@ -14,30 +14,25 @@ import base64
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from kifu import games
-from kifu.core.errors import KifuError, NotationError
+from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.html import draw
 from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS
+from kifu.notation.puzzle import Checked, LocatedPuzzle, check_puzzle
 from kifu.notation.reader import Located
 from kifu.notation.record import Record
 from kifu.notation.replay import replay, setup_of
 
-PUZZLE_TAGS = ("Position", "Question")
-"""A record with both of these headers is a puzzle (``kifu/notation/puzzle.py``)."""
 PRIVATE_TAGS = ("Seed",)
 """Headers left out of a seat's view: a seed expands to every hidden card of the game."""
 
 
 def esc(value: object) -> str:
     return escape(str(value), quote=True)
-
-
-def is_puzzle(record: Record) -> bool:
-    return all(tag in record.headers for tag in PUZZLE_TAGS)
 
 
 def _hash(source: str) -> str:
@@ -182,13 +177,11 @@ def _ply(state: State, seat: int | None, draw_fn: Any) -> dict[str, str]:
 
 # --- a puzzle sheet ----------------------------------------------------------------------
 
-def puzzle_page(locs: list[Located] | list[Record], *, title: str = "Puzzles") -> str:
-    """A sheet of puzzles: each one's position drawn, its question, and a button that
-    reveals the answer and the line."""
-    articles = []
-    for k, loc in enumerate(locs, 1):
-        rec = loc.record if isinstance(loc, Located) else loc
-        articles.append(_puzzle(k, rec, loc))
+def puzzle_page(puzzles: Iterable[LocatedPuzzle], *, title: str = "Puzzles") -> str:
+    """A sheet of puzzles (``kifu.notation.puzzle``): each one's position drawn, its
+    question, and a button that reveals the answer, the line and the comment. Each puzzle
+    is checked first (``check_puzzle``: a located error names the header at fault)."""
+    articles = [_puzzle(k, check_puzzle(lp)) for k, lp in enumerate(puzzles, 1)]
     body = f"""<header><h1>{esc(title)}</h1>
 <p class="sub">{len(articles)} puzzle(s). Work each one out, then reveal the answer.</p></header>
 <main class="sheet">
@@ -198,36 +191,28 @@ def puzzle_page(locs: list[Located] | list[Record], *, title: str = "Puzzles") -
     return _document(title, body, PUZZLE_JS)
 
 
-def _puzzle(k: int, rec: Record, loc: Located | Record) -> str:
-    h = rec.headers
-    where = f"{loc.path}:{loc.line}: " if isinstance(loc, Located) else ""
-    try:
-        game = games.get(h.get("Game", ""))
-    except KifuError as e:
-        raise NotationError(f"{where}puzzle {k}: {e}") from None
-    line = h["Position"]
-    try:
-        state = game.from_line(line)
-    except NotationError as e:
-        raise NotationError(f"{where}puzzle {k}: Position: {e}") from None
+def _puzzle(k: int, checked: Checked) -> str:
+    p, game, state = checked.puzzle, checked.game, checked.state
     picture = draw.drawer(game.id)(state, None)
-    meta = " · ".join(esc(f"{t.lower()} {h[t]}") for t in ("Difficulty", "Source") if t in h)
-    solution = h.get("Solution", "")
+    meta = " · ".join(esc(f"{name} {value}") for name, value in
+                      (("difficulty", p.difficulty), ("source", p.source)) if value)
     line_html = ""
-    if solution:
-        steps = "".join(f"<li>{esc(s.strip())}</li>" for s in solution.split(";") if s.strip())
+    if p.solution:
+        steps = "".join(f"<li>{esc(step)}</li>" for step in p.solution)
         line_html = f"<p>Line:</p><ol>{steps}</ol>"
-    comment = f'<p class="note">{esc(rec.comment)}</p>' if rec.comment else ""
+    comment = f'<p class="note">{esc(p.comment)}</p>' if p.comment else ""
     generic = "" if draw.has_drawer(game.id) else f"<pre>{esc(state.render())}</pre>"
+    summary = getattr(checked.question, "summary", "")
     return f"""<article aria-labelledby="pz{k}-h">
 <h2 id="pz{k}-h">Puzzle {k}: {esc(game.title)}</h2>
 <p class="note">{meta}</p>
 <div class="board">{picture}</div>
 {generic}
-<p class="posline">Position line:</p><code id="pz{k}-pos">{esc(line)}</code>
-<p class="q" id="pz{k}-q">Question: {esc(h["Question"])}</p>
+<p class="posline">Position line:</p><code id="pz{k}-pos">{esc(p.position)}</code>
+<p class="q" id="pz{k}-q">Question: {esc(p.question)}</p>
+<p class="note">{esc(summary)}</p>
 <button type="button" data-reveal="pz{k}-a" aria-expanded="false" aria-controls="pz{k}-a">\
 Show the answer</button>
-<div class="answer" id="pz{k}-a" hidden><p>Answer: <strong>{esc(h.get("Answer", "?"))}\
+<div class="answer" id="pz{k}-a" hidden><p>Answer: <strong>{esc(p.answer or "not given")}\
 </strong></p>{line_html}{comment}</div>
 </article>"""
