@@ -76,3 +76,16 @@ def test_inline_undo_snapshot_matches_snap(n, seed) -> None:
         assert state._snap() == before
         state.push(action)
         assert state._snap() == after
+
+
+def test_snapshot_field_indices_name_the_right_fields() -> None:
+    """The solver reads the phase, mover and table of the snapshot on top of the stack."""
+    state = GAME.new_state(3, GAME.Variant(rounds=1))
+    rng = Rng(5)
+    while state.to_move == DEALER:
+        state.push(GAME.chance_action(state, rng))
+    phase, mover, table = state.phase, state.mover, state.table
+    state.push(state.legal_actions()[-1])
+    top = state._undo[-1]
+    assert (top[state.SNAP_PHASE], top[state.SNAP_MOVER], top[state.SNAP_TABLE]) == (
+        phase, mover, table)

@@ -310,6 +310,9 @@ class TweakState(State):
     # the *short* snapshot; every other action, and a turn that ends the round
     # (``_end_round`` widens the snapshot on top), pushes the whole of ``_snap()``.
     SHORT = 10
+    SNAP_PHASE, SNAP_MOVER, SNAP_TABLE = 0, 1, 7
+    """Where a snapshot (short or whole) keeps the phase, the mover and the table before
+    the action on top of the stack (the solver reads them to see how a turn ended)."""
 
     def _snap(self) -> tuple:
         return (
