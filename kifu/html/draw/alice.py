@@ -139,15 +139,17 @@ def draw(state: Any, seat: int | None) -> str:
             role = cs.roles[state.roles[s]]
             up = bool(state.shown >> s & 1)
             if up or seat is None or seat == s:
+                words = role.title.split()
+                short = words[0] if len(words) > 2 and words[1] == "of" else words[-1]
                 label = f"p{s}'s role: {role.title}, " + ("face up" if up else "face down")
                 body.append(item(label, [
                     rect(rx, y + 10, 64, H, "#fdf3d0" if up else "#ece7f6", stroke="#7a5c00"
                          if up else "#6b5ca5", rx=5),
-                    text(rx + 32, y + 32, role.title.split()[-1][:11], size=9, fill=INK,
+                    text(rx + 32, y + 32, short[:11], size=9, fill=INK,
                          anchor="middle", weight="bold"),
                     text(rx + 32, y + 48, f"wins at {role.win}", size=9, fill=MUTED,
                          anchor="middle"),
-                    text(rx + 32, y + 62, "face up" if up else "(hidden)", size=9,
+                    text(rx + 32, y + 62, "face up" if up else "face down", size=9,
                          fill=MUTED, anchor="middle")]))
             else:
                 body.append(card_back(rx, y + 10, 64, H, f"p{s}'s role: face down"))
