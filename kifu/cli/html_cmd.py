@@ -3,11 +3,12 @@ file (a puzzle sheet)."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import click
 
-from kifu.cli.common import display_name, handle_errors, load_records, read_text, write_output
+from kifu.cli.common import display_name, handle_errors, load_records, read_stream, write_output
 from kifu.core.errors import KifuError
 
 _HEADER = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)\s")
@@ -52,29 +53,26 @@ def html_cmd(file: str, index: int, seat: int | None, output: str) -> None:
     from kifu.notation.puzzle import load_puzzles
 
     name = display_name(file)
-    text = read_text(file) if file == "-" else None
-    if text is None:
-        with open(file, encoding="utf-8") as f:
+    data = click.get_binary_stream("stdin").read() if file == "-" else None
+    if data is None:
+        with open(file, "rb") as f:
             head = f.read(4096)
     else:
-        head = text[:4096]
-    if first_block_is_puzzle(head):
+        head = data[:4096]
+    if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
         if seat is not None:
             raise KifuError("--player is for a game record, not a puzzle sheet")
+        try:
+            text = None if data is None else data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise KifuError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
         title = "Puzzles" if file == "-" else f"Puzzles: {name}"
-        write_output(output, puzzle_page(load_puzzles(name, text), title=title))
+        write_output(output, puzzle_page(load_puzzles(name, text), title=title),
+                     inputs=(file,))
         return
-    if text is not None:
-        from kifu.cli.common import is_json
-        from kifu.notation.reader import Located, read_records
-        from kifu.notation.record import records_from_json
-
-        locs = ([Located(r, name, 0, [], {}) for r in records_from_json(text)]
-                if is_json(text) else list(read_records(text, path=name)))
-    else:
-        locs = list(load_records(file))
+    locs = list(load_records(file) if data is None else read_stream(io.BytesIO(data), name))
     if not locs:
         raise KifuError(f"{name}: no record in the file")
     if not 1 <= index <= len(locs):
         raise KifuError(f"{name}: there is no record #{index} (the file has {len(locs)})")
-    write_output(output, record_page(locs[index - 1], seat=seat, index=index))
+    write_output(output, record_page(locs[index - 1], seat=seat, index=index), inputs=(file,))
