@@ -57,17 +57,18 @@ def shoot(out: Path, root: Path = ROOT) -> list[Path]:
     """Write each game's page and its screenshots at a mid-game ply; returns the PNGs."""
     pages = write_pages(out, root)
     shots = []
-    for size, (w, h) in SIZES.items():
-        driver = browser.start(w, h)
-        try:
+    driver = browser.start(*SIZES["desktop"])
+    try:
+        for size, (w, h) in SIZES.items():
+            browser.set_viewport(driver, w, h, mobile=size == "phone")
             for gid, (page, ply) in pages.items():
                 driver.get(page.resolve().as_uri() + f"#ply={ply}")
                 driver.find_element("css selector", "#board svg")
                 png = out / f"{gid}-{size}.png"
                 driver.save_screenshot(str(png))
                 shots.append(png)
-        finally:
-            driver.quit()
+    finally:
+        driver.quit()
     return shots
 
 
