@@ -124,7 +124,7 @@ def is_json(text: str) -> bool:
     return s.startswith("[") and s[1:].lstrip()[:1] in ("{", "]", "")
 
 
-def load_records(path: str) -> Iterator[Located]:
+def load_records(path: str, visitor: Any = None) -> Iterator[Located]:
     """The records of a file (``-`` for stdin), text or JSON, with their locations.
 
     Everything is read as bytes and streamed: text records one at a time, JSON lines one
@@ -132,10 +132,10 @@ def load_records(path: str) -> Iterator[Located]:
     :data:`MAX_JSON` bytes. Every error is a :class:`NotationError` with ``file:line:col``.
     """
     with _open_binary(path) as f:
-        yield from read_stream(f, display_name(path))
+        yield from read_stream(f, display_name(path), visitor)
 
 
-def read_stream(f: IO[bytes], name: str) -> Iterator[Located]:
+def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Located]:
     """The records of a binary stream named ``name`` (what :func:`load_records` reads)."""
     src = _Lines(f, name)
     head: list[str] = []
@@ -151,7 +151,7 @@ def read_stream(f: IO[bytes], name: str) -> Iterator[Located]:
         if len(first) > MAX_LINE + 2:
             raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
                                 col=MAX_LINE + 1, path=name)
-        yield from read_records(_chain(head, src), path=name)
+        yield from read_records(_chain(head, src), path=name, visitor=visitor)
         return
     yield from _json_records(src, head, name)
 

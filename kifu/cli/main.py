@@ -10,8 +10,10 @@ from kifu.cli.html_cmd import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.puzzles import puzzles
+from kifu.cli.record import record
 from kifu.cli.replay import replay
 from kifu.cli.solve import solve
+from kifu.cli.trace import trace
 from kifu.cli.validate import validate
 
 
@@ -26,8 +28,10 @@ def cli() -> None:
     """
 
 
-for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, html_cmd):
+for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record,
+                trace):
     cli.add_command(command)
+cli.add_command(html_cmd)
 for command in (solve, puzzles):
     cli.add_command(command)
 

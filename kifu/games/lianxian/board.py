@@ -26,7 +26,7 @@ TEAM = 0
 """The key of the 2-vs-2 entries in ``finish`` and ``seats`` (player counts are 2..4)."""
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_INT = re.compile(r"[0-9]+\Z")
+_INT = re.compile(r"[0-9]{1,9}\Z")
 
 
 class Board:

@@ -15,6 +15,7 @@ import re
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action
+from kifu.core.numbers import is_small_int
 from kifu.games.lianxian.actions import (
     DRAWS,
     FIRSTS,
@@ -32,7 +33,7 @@ from kifu.games.lianxian.board import Board
 from kifu.games.lianxian.tiles import TOKEN, parse_tile, scan_tiles, seq_text
 
 EXAMPLES = "H5@C_NW,H6@S_W, swap H3D4, pass, or a dealer action (deal, first p0, draw H7, recycle)"
-_SEAT = re.compile(r"p(0|[1-9][0-9]*)\Z")
+_SEAT = re.compile(r"p(0|[1-9][0-9]{0,5})\Z")
 
 
 def parse_action(board: Board, text: str) -> Action:
@@ -85,7 +86,7 @@ def parse_action(board: Board, text: str) -> Action:
 
 
 def space_index(board: Board, text: str, col: int) -> int:
-    if text.isascii() and text.isdecimal():
+    if is_small_int(text):
         p = int(text)
         if p < board.size:
             return p

@@ -23,6 +23,7 @@ import re
 
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import Game
+from kifu.core.numbers import is_small_int
 from kifu.games.lianxian.state import (
     DEAL,
     FIRST,
@@ -38,7 +39,7 @@ from kifu.games.lianxian.tiles import ALL_TILES, TOKEN, mask_of, scan_tiles, seq
 from kifu.games.lianxian.variant import LianxianVariant, rules_spec
 
 FIELDS = ("status", "stacks", "racks", "public", "bag", "track", "recent")
-_SEAT = re.compile(r"p(0|[1-9][0-9]*)")
+_SEAT = re.compile(r"p(0|[1-9][0-9]{0,5})")
 
 
 def _hidden(mask: int) -> str:
@@ -173,14 +174,13 @@ def from_line(game: Game, line: str) -> LianxianState:
         if len(parts) == 1:
             phase = TURN
         elif len(parts) == 4 and parts[1] == "refill" and all(
-                x.isascii() and x.isdecimal() for x in parts[2:]):
+                is_small_int(x) for x in parts[2:]):
             phase = REFILL
             need_pub, need_rack = int(parts[2]), int(parts[3])
             if need_pub > HAND or need_rack > HAND or not need_pub + need_rack:
                 raise _err("status: a refill needs 1..4 public and 0..4 rack tiles",
                            c_status)
-        elif len(parts) == 4 and parts[1] == "swap" and parts[2].isascii() and \
-                parts[2].isdecimal():
+        elif len(parts) == 4 and parts[1] == "swap" and is_small_int(parts[2]):
             phase = SWAP
             need_rack = int(parts[2])
             aside_codes = scan_tiles(parts[3], c_status + len(":".join(parts[:3])) + 1)
@@ -201,7 +201,7 @@ def from_line(game: Game, line: str) -> LianxianState:
                    f"{tiles_text(missing)}", c_bag)
 
     tparts = track_f.split("/")
-    if len(tparts) != n or not all(x.isascii() and x.isdecimal() for x in tparts):
+    if len(tparts) != n or not all(is_small_int(x) for x in tparts):
         raise _err(f"track: expected {n} numbers joined by /", c_track)
     scores = tuple(int(x) for x in tparts)
     if recent_f == "-":
