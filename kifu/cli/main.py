@@ -6,6 +6,7 @@ import click
 
 from kifu import __version__
 from kifu.cli.diff import diff
+from kifu.cli.html_cmd import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.puzzles import puzzles
@@ -30,6 +31,7 @@ def cli() -> None:
 for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record,
                 trace):
     cli.add_command(command)
+cli.add_command(html_cmd)
 for command in (solve, puzzles):
     cli.add_command(command)
 
