@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from kifu import __version__
+from kifu.cli.archive import archive
 from kifu.cli.diff import diff
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
@@ -25,6 +26,7 @@ def cli() -> None:
 
 for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd):
     cli.add_command(command)
+cli.add_command(archive)
 
 
 def main() -> None:
