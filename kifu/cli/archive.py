@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from kifu.archive import Archive, Filters
-from kifu.archive.store import RECORD_COLUMNS, expand_paths, parse_tag
+from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, expand_paths, parse_tag
 from kifu.cli.common import handle_errors
 
 TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
@@ -53,9 +53,11 @@ def archive() -> None:
               help="Validate on N processes (this process alone writes).")
 @click.option("--positions", is_flag=True,
               help="Also index every position reached (for query --position).")
+@click.option("--batch-rows", type=int, default=BATCH_ROWS, show_default=True,
+              help="Records per write transaction.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @handle_errors
-def import_cmd(paths, db, workers, positions, quiet) -> None:
+def import_cmd(paths, db, workers, positions, batch_rows, quiet) -> None:
     """Validate and store every record and puzzle of PATH... (files, folders, - for stdin).
 
     Invalid records are reported (FILE:LINE:COL: ...) and skipped, never half stored; a
@@ -78,6 +80,7 @@ def import_cmd(paths, db, workers, positions, quiet) -> None:
         try:
             stats = a.import_paths(
                 files, workers=workers, positions=positions, on_error=on_error,
+                batch_rows=max(1, batch_rows),
                 on_record=(lambda n: bar.update(n)) if show else None,
             )
         finally:
