@@ -185,35 +185,28 @@ class Archive:
             return
         db = self.db
         first = db.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
-        db["records"].insert_all(
-            (
-                {
-                    "id": first + k, "hash": r.hash, "game": r.game, "rules": r.rules,
-                    "players": r.players, "nplayers": len(r.names), "date": r.date,
-                    "result": r.result, "winner": r.winner, "plies": r.plies,
-                    "tags": r.tags, "comments": r.comments, "text": r.text,
-                    "source": r.source,
-                }
+        # the hot path: plain executemany with a fixed column list (sqlite-utils insert_all
+        # re-derives the columns and JSON-checks every value, ~8% of an import)
+        db.conn.executemany(
+            "INSERT INTO records (id, hash, game, rules, players, nplayers, date, result, "
+            "winner, plies, tags, comments, text, source) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (first + k, r.hash, r.game, r.rules, r.players, len(r.names), r.date,
+                 r.result, r.winner, r.plies, r.tags, r.comments, r.text, r.source)
                 for k, r in enumerate(rows)
-            ),
-            batch_size=500,
+            ],
         )
-        db["record_players"].insert_all(
-            (
-                {"record_id": first + k, "seat": seat, "name": name}
-                for k, r in enumerate(rows)
-                for seat, name in enumerate(r.names)
-            ),
-            batch_size=1000,
+        db.conn.executemany(
+            "INSERT INTO record_players (record_id, seat, name) VALUES (?, ?, ?)",
+            [(first + k, seat, name) for k, r in enumerate(rows)
+             for seat, name in enumerate(r.names)],
         )
         if any(r.positions for r in rows):
-            db["positions"].insert_all(
-                (
-                    {"pos": pos, "record_id": first + k, "ply": ply}
-                    for k, r in enumerate(rows)
-                    for ply, pos in enumerate(r.positions or (), 1)
-                ),
-                batch_size=3000, ignore=True,
+            db.conn.executemany(
+                "INSERT OR IGNORE INTO positions (pos, record_id, ply) VALUES (?, ?, ?)",
+                [(pos, first + k, ply) for k, r in enumerate(rows)
+                 for ply, pos in enumerate(r.positions or (), 1)],
             )
         with_comments = [(first + k, r.comments) for k, r in enumerate(rows) if r.comments]
         if with_comments:
