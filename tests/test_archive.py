@@ -166,12 +166,28 @@ def test_puzzles_table(tmp_path) -> None:
     got = list(iter_puzzles(db=db, question="tweak-within"))
     assert [p["question"] for p in got] == ["tweak-within 2"]
     assert got[0]["position"] == PUZZLE["Position"] and got[0]["text"].startswith('[Game "tweak"]')
-    # a puzzle block in a file is imported into the same table
-    block = "".join(f'[{k} "{v}"]\n' for k, v in {**PUZZLE, "Answer": "none"}.items())
-    (tmp_path / "p.kifu").write_text(block)
+
+
+def test_bundled_puzzle_files_import_checked_and_canonical(tmp_path) -> None:
+    from kifu.notation.puzzle import format_puzzle, load_puzzles
+
+    files = sorted((FIX / "puzzles").glob("*.kifu"))
+    if not files:
+        pytest.skip("no bundled puzzle files (fixtures/puzzles) on this branch")
+    db = str(tmp_path / "pz.db")
     with Archive(db) as a:
-        s = a.import_paths([str(tmp_path / "p.kifu")])
-        assert s.puzzles == 1 and a.stats()["puzzles"] == {"tweak": 3}
+        s = a.import_paths([str(f) for f in files])
+        assert s.invalid == 0 and s.imported == 0
+        want = [format_puzzle(lp.puzzle) for f in files for lp in load_puzzles(str(f))]
+        got = [p["text"] for p in a.iter_puzzles()]
+        assert got == list(dict.fromkeys(want)) and s.puzzles == len(got)
+    # a puzzle with an unknown question is reported (located) and not stored
+    bad = files[0].read_text(encoding="utf-8").split("\n\n[Game")[0]
+    (tmp_path / "bad.kifu").write_text(bad.replace('[Question "', '[Question "no-such-', 1))
+    errors = []
+    with Archive(db) as a:
+        s = a.import_paths([str(tmp_path / "bad.kifu")], on_error=errors.append)
+    assert s.invalid == 1 and s.puzzles == 0 and "unknown question" in errors[0]["error"]
 
 
 def test_newer_schema_is_refused(tmp_path) -> None:

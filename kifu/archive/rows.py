@@ -16,6 +16,8 @@ import msgspec
 from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.notation.batch import error_report
+from kifu.notation.puzzle import Puzzle, check_located_puzzle, format_puzzle
+from kifu.notation.puzzle import is_puzzle as puzzle_headers
 from kifu.notation.reader import Located
 from kifu.notation.record import UNFINISHED, Record, format_record, split_players
 from kifu.notation.replay import FastReplayer
@@ -66,8 +68,8 @@ def position_key(line: str) -> int:
 
 
 def is_puzzle(record: Record) -> bool:
-    h = record.headers
-    return not record.moves and "Position" in h and "Question" in h
+    """A puzzle block: puzzle headers and no actions (``kifu.notation.puzzle``)."""
+    return not record.moves and puzzle_headers(record.headers)
 
 
 def comments_of(record: Record) -> str | None:
@@ -89,7 +91,8 @@ def record_row(
     rec = loc.record
     try:
         if is_puzzle(rec):
-            return puzzle_row(puzzle_dict(rec), source=f"{loc.path}:{loc.line}")
+            checked = check_located_puzzle(loc)  # the checks of kifu validate / solve
+            return puzzle_row(puzzle_to_dict(checked.puzzle))
         keys: list[int] | None = None
         if positions:
             state, keys = _replay_with_positions(replayer, loc)
@@ -151,6 +154,21 @@ PUZZLE_TAGS = ("Game", "Rules", "Position", "Question", "Answer", "Solution", "D
                "Source")
 
 
+def puzzle_to_dict(p: Puzzle) -> dict[str, str]:
+    """A :class:`~kifu.notation.puzzle.Puzzle` -> the dict :func:`puzzle_row` takes (its
+    headers and its canonical ``text``, ``format_puzzle``)."""
+    d = {"Game": p.game, "Rules": p.rules, "Position": p.position, "Question": p.question}
+    for tag, value in (("Answer", p.answer), ("Difficulty", p.difficulty),
+                       ("Source", p.source)):
+        if value is not None:
+            d[tag] = value
+    if p.solution is not None:
+        d["Solution"] = "; ".join(p.solution)
+    d.update(p.tags)
+    d["text"] = format_puzzle(p)
+    return d
+
+
 def puzzle_dict(record: Record) -> dict[str, str]:
     """A puzzle block read as a record -> the dict :func:`puzzle_row` takes (its headers, and
     its canonical ``text``)."""
@@ -165,7 +183,7 @@ def _puzzle_order(h: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def puzzle_row(p: dict[str, str], *, source: str | None = None) -> PuzzleRow:
+def puzzle_row(p: dict[str, str] | Puzzle, *, source: str | None = None) -> PuzzleRow:
     """A puzzle given as a dict of its headers (``Game``, ``Rules``, ``Position``,
     ``Question``, ``Answer``, ``Solution``, ``Difficulty``, ``Source``, other tags) plus its
     canonical ``text`` -> its row. Raises :class:`KifuError` when a required one is missing."""

@@ -29,6 +29,7 @@ from kifu.archive.rows import (
 from kifu.archive.schema import connect, db_path
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import Stop, iter_file
+from kifu.notation.puzzle import Puzzle
 from kifu.notation.record import HEADER_NAME
 
 BATCH_ROWS = 2000
@@ -224,10 +225,11 @@ class Archive:
         )
 
     # --- puzzles --------------------------------------------------------------------------
-    def add_puzzles(self, puzzles: Iterable[dict[str, str]]) -> ImportStats:
-        """Store puzzles given as dicts of their headers (``Game``, ``Rules``, ``Position``,
-        ``Question``, ``Answer``, ``Solution``, ``Difficulty``, ``Source``, other tags) plus
-        their canonical ``text``; the same puzzle twice is stored once."""
+    def add_puzzles(self, puzzles: Iterable[dict[str, str] | Puzzle]) -> ImportStats:
+        """Store puzzles: ``kifu.notation.puzzle.Puzzle`` structs, or dicts of their headers
+        (``Game``, ``Rules``, ``Position``, ``Question``, ``Answer``, ``Solution``,
+        ``Difficulty``, ``Source``, other tags) plus their canonical ``text``. The same
+        puzzle twice is stored once."""
         return self.add_rows(puzzle_row(p) for p in puzzles)
 
     def iter_puzzles(

@@ -1,12 +1,12 @@
 """Checking many records: bounded memory, and the same results on one process or N.
 
-A file is read record by record. With ``workers > 1`` a text file is cut into chunks of
-whole records *before* parsing (:func:`split_chunks`, a cheap scan that finds the same record
-boundaries as the reader), each chunk is parsed and checked on a worker through
-:func:`kifu.core.executor.map_chunks`, and the results come back in file order; errors found
-in a chunk are moved back to their line in the file (:func:`relocate`). JSON input and stdin
-are parsed here and sent to workers as records. Either way :func:`iter_file` yields exactly
-what one process yields.
+A file is read record by record. With ``workers > 1`` the records are read here (by the
+one loader, ``kifu.cli.common.load_records``, with its limits) and sent in chunks of whole
+records to workers through :func:`kifu.core.executor.map_chunks`, which check them; results
+come back in file order, so :func:`iter_file` yields exactly what one process yields.
+(:func:`split_chunks` cuts raw text at the reader's record boundaries, for callers that
+want workers to parse as well; errors found in such a chunk are moved back to their line
+in the file by :func:`relocate`.)
 
 The per-record work is a module-level function ``fn(replayer, loc, index)`` (it is pickled to
 workers) that returns ``None`` (nothing to report) or a small picklable value: a report of
@@ -23,6 +23,7 @@ import msgspec
 
 from kifu.core.errors import KifuError, NotationError
 from kifu.core.executor import map_chunks
+from kifu.notation.puzzle import check_located_puzzle, is_puzzle
 from kifu.notation.reader import Located, read_records
 from kifu.notation.replay import FastReplayer, ReplayError
 
@@ -46,9 +47,14 @@ def error_report(path: str, index: int, e: KifuError) -> dict[str, Any]:
 
 
 def check_record(replayer: FastReplayer, loc: Located, index: int) -> dict[str, Any] | None:
-    """``None`` for a valid record, else its error report (the ``RecordFn`` of validate)."""
+    """``None`` for a valid record, else its error report (the ``RecordFn`` of validate).
+    A puzzle block (``Position`` and ``Question``, no actions) is checked as a puzzle."""
     try:
-        replayer.play(loc)
+        rec = loc.record
+        if not rec.moves and is_puzzle(rec.headers):
+            check_located_puzzle(loc)  # a puzzle block (docs/puzzles.md)
+        else:
+            replayer.play(loc)
     except KifuError as e:
         return error_report(loc.path, index, e)
     return None
@@ -210,14 +216,10 @@ def iter_file(
 
 
 def _chunks(path: str, load: Callable[[str], Iterable[Located]], size: int) -> Iterator[Chunk]:
-    from kifu.cli.common import display_name, is_json, is_json_path
+    """Chunks of records parsed here by ``load`` (the one reader of every input form, with
+    its limits), checked on the workers."""
+    from kifu.cli.common import display_name
 
-    if path != "-" and not is_json_path(path):
-        with open(path, encoding="utf-8") as f:
-            if not is_json(f.read(1024)):
-                f.seek(0)
-                yield from split_chunks(f, display_name(path), size)
-                return
     first = 1
     batch: list[Located] = []
     try:
