@@ -181,6 +181,9 @@ def test_bundled_puzzle_files_import_checked_and_canonical(tmp_path) -> None:
         want = [format_puzzle(lp.puzzle) for f in files for lp in load_puzzles(str(f))]
         got = [p["text"] for p in a.iter_puzzles()]
         assert got == list(dict.fromkeys(want)) and s.puzzles == len(got)
+    # Puzzle structs (what kifu puzzles generate --db stores) dedupe against the same text
+    again = add_puzzles([lp.puzzle for f in files for lp in load_puzzles(str(f))], db=db)
+    assert again.puzzles == 0 and again.puzzle_duplicates == len(want)
     # a puzzle with an unknown question is reported (located) and not stored
     bad = files[0].read_text(encoding="utf-8").split("\n\n[Game")[0]
     (tmp_path / "bad.kifu").write_text(bad.replace('[Question "', '[Question "no-such-', 1))

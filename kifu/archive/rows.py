@@ -186,7 +186,10 @@ def _puzzle_order(h: dict[str, str]) -> dict[str, str]:
 def puzzle_row(p: dict[str, str] | Puzzle, *, source: str | None = None) -> PuzzleRow:
     """A puzzle given as a dict of its headers (``Game``, ``Rules``, ``Position``,
     ``Question``, ``Answer``, ``Solution``, ``Difficulty``, ``Source``, other tags) plus its
-    canonical ``text`` -> its row. Raises :class:`KifuError` when a required one is missing."""
+    canonical ``text`` (or a :class:`~kifu.notation.puzzle.Puzzle`) -> its row. Raises
+    :class:`KifuError` when a required header is missing."""
+    if isinstance(p, Puzzle):
+        p = puzzle_to_dict(p)
     for tag in ("Game", "Position", "Question"):
         if not p.get(tag):
             raise KifuError(f"a puzzle needs a {tag} header")
