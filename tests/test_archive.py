@@ -298,3 +298,15 @@ def test_two_importers_at_once(tmp_path) -> None:
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(DISTINCT hash) FROM records").fetchone()[0] == 1200
     con.close()
+
+
+def test_solve_reads_puzzles_from_the_archive(tmp_path) -> None:
+    src = FIX / "puzzles" / "tweak.kifu"
+    if not src.exists():
+        pytest.skip("no bundled TWEAK puzzles on this branch")
+    db = str(tmp_path / "s.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["archive", "import", "-q", "--db", db, str(src)]).exit_code == 0
+    r = runner.invoke(cli, ["solve", "--db", db, "tweak", "--check"])
+    n = sum(1 for line in src.read_text().split("\n") if line.startswith("[Game"))
+    assert r.exit_code == 0 and f"{n} puzzle(s), {n} answer(s) verified" in r.stdout
