@@ -14,12 +14,13 @@ from kifu.core.game import Game
 _REGISTRY: dict[str, tuple[str, str]] = {
     "tweak": ("kifu.games.tweak", "GAME"),
     "graph-t": ("kifu.games.graph_t", "GAME"),
+    "towai": ("kifu.games.towai", "GAME"),
 }
 _ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t"}
 _LOADED: dict[str, Game] = {}
 
 # Games of the project that are not implemented yet (named in errors, not loadable).
-PLANNED = ("towai", "lianxian", "setup", "alice")
+PLANNED = ("lianxian", "setup", "alice")
 
 
 def ids() -> list[str]:
