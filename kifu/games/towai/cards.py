@@ -102,6 +102,25 @@ def zone_cards(zone: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+NIB = tuple(1 << (4 * c) for c in range(N_KINDS))
+"""The discard pile is a *count int*: 4 bits a kind (``count << 4 * c``), so adding a
+whole field to it is a sum, with no carries (at most four copies)."""
+
+
+def counts_cards(z: int) -> tuple[int, ...]:
+    """The cards of a count int, sorted."""
+    out: list[int] = []
+    for c in range(N_KINDS):
+        k = (z >> (4 * c)) & 15
+        if k:
+            out += [c] * k
+    return tuple(out)
+
+
+def counts_of(codes) -> int:
+    return sum(NIB[c] for c in codes)
+
+
 def kinds(mask: int) -> list[int]:
     """The codes of the set bits of a kind mask, in order."""
     out = []

@@ -18,6 +18,7 @@ from kifu.games.towai.cards import (
     SWAP,
     TOKEN,
     cards_text,
+    counts_of,
     split_cards,
     too_many,
     zone_of,
@@ -134,7 +135,7 @@ def from_line(game: Game, line: str) -> TowaiState:
     state.hands = h
     state.field = tuple(field)
     state.deck = tuple(deck)
-    state.discards = zone_of(discards)
+    state.discards = counts_of(discards)
     state.last = last
     state.passes = passes
     state.wins = wins
@@ -203,6 +204,8 @@ def _check(state: TowaiState, err) -> None:
         return
     if state.last != mover or state.passes:
         raise err(7, f"p{mover} has just played: the last player is p{mover} with 0 passes")
+    if phase == CHAIN and not state._mask():
+        raise err(3, f"p{mover} has no card to continue the combo: the turn would be over")
     if phase == SWAP_PHASE and top != SWAP:
         raise err(4, f"a Swap is being chosen, so the top card is {TOKEN[SWAP]}")
     if phase == REBUILD:

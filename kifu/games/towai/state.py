@@ -45,6 +45,7 @@ from kifu.games.towai.cards import (
     LAYER,
     LAYERS,
     N_KINDS,
+    NIB,
     NUM,
     RESET,
     SEAT_BITS,
@@ -55,8 +56,8 @@ from kifu.games.towai.cards import (
     TYPE,
     TYPE_NAME,
     cards_text,
+    counts_cards,
     kinds,
-    zone_add,
     zone_cards,
     zone_of,
 )
@@ -265,15 +266,14 @@ class TowaiState(State):
     def pool(self) -> tuple[int, ...]:
         """What a rebuild shuffles (ruling 7): the field under its top card and the
         discard pile, sorted."""
-        return tuple(sorted(self.field[:-1] + zone_cards(self.discards)))
+        return tuple(sorted(self.field[:-1] + counts_cards(self.discards)))
 
     def in_play(self) -> int:
         """Every card in a zone, as one zone int (for the conservation check)."""
-        z = self.discards
         cards = list(self.field) + list(self.deck) + list(self.given)
         for s in range(self.n):
             cards += zone_cards(self.hand(s))
-        return zone_of(cards + list(zone_cards(z)))
+        return zone_of(cards + list(counts_cards(self.discards)))
 
     def _mask(self) -> int:
         """The playable kinds of the mover at PLAY or CHAIN."""
@@ -478,13 +478,101 @@ class TowaiState(State):
 
     # --- playing ----------------------------------------------------------------------------
     def push(self, action: Action) -> None:
-        self._undo.append((
-            self.phase, self.turn, self.mover, self.side, self.hands, self.field,
-            self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
-            self.first, self.given, self.pending, self._present,
-        ))  # = self._snap()
+        # The common actions (a Day or Night card that leaves cards in hand, a stop, a pass
+        # whose draw and count change nothing else) save only the fields they change, as a
+        # tagged tuple; everything else saves a full snapshot (tag 0). The tuples are built
+        # inline: a method call costs as much as the tuple.
         self.history.append(action)
         t = type(action)
+        if t is Play or t is Lead:
+            c = action.card  # type: ignore[attr-defined]
+            m = self.mover
+            h = self.hands
+            shift = _SHIFT[m] + c
+            h2 = h ^ 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
+            own = (h2 >> _SHIFT[m]) & SEAT_MASK
+            side = action.side if t is Lead else self.side  # type: ignore[attr-defined]
+            if c >= 10:
+                side ^= 1
+            # a card that leaves cards in hand and is not a Draw or a Reset, and, when the
+            # turn ends for want of a combo card, not at the turn cap
+            if own and c != DRAW and c != RESET and (
+                c == SWAP or own & COMBO[8 * side + NUM[c]] or self.turns + 1 < self._cap
+            ):
+                self._undo.append((1, self.phase, self.side, h, self.field, self.last,
+                                   self.passes, m, self.turns))
+                self.side = side
+                self.hands = h2
+                self.field = (*self.field, c)
+                self.last = m
+                self.passes = 0
+                if c == SWAP:
+                    self.phase = SWAP_PHASE
+                elif own & COMBO[8 * side + NUM[c]]:
+                    self.phase = CHAIN
+                else:  # ruling 5 / rulebook: no card to continue with ends the turn
+                    self.turns += 1
+                    self.mover = self.turn = _NEXT[self.n][m]
+                    self.phase = PLAY
+                return
+        elif t is Give:
+            given = self.given
+            if len(given) < self.n - 1:
+                s = self.turn
+                h = self.hands
+                c = action.card  # type: ignore[attr-defined]
+                shift = _SHIFT[s] + c  # type: ignore[operator]
+                self._undo.append((4, s, h, given))
+                self.hands = h ^ 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
+                self.given = (*given, c)
+                self.turn = _NEXT[self.n][s]  # type: ignore[index]
+                return
+        elif t is Stop:
+            turns = self.turns + 1
+            if turns < self._cap:
+                m = self.mover
+                self._undo.append((2, self.phase, m, self.turns))
+                self.turns = turns
+                self.mover = self.turn = _NEXT[self.n][m]
+                self.phase = PLAY
+                return
+        elif t is Pass:
+            turns = self.turns + 1
+            deck = self.deck
+            if deck and turns < self._cap:
+                m = self.mover
+                h = self.hands
+                passes = self.passes
+                c = deck[0]
+                shift = _SHIFT[m] + c
+                h2 = h | 1 << (shift + LAYER * ((h >> shift) & LAYERS).bit_count())
+                if passes + 2 < self.n:
+                    self._undo.append((3, m, h, deck, passes, turns - 1))
+                    self.passes = passes + 1
+                    self.mover = self.turn = _NEXT[self.n][m]
+                else:  # ruling 12: the last pass; the last player leads again
+                    field = self.field
+                    d = self.discards
+                    self._undo.append((5, m, h, deck, passes, turns - 1, d, field, self.last,
+                                       self.side))
+                    for x in field:
+                        d += NIB[x]
+                    self.discards = d
+                    self.field = ()
+                    self.passes = 0
+                    self.side = 0
+                    self.mover = self.turn = self.last
+                    self.last = -1
+                    self.phase = LEAD
+                self.hands = h2
+                self.deck = deck[1:]
+                self.turns = turns
+                return
+        self._undo.append((
+            0, self.phase, self.turn, self.mover, self.side, self.hands, self.field,
+            self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
+            self.first, self.given, self.pending, self._present,
+        ))  # = (0, *self._snap())
         if t is Play:
             self._play(action.card)  # type: ignore[attr-defined]
         elif t is Stop:
@@ -509,11 +597,31 @@ class TowaiState(State):
             raise TypeError(f"not a TOWAI action: {action!r}")
 
     def pop(self) -> Action:
-        (
-            self.phase, self.turn, self.mover, self.side, self.hands, self.field,
-            self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
-            self.first, self.given, self.pending, self._present,
-        ) = self._undo.pop()  # = self._restore(...)
+        u = self._undo.pop()
+        tag = u[0]
+        if tag == 1:
+            (_, self.phase, self.side, self.hands, self.field, self.last, self.passes, m,
+             self.turns) = u
+            self.mover = self.turn = m
+        elif tag == 2:
+            _, self.phase, m, self.turns = u
+            self.mover = self.turn = m
+        elif tag == 3:
+            _, m, self.hands, self.deck, self.passes, self.turns = u
+            self.mover = self.turn = m
+        elif tag == 4:
+            _, self.turn, self.hands, self.given = u
+        elif tag == 5:
+            (_, m, self.hands, self.deck, self.passes, self.turns, self.discards, self.field,
+             self.last, self.side) = u
+            self.mover = self.turn = m
+            self.phase = PLAY
+        else:
+            (
+                _, self.phase, self.turn, self.mover, self.side, self.hands, self.field,
+                self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
+                self.first, self.given, self.pending, self._present,
+            ) = u  # = self._restore(...)
         return self.history.pop()
 
     def _play(self, c: int) -> None:
@@ -530,24 +638,38 @@ class TowaiState(State):
         if not (h >> _SHIFT[m]) & SEAT_MASK:
             self._win(m)
             return
-        self.phase = CHAIN
         if c >= 10:  # a Twai
             self.side ^= 1
             if c == DRAW:
                 n = self.n
-                self._draws(tuple((m + k) % n for k in range(1, n)), R_CHAIN)
-            elif c == SWAP:
+                if self._draws(tuple((m + k) % n for k in range(1, n)), R_CHAIN):
+                    self._chain_or_end()
+                return
+            if c == SWAP:
                 self.phase = SWAP_PHASE
                 self.given = ()
-            elif c == RESET:
+                return
+            if c == RESET:
                 self._clear_field()
                 self.phase = LEAD
                 self.side = 0
+                return
+        self._chain_or_end()
+
+    def _chain_or_end(self) -> None:
+        """Ruling 5: the player may go on with a card of the top card's number that fits the
+        side; with none, the turn ends (the rulebook: no card to play ends the turn)."""
+        own = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
+        if own & COMBO[8 * self.side + NUM[self.field[-1]]]:
+            self.phase = CHAIN
+            self.turn = self.mover
+        else:
+            self._end_turn()
 
     def _clear_field(self) -> None:
         d = self.discards
         for c in self.field:
-            d = zone_add(d, c)
+            d += NIB[c]
         self.discards = d
         self.field = ()
         self.last = -1
@@ -591,7 +713,7 @@ class TowaiState(State):
             if resume == R_PASS:
                 self._after_pass()
             else:
-                self.phase = CHAIN
+                self._chain_or_end()
 
     def _after_pass(self) -> None:
         """Ruling 12: after the passer's draw, the pass counts; n-1 passes since the last
@@ -641,7 +763,7 @@ class TowaiState(State):
         self.hands = h
         self.given = ()
         self.turn = m
-        self.phase = CHAIN
+        self._chain_or_end()
 
     def _cap_end(self) -> None:
         """Ruling 9: the fewest cards wins the round; ties go to the earliest seat counted
@@ -689,7 +811,7 @@ class TowaiState(State):
     def check_invariants(self) -> None:
         n = self.n
         assert self.hands >> (SEAT_BITS * n) == 0, "cards beyond the last seat"
-        for zone in [self.hand(s) for s in range(n)] + [self.discards]:
+        for zone in [self.hand(s) for s in range(n)]:
             for c in range(N_KINDS):
                 assert (zone >> c) & LAYERS in _UNARY, "count layers broken"
         if self.phase == FIRST:
@@ -701,6 +823,8 @@ class TowaiState(State):
         if phase in (PLAY, CHAIN, SWAP_PHASE):
             assert (self.field and self.last == self.mover) or phase == PLAY
             assert self.field, "a follow or combo needs a field"
+        if phase == CHAIN:
+            assert self._mask(), "a combo goes on only with a card to continue it"
         if phase == LEAD:
             assert not self.field and self.side == 0
         if phase == REBUILD:
@@ -755,7 +879,7 @@ class TowaiState(State):
             "/".join(hands),
             cards_text(self.field),
             deck,
-            cards_text(zone_cards(self.discards)),
+            cards_text(counts_cards(self.discards)),
             f"{last}:{self.passes}",
             ",".join(str(w) for w in self.wins),
             f"f{self.first}t{self.turns}",
@@ -790,7 +914,7 @@ class TowaiState(State):
         lines.append(f"side: {side}   field: {' '.join(TOKEN[c] for c in self.field) or '-'}"
                      f"{top}")
         lines.append(f"deck: {len(self.deck)} cards   discards: "
-                     f"{self.discards.bit_count()} cards   passes since the last play: "
+                     f"{len(counts_cards(self.discards))} cards   passes since the last play: "
                      f"{self.passes}")
         if self.given:
             lines.append(f"set aside for the Swap: {len(self.given)} card(s)")
