@@ -8,8 +8,10 @@ two. Rules as implemented: ``docs/rules/towai.md``.
 ['D6', 'pass']
 >>> state.apply(game.parse_action(state, "D6"))
 Play(card=3)
->>> [game.format_action(state, a) for a in state.legal_actions()]
-['stop']
+>>> state.to_move, [game.format_action(state, a) for a in state.legal_actions()]
+(2, ['pass'])
+
+p1 had no other 6, so the turn ended; p2 holds only N1, which cannot follow by Day.
 """
 
 from __future__ import annotations
