@@ -491,15 +491,18 @@ class TowaiState(State):
             shift = _SHIFT[m] + c
             h2 = h ^ 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
             own = (h2 >> _SHIFT[m]) & SEAT_MASK
-            side = action.side if t is Lead else self.side  # type: ignore[attr-defined]
+            old_side = side = self.side
+            if t is Lead:
+                side = action.side  # type: ignore[attr-defined]
             if c >= 10:
                 side ^= 1
+            combo = own & COMBO[8 * side + NUM[c]]
             # a card that leaves cards in hand and is not a Draw or a Reset, and, when the
             # turn ends for want of a combo card, not at the turn cap
             if own and c != DRAW and c != RESET and (
-                c == SWAP or own & COMBO[8 * side + NUM[c]] or self.turns + 1 < self._cap
+                combo or c == SWAP or self.turns + 1 < self._cap
             ):
-                self._undo.append((1, self.phase, self.side, h, self.field, self.last,
+                self._undo.append((1, self.phase, old_side, h, self.field, self.last,
                                    self.passes, m, self.turns))
                 self.side = side
                 self.hands = h2
@@ -508,7 +511,7 @@ class TowaiState(State):
                 self.passes = 0
                 if c == SWAP:
                     self.phase = SWAP_PHASE
-                elif own & COMBO[8 * side + NUM[c]]:
+                elif combo:
                     self.phase = CHAIN
                 else:  # ruling 5 / rulebook: no card to continue with ends the turn
                     self.turns += 1
