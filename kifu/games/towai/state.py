@@ -202,7 +202,7 @@ class TowaiState(State):
         new = TowaiState.__new__(TowaiState)
         new.n = self.n
         new.variant = self.variant
-        new.history = list(self.history)
+        new.history = []  # as GRAPH-T: a copy starts a history of its own
         new._undo = []
         new._cap = self._cap
         new._fits = self._fits
