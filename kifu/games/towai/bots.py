@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from kifu.core.game import Action, Bot, State
 from kifu.games.towai.actions import GIVES, LEADS, PASS, PLAYS, STOP, Pass, Play, Rebuild, Stop
-from kifu.games.towai.cards import DAY, NIGHT, NUM, RESET, TWAI, TYPE, kinds, zone_count
+from kifu.games.towai.cards import DAY, NIGHT, NUM, RESET, TWAI, TYPE, count_of, kinds
 from kifu.games.towai.state import (
     CHAIN,
     LEAD,
@@ -24,7 +24,7 @@ def number_counts(hand: int) -> list[int]:
     """How many non-Twai cards of each number (0..7) a hand zone holds."""
     counts = [0] * 8
     for c in range(10):
-        counts[NUM[c]] += zone_count(hand, c)
+        counts[NUM[c]] += count_of(hand, c)
     return counts
 
 
@@ -65,7 +65,7 @@ def greedy_choice(state: TowaiState, legal: list[Action]) -> Action:
             return GIVES[min(plain, key=lambda c: (counts[NUM[c]], -c))]
         return legal[0]
     if phase == LEAD:
-        held = kinds(hand & ((1 << 17) - 1))
+        held = kinds(state.held(seat))  # type: ignore[arg-type]
         plain = [c for c in held if TYPE[c] != TWAI]
         if plain:
             c = max(plain, key=lambda c: (counts[NUM[c]], -c))
@@ -88,13 +88,13 @@ def greedy_choice(state: TowaiState, legal: list[Action]) -> Action:
     # CHAIN
     if plain:
         return PLAYS[plain[0]]
-    size = hand.bit_count()
+    size = state.hand_size(seat)  # type: ignore[arg-type]
     flipped = 1 - state.side
     for c in cards:
         if size == 1:
             return PLAYS[c]
         for d in range(10):
-            if NUM[d] == NUM[c] and TYPE[d] == (NIGHT if flipped else DAY) and zone_count(hand, d):
+            if NUM[d] == NUM[c] and TYPE[d] == (NIGHT if flipped else DAY) and count_of(hand, d):
                 return PLAYS[c]
     return STOP
 

@@ -121,6 +121,48 @@ def counts_of(codes) -> int:
     return sum(NIB[c] for c in codes)
 
 
+def _spread(mask: int, nibble: int) -> int:
+    return sum(nibble << (4 * c) for c in range(N_KINDS) if mask >> c & 1)
+
+
+SEVENS = _spread(KIND_MASK, 7)
+EIGHTS = _spread(KIND_MASK, 8)
+"""Hands are count ints too (4 bits a kind; a seat's 17 kinds take 68 bits). The kinds a
+count int ``z`` holds are the *presence bits* ``(z + SEVENS) & EIGHTS``: bit ``4c + 3``
+is set iff ``z`` holds a ``c`` (a count of 1..4 plus 7 reaches 8, never 16)."""
+FOLLOW8 = tuple(_spread(m, 8) for m in FOLLOW)
+COMBO8 = tuple(_spread(m, 8) for m in COMBO)
+COMBO_ANY = tuple(_spread(m, 15) for m in COMBO)
+"""``count & COMBO_ANY[row]`` is nonzero iff the count int holds a kind of the row."""
+FITS8 = tuple(_spread(m, 8) for m in FITS)
+
+
+def present(z: int) -> int:
+    """The presence bits of a count int."""
+    return (z + SEVENS) & EIGHTS
+
+
+def kinds8(p8: int) -> list[int]:
+    """The codes of a presence-bit mask, in order."""
+    out = []
+    while p8:
+        low = p8 & -p8
+        out.append((low.bit_length() - 4) >> 2)
+        p8 ^= low
+    return out
+
+
+def count_of(z: int, c: int) -> int:
+    """Copies of ``c`` in a count int."""
+    return (z >> (4 * c)) & 15
+
+
+def kind_mask(z: int) -> int:
+    """The 17-bit kind mask of a count int."""
+    p8 = present(z)
+    return sum(1 << c for c in kinds8(p8))
+
+
 def kinds(mask: int) -> list[int]:
     """The codes of the set bits of a kind mask, in order."""
     out = []

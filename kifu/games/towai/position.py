@@ -131,7 +131,7 @@ def from_line(game: Game, line: str) -> TowaiState:
     state.side = 0 if side_t == "day" else 1
     h = 0
     for s, hand in enumerate(hands):
-        h |= zone_of(hand) << _SHIFT[s]
+        h |= counts_of(hand) << _SHIFT[s]
     state.hands = h
     state.field = tuple(field)
     state.deck = tuple(deck)

@@ -37,28 +37,31 @@ from kifu.games.towai.actions import (
 )
 from kifu.games.towai.cards import (
     ALL_CARDS,
-    COMBO,
+    COMBO8,
+    COMBO_ANY,
     DRAW,
+    EIGHTS,
     FITS,
-    FOLLOW,
-    KIND_MASK,
-    LAYER,
-    LAYERS,
+    FITS8,
+    FOLLOW8,
     N_KINDS,
     NIB,
     NUM,
     RESET,
     SEAT_BITS,
     SEAT_MASK,
+    SEVENS,
     SIDE_NAME,
     SWAP,
     TOKEN,
     TYPE,
     TYPE_NAME,
     cards_text,
+    count_of,
     counts_cards,
-    kinds,
-    zone_cards,
+    counts_of,
+    kind_mask,
+    kinds8,
     zone_of,
 )
 from kifu.games.towai.variant import TowaiVariant, rules_spec
@@ -81,7 +84,8 @@ R_TURN = "turn"
 _SHIFT = tuple(SEAT_BITS * s for s in range(6))
 _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(7))
 _FULL = zone_of(ALL_CARDS)
-_UNARY = frozenset((0, 1, 1 | 1 << 17, 1 | 1 << 17 | 1 << 34, LAYERS))
+_CARD = tuple(tuple(NIB[c] << (SEAT_BITS * s) for c in range(N_KINDS)) for s in range(6))
+"""``_CARD[s][c]``: one card ``c`` in seat ``s``'s part of the hands int (add or subtract)."""
 
 # --- legal-action lists, shared per kind mask -------------------------------------------------
 _LEAD_LISTS: dict[int, tuple[Action, ...]] = {}
@@ -96,8 +100,8 @@ def _lead_list(key: int) -> tuple[Action, ...]:
     r = _LEAD_LISTS.get(key)
     if r is None:
         r = _LEAD_LISTS[key] = tuple(
-            [LEADS[0][c] for c in kinds(key & KIND_MASK)]
-            + [LEADS[1][c] for c in kinds(key >> LAYER)]
+            [LEADS[0][c] for c in kinds8(key & SEAT_MASK)]
+            + [LEADS[1][c] for c in kinds8(key >> SEAT_BITS)]
         )
     return r
 
@@ -105,21 +109,21 @@ def _lead_list(key: int) -> tuple[Action, ...]:
 def _play_list(mask: int) -> tuple[Action, ...]:
     r = _PLAY_LISTS.get(mask)
     if r is None:
-        r = _PLAY_LISTS[mask] = (*[PLAYS[c] for c in kinds(mask)], PASS)
+        r = _PLAY_LISTS[mask] = (*[PLAYS[c] for c in kinds8(mask)], PASS)
     return r
 
 
 def _chain_list(mask: int) -> tuple[Action, ...]:
     r = _CHAIN_LISTS.get(mask)
     if r is None:
-        r = _CHAIN_LISTS[mask] = (*[PLAYS[c] for c in kinds(mask)], STOP)
+        r = _CHAIN_LISTS[mask] = (*[PLAYS[c] for c in kinds8(mask)], STOP)
     return r
 
 
 def _give_list(mask: int) -> tuple[Action, ...]:
     r = _GIVE_LISTS.get(mask)
     if r is None:
-        r = _GIVE_LISTS[mask] = tuple(GIVES[c] for c in kinds(mask))
+        r = _GIVE_LISTS[mask] = tuple(GIVES[c] for c in kinds8(mask))
     return r
 
 
@@ -245,14 +249,22 @@ class TowaiState(State):
 
     # --- queries ----------------------------------------------------------------------------
     def hand(self, seat: int) -> int:
-        """The zone int of ``seat``'s hand."""
+        """The count int of ``seat``'s hand (4 bits a kind, see ``cards.py``)."""
         return (self.hands >> _SHIFT[seat]) & SEAT_MASK
 
+    def held(self, seat: int) -> int:
+        """The kinds ``seat`` holds, as a 17-bit mask (bit ``c`` for code ``c``)."""
+        return kind_mask(self.hand(seat))
+
+    def count(self, seat: int, c: int) -> int:
+        """How many ``c`` cards ``seat`` holds."""
+        return count_of(self.hand(seat), c)
+
     def hand_cards(self, seat: int) -> tuple[int, ...]:
-        return zone_cards(self.hand(seat))
+        return counts_cards(self.hand(seat))
 
     def hand_size(self, seat: int) -> int:
-        return self.hand(seat).bit_count()
+        return len(counts_cards(self.hand(seat)))
 
     @property
     def round(self) -> int:
@@ -272,37 +284,39 @@ class TowaiState(State):
         """Every card in a zone, as one zone int (for the conservation check)."""
         cards = list(self.field) + list(self.deck) + list(self.given)
         for s in range(self.n):
-            cards += zone_cards(self.hand(s))
+            cards += counts_cards(self.hand(s))
         return zone_of(cards + list(counts_cards(self.discards)))
 
     def _mask(self) -> int:
-        """The playable kinds of the mover at PLAY or CHAIN."""
-        p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
+        """The playable kinds of the mover at PLAY or CHAIN (presence bits)."""
+        p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
         top = NUM[self.field[-1]]
         if self.phase == PLAY:
-            return p & FOLLOW[8 * self.side + top]
-        return p & COMBO[8 * self.side + top]
+            return p & FOLLOW8[8 * self.side + top]
+        return p & COMBO8[8 * self.side + top]
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
-            p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
-            m = p & FOLLOW[8 * self.side + NUM[self.field[-1]]]
+            p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
+            m = p & FOLLOW8[8 * self.side + NUM[self.field[-1]]]
             r = _PLAY_LISTS.get(m)
             return list(r if r is not None else _play_list(m))
         if phase == CHAIN:
-            p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
-            m = p & COMBO[8 * self.side + NUM[self.field[-1]]]
+            p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
+            m = p & COMBO8[8 * self.side + NUM[self.field[-1]]]
             r = _CHAIN_LISTS.get(m)
             return list(r if r is not None else _chain_list(m))
         if phase == LEAD:
-            p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
-            key = (p & FITS[0]) | (p & FITS[1]) << LAYER if self._fits else p | p << LAYER
+            p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
+            key = ((p & FITS8[0]) | (p & FITS8[1]) << SEAT_BITS if self._fits
+                   else p | p << SEAT_BITS)
             r = _LEAD_LISTS.get(key)
             return list(r if r is not None else _lead_list(key))
         if phase == SWAP_PHASE:
-            return list(_give_list((self.hands >> _SHIFT[self.turn]) & KIND_MASK))
+            return list(_give_list(
+                (((self.hands >> _SHIFT[self.turn]) & SEAT_MASK) + SEVENS) & EIGHTS))
         if phase == FIRST:
             return list(FIRSTS[: self.n])
         return []  # DEAL and REBUILD: shuffles are not enumerable; OVER: nothing
@@ -310,18 +324,19 @@ class TowaiState(State):
     def count_legal(self) -> int:
         phase = self.phase
         if phase == PLAY:
-            p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
-            return (p & FOLLOW[8 * self.side + NUM[self.field[-1]]]).bit_count() + 1
+            p = ((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS
+            return (p & FOLLOW8[8 * self.side + NUM[self.field[-1]]]).bit_count() + 1
         if phase == CHAIN:
-            p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
-            return (p & COMBO[8 * self.side + NUM[self.field[-1]]]).bit_count() + 1
+            p = ((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS
+            return (p & COMBO8[8 * self.side + NUM[self.field[-1]]]).bit_count() + 1
         if phase == LEAD:
-            p = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
+            p = ((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS
             if self._fits:
-                return (p & FITS[0]).bit_count() + (p & FITS[1]).bit_count()
-            return 2 * p.bit_count()
+                return (p & FITS8[0]).bit_count() + (p & FITS8[1]).bit_count()
+            return 2 * (p & EIGHTS).bit_count()
         if phase == SWAP_PHASE:
-            return ((self.hands >> _SHIFT[self.turn]) & KIND_MASK).bit_count()
+            return ((((self.hands >> _SHIFT[self.turn]) & SEAT_MASK) + SEVENS)
+                    & EIGHTS).bit_count()
         if phase == FIRST:
             return self.n
         return 0
@@ -342,7 +357,7 @@ class TowaiState(State):
         if phase in (PLAY, CHAIN):
             if t is Play:
                 c = action.card  # type: ignore[attr-defined]
-                if type(c) is int and 0 <= c < N_KINDS and self._mask() >> c & 1:
+                if type(c) is int and 0 <= c < N_KINDS and self._mask() >> (4 * c + 3) & 1:
                     return
             elif (t is Pass and phase == PLAY) or (t is Stop and phase == CHAIN):
                 return
@@ -351,14 +366,14 @@ class TowaiState(State):
                 c, side = action.card, action.side  # type: ignore[attr-defined]
                 if (
                     type(c) is int and 0 <= c < N_KINDS and side in (0, 1)
-                    and self.hand(self.mover) >> c & 1
+                    and self.count(self.mover, c)
                     and (not self._fits or FITS[side] >> c & 1)
                 ):
                     return
         elif phase == SWAP_PHASE:
             if t is Give:
                 c = action.card  # type: ignore[attr-defined]
-                if type(c) is int and 0 <= c < N_KINDS and self.hand(self.turn) >> c & 1:
+                if type(c) is int and 0 <= c < N_KINDS and self.count(self.turn, c):
                     return
         elif phase == FIRST:
             if t is First and 0 <= action.seat < self.n:  # type: ignore[attr-defined]
@@ -425,7 +440,7 @@ class TowaiState(State):
                     R_SWAP)
         if t is Give:
             return ("there is no Swap to answer", R_SWAP)
-        hand = self.hand(seat)  # type: ignore[arg-type]
+        hand = self.held(seat)  # type: ignore[arg-type]
         if phase == LEAD:
             if t is Pass:
                 return (f"{who} must lead: a lead cannot be passed", R_LEAD)
@@ -488,15 +503,14 @@ class TowaiState(State):
             c = action.card  # type: ignore[attr-defined]
             m = self.mover
             h = self.hands
-            shift = _SHIFT[m] + c
-            h2 = h ^ 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
+            h2 = h - _CARD[m][c]
             own = (h2 >> _SHIFT[m]) & SEAT_MASK
             old_side = side = self.side
             if t is Lead:
                 side = action.side  # type: ignore[attr-defined]
             if c >= 10:
                 side ^= 1
-            combo = own & COMBO[8 * side + NUM[c]]
+            combo = own & COMBO_ANY[8 * side + NUM[c]]
             # a card that leaves cards in hand and is not a Draw or a Reset, and, when the
             # turn ends for want of a combo card, not at the turn cap
             if own and c != DRAW and c != RESET and (
@@ -524,9 +538,8 @@ class TowaiState(State):
                 s = self.turn
                 h = self.hands
                 c = action.card  # type: ignore[attr-defined]
-                shift = _SHIFT[s] + c  # type: ignore[operator]
                 self._undo.append((4, s, h, given))
-                self.hands = h ^ 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
+                self.hands = h - _CARD[s][c]  # type: ignore[index]
                 self.given = (*given, c)
                 self.turn = _NEXT[self.n][s]  # type: ignore[index]
                 return
@@ -546,9 +559,7 @@ class TowaiState(State):
                 m = self.mover
                 h = self.hands
                 passes = self.passes
-                c = deck[0]
-                shift = _SHIFT[m] + c
-                h2 = h | 1 << (shift + LAYER * ((h >> shift) & LAYERS).bit_count())
+                h2 = h + _CARD[m][deck[0]]
                 if passes + 2 < self.n:
                     self._undo.append((3, m, h, deck, passes, turns - 1))
                     self.passes = passes + 1
@@ -631,9 +642,7 @@ class TowaiState(State):
         """Rulings 3-5 and 8: the mover puts ``c`` on the field; an empty hand ends the
         round; a Twai flips the side and resolves its effect; then the combo goes on."""
         m = self.mover
-        shift = _SHIFT[m] + c
-        h = self.hands
-        h ^= 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
+        h = self.hands - _CARD[m][c]
         self.hands = h
         self.field = (*self.field, c)
         self.last = m
@@ -662,8 +671,8 @@ class TowaiState(State):
     def _chain_or_end(self) -> None:
         """Ruling 5: the player may go on with a card of the top card's number that fits the
         side; with none, the turn ends (the rulebook: no card to play ends the turn)."""
-        own = (self.hands >> _SHIFT[self.mover]) & KIND_MASK
-        if own & COMBO[8 * self.side + NUM[self.field[-1]]]:
+        own = (self.hands >> _SHIFT[self.mover]) & SEAT_MASK
+        if own & COMBO_ANY[8 * self.side + NUM[self.field[-1]]]:
             self.phase = CHAIN
             self.turn = self.mover
         else:
@@ -694,10 +703,8 @@ class TowaiState(State):
                     self.turn = DEALER
                     return False
                 continue
-            c = deck[0]
+            h += _CARD[s][deck[0]]
             deck = deck[1:]
-            shift = _SHIFT[s] + c
-            h |= 1 << (shift + LAYER * ((h >> shift) & LAYERS).bit_count())
         self.hands = h
         self.deck = deck
         return True
@@ -749,9 +756,7 @@ class TowaiState(State):
         """Rulings 4 and 10: a Swap choice is set aside; after the last one every card
         passes at once to the seat before its giver."""
         s = self.turn
-        shift = _SHIFT[s] + c  # type: ignore[operator]
-        h = self.hands
-        self.hands = h ^ 1 << (shift + ((h >> shift) & LAYERS).bit_length() - 1)
+        self.hands -= _CARD[s][c]  # type: ignore[index]
         given = (*self.given, c)
         n = self.n
         if len(given) < n:
@@ -761,8 +766,7 @@ class TowaiState(State):
         m = self.mover
         h = self.hands
         for i, g in enumerate(given):
-            shift = _SHIFT[(m + i - 1) % n] + g
-            h |= 1 << (shift + LAYER * ((h >> shift) & LAYERS).bit_count())
+            h += _CARD[(m + i - 1) % n][g]
         self.hands = h
         self.given = ()
         self.turn = m
@@ -795,7 +799,7 @@ class TowaiState(State):
     def _deal(self, deal: Deal) -> None:
         h = 0
         for s, cards in enumerate(deal.hands):
-            h |= zone_of(cards) << _SHIFT[s]
+            h |= counts_of(cards) << _SHIFT[s]
         self.hands = h
         self.deck = tuple(deal.deck)
         self.field = ()
@@ -816,7 +820,7 @@ class TowaiState(State):
         assert self.hands >> (SEAT_BITS * n) == 0, "cards beyond the last seat"
         for zone in [self.hand(s) for s in range(n)]:
             for c in range(N_KINDS):
-                assert (zone >> c) & LAYERS in _UNARY, "count layers broken"
+                assert count_of(zone, c) <= 4, "more than four copies in a hand"
         if self.phase == FIRST:
             assert not self.hands and not self.field and not self.deck and not self.discards
             return
@@ -871,8 +875,8 @@ class TowaiState(State):
         hands = []
         for s in range(self.n):
             z = self.hand(s)
-            hands.append(cards_text(zone_cards(z)) if seat is None or s == seat
-                         else "?" * z.bit_count() or "-")
+            hands.append(cards_text(counts_cards(z)) if seat is None or s == seat
+                         else "?" * self.hand_size(s) or "-")
         deck = cards_text(self.deck) if seat is None else "?" * len(self.deck) or "-"
         last = f"p{self.last}" if self.last >= 0 else "-"
         return [
