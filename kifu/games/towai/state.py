@@ -511,14 +511,23 @@ class TowaiState(State):
             if c >= 10:
                 side ^= 1
             combo = own & COMBO_ANY[8 * side + NUM[c]]
-            # a card that leaves cards in hand and is not a Draw or a Reset, and, when the
-            # turn ends for want of a combo card, not at the turn cap
-            if own and c != DRAW and c != RESET and (
+            deck = self.deck
+            n = self.n
+            # a card that leaves cards in hand and is not a Reset (nor a Draw the deck
+            # cannot serve without a rebuild), and, when the turn ends for want of a combo
+            # card, not at the turn cap
+            if own and c != RESET and (c != DRAW or len(deck) >= n - 1) and (
                 combo or c == SWAP or self.turns + 1 < self._cap
             ):
                 self._undo.append((1, self.phase, old_side, h, self.field, self.last,
-                                   self.passes, m, self.turns))
+                                   self.passes, m, self.turns, deck))
                 self.side = side
+                if c == DRAW:  # ruling 4: the others draw in seat order from the next
+                    card = _CARD
+                    for k in range(1, n):
+                        h2 += card[(m + k) % n][deck[k - 1]]
+                    self.deck = deck[n - 1:]
+                    combo = (h2 >> _SHIFT[m]) & COMBO_ANY[8 * side + 3]
                 self.hands = h2
                 self.field = (*self.field, c)
                 self.last = m
@@ -534,14 +543,34 @@ class TowaiState(State):
                 return
         elif t is Give:
             given = self.given
-            if len(given) < self.n - 1:
-                s = self.turn
-                h = self.hands
-                c = action.card  # type: ignore[attr-defined]
+            n = self.n
+            s = self.turn
+            h = self.hands
+            c = action.card  # type: ignore[attr-defined]
+            if len(given) < n - 1:
                 self._undo.append((4, s, h, given))
                 self.hands = h - _CARD[s][c]  # type: ignore[index]
                 self.given = (*given, c)
-                self.turn = _NEXT[self.n][s]  # type: ignore[index]
+                self.turn = _NEXT[n][s]  # type: ignore[index]
+                return
+            # the last choice: every card passes to the seat before its giver (ruling 10)
+            m = self.mover
+            h2 = h - _CARD[s][c]  # type: ignore[index]
+            card = _CARD
+            for i, g in enumerate((*given, c)):
+                h2 += card[(m + i - 1) % n][g]
+            combo = (h2 >> _SHIFT[m]) & COMBO_ANY[8 * self.side + 5]
+            if combo or self.turns + 1 < self._cap:
+                self._undo.append((6, s, h, given, m, self.turns))
+                self.hands = h2
+                self.given = ()
+                if combo:
+                    self.phase = CHAIN
+                    self.turn = m
+                else:
+                    self.turns += 1
+                    self.mover = self.turn = _NEXT[n][m]
+                    self.phase = PLAY
                 return
         elif t is Stop:
             turns = self.turns + 1
@@ -615,7 +644,7 @@ class TowaiState(State):
         tag = u[0]
         if tag == 1:
             (_, self.phase, self.side, self.hands, self.field, self.last, self.passes, m,
-             self.turns) = u
+             self.turns, self.deck) = u
             self.mover = self.turn = m
         elif tag == 2:
             _, self.phase, m, self.turns = u
@@ -625,6 +654,9 @@ class TowaiState(State):
             self.mover = self.turn = m
         elif tag == 4:
             _, self.turn, self.hands, self.given = u
+        elif tag == 6:
+            _, self.turn, self.hands, self.given, self.mover, self.turns = u
+            self.phase = SWAP_PHASE
         elif tag == 5:
             (_, m, self.hands, self.deck, self.passes, self.turns, self.discards, self.field,
              self.last, self.side) = u
