@@ -12,10 +12,14 @@ code  kind       token  copies
 
 Twai 3 is Draw, Twai 4 Reset, Twai 5 Swap; the other Twai only flip Day and Night.
 
-A *zone int* holds a multiset of cards as unary counts in four layers of 17 bits: copy
-``k`` (0-based) of code ``c`` is bit ``17 * k + c``. So a zone's size is its
-``bit_count()``, the kinds it holds are its low 17 bits, and adding or removing one card
-is one bit operation. Every hand lives in one int, seat ``s`` at bits ``68 * s``.
+Two int encodings of a multiset of cards:
+
+- a *count int* (hands, the discard pile): 4 bits a kind, ``count << 4 * c``; adding or
+  removing a card is one add or subtract, and two count ints add with no carries (at most
+  four copies). Every hand lives in one int, seat ``s`` at bits ``68 * s``; the kinds a
+  hand holds are its *presence bits* (see :func:`present`);
+- a *zone int* (the conservation check): unary counts in four layers of 17 bits, copy
+  ``k`` of code ``c`` at bit ``17 * k + c``.
 """
 
 from __future__ import annotations
