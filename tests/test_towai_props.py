@@ -18,9 +18,9 @@ GAME = games.get("towai")
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def positions(n: int, seed: int, every: int = 7):
+def positions(n: int, seed: int, every: int = 7, variant: TowaiVariant | None = None):
     """Player positions of a seeded random single-round game, every ``every``-th ply."""
-    state = GAME.new_state(n, TowaiVariant(wins=1))
+    state = GAME.new_state(n, variant or TowaiVariant(wins=1))
     rng = Rng(seed)
     k = 0
     while state.to_move is not None:
@@ -128,3 +128,23 @@ def test_out_line_agrees_with_the_recursion_on_fixed_games_with_both_answers():
                 assert got == brute_out(state.copy(), player, state.wins[player])
                 answers.append(got)
     assert True in answers and False in answers
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 6), seed=st.integers(0, 2**32), cap=st.sampled_from([12, 1000]))
+def test_push_fast_paths_give_the_general_paths_position(n, seed, cap):
+    """``push`` takes shortcuts for the common actions; each must reach the position the
+    general path (``_apply`` after a full snapshot) reaches, and ``pop`` must undo it."""
+    for state in positions(n, seed, every=2, variant=TowaiVariant(wins=1, cap=cap)):
+        before = (state.key(), state.turn)
+        for a in state.legal_actions():
+            fast = state.copy()
+            fast.push(a)
+            slow = state.copy()
+            slow._undo.append((0, *slow._snap()))
+            slow.history.append(a)
+            slow._apply(a)
+            assert (fast.key(), fast.turn) == (slow.key(), slow.turn), GAME.format_action(
+                state, a)
+            fast.pop()
+            assert (fast.key(), fast.turn) == before

@@ -616,6 +616,13 @@ class TowaiState(State):
             self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
             self.first, self.given, self.pending, self._present,
         ))  # = (0, *self._snap())
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        """Play ``action`` by the general path (``push`` has saved a full snapshot). The fast
+        paths of ``push`` must give the same position: ``tests/test_towai_props.py``
+        checks it."""
+        t = type(action)
         if t is Play:
             self._play(action.card)  # type: ignore[attr-defined]
         elif t is Stop:
