@@ -33,8 +33,14 @@ def games_cmd(as_json) -> None:
 
 
 @click.command()
-def schema() -> None:
-    """Print the JSON Schema of a record (the --json / --format json form)."""
+@click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
+def schema(kind) -> None:
+    """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
+    if kind == "puzzle":
+        from kifu.notation.puzzle import puzzle_json_schema
+
+        click.echo(json.dumps(puzzle_json_schema(), indent=2))
+        return
     click.echo(json.dumps(json_schema(), indent=2))
 
 

@@ -8,7 +8,9 @@ from kifu import __version__
 from kifu.cli.diff import diff
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
+from kifu.cli.puzzles import puzzles
 from kifu.cli.replay import replay
+from kifu.cli.solve import solve
 from kifu.cli.validate import validate
 
 
@@ -24,6 +26,8 @@ def cli() -> None:
 
 
 for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd):
+    cli.add_command(command)
+for command in (solve, puzzles):
     cli.add_command(command)
 
 

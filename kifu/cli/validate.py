@@ -6,6 +6,7 @@ import click
 
 from kifu.cli.common import echo_json, handle_errors, load_records
 from kifu.core.errors import KifuError, NotationError
+from kifu.notation.puzzle import check_located_puzzle, is_puzzle
 from kifu.notation.replay import ReplayError
 from kifu.notation.replay import replay as replay_record
 
@@ -31,7 +32,10 @@ def validate(files, report_all, as_json, quiet) -> None:
             for loc in load_records(path):
                 count += 1
                 try:
-                    replay_record(loc)
+                    if is_puzzle(loc.record.headers) and not loc.record.moves:
+                        check_located_puzzle(loc)  # a puzzle block (docs/puzzles.md)
+                    else:
+                        replay_record(loc)
                     ok += 1
                     reports.append({"file": loc.path, "record": count, "ok": True})
                 except KifuError as e:

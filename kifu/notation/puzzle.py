@@ -1,0 +1,413 @@
+"""Puzzles in the shared notation: a record-like block of headers and comments, no actions.
+
+::
+
+    [Game "tweak"]
+    [Rules "tweak/1"]
+    [Position "tweak/1 T0 r1d2 t9 0,0,0 ..."]
+    [Question "tweak-this-turn"]
+    [Answer "forced"]
+    [Solution "p0 !J+; p0 O4xO2Y2Y2"]
+    [Difficulty "nodes=41 line=2 failing=5"]
+    [Source "games.kifu#3@ply12"]
+
+    {Use the Joker first.}
+
+``Game``, ``Position`` and ``Question`` are required; ``Rules`` defaults to the position's
+rules token (and must agree with it); ``Answer`` is the question's canonical answer text;
+``Solution`` is a principal line, ``actor text`` items joined by ``; ``. Any other tag is
+kept, in order, after these. A file holds any number of puzzles and is read as a stream by
+the record reader (:func:`kifu.notation.reader.read_records` with a visitor), so memory
+does not grow with the file. The JSON form is the msgspec encoding of :class:`Puzzle`
+(:func:`puzzle_json_schema`). :func:`format_puzzle` writes the canonical text; reading it
+back gives the same :class:`Puzzle` (round trip exact).
+
+:func:`check_puzzle` is the one set of checks for text and JSON input: a known game, rules
+of that game, a position of that game, a question of that game that applies to the
+position, a well-formed answer, a legal solution line. Each failure is a one-line
+:class:`~kifu.core.errors.NotationError` located at the header at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import msgspec
+
+from kifu.core.errors import IllegalActionError, KifuError, NotationError
+from kifu.core.game import Game, State, actor_name
+from kifu.notation.reader import Visitor, read_records
+from kifu.notation.record import ACTOR, Record, format_record
+
+KNOWN = ("Game", "Rules", "Position", "Question", "Answer", "Solution", "Difficulty", "Source")
+"""The puzzle headers, in their canonical order (any other tag follows them)."""
+REQUIRED = ("Game", "Position", "Question")
+
+
+class Puzzle(msgspec.Struct, omit_defaults=True):
+    """One puzzle. ``solution`` is the principal line, each item ``"actor text"``; ``tags``
+    holds any other header, in order; ``comment`` the text of its ``{comments}``."""
+
+    game: str
+    rules: str
+    position: str
+    question: str
+    answer: str | None = None
+    solution: list[str] | None = None
+    difficulty: str | None = None
+    source: str | None = None
+    tags: dict[str, str] = msgspec.field(default_factory=dict)
+    comment: str | None = None
+
+    def to_text(self) -> str:
+        return format_puzzle(self)
+
+
+class LocatedPuzzle(msgspec.Struct):
+    """A puzzle with where it came from: the file, its number in the file (1-based), the
+    line of its first header and of each header (0 and empty for JSON input)."""
+
+    puzzle: Puzzle
+    path: str
+    index: int
+    line: int = 0
+    header_lines: dict[str, int] = msgspec.field(default_factory=dict)
+
+    def where(self) -> str:
+        """``file:line`` of the puzzle (``file#N`` for JSON input)."""
+        return f"{self.path}:{self.line}" if self.line else f"{self.path}#{self.index}"
+
+    def error(self, header: str | None, message: str, col: int = 0) -> NotationError:
+        """A located error at ``header`` (its value's column + ``col``)."""
+        line = self.header_lines.get(header or "", 0) or self.line
+        if not line:
+            return NotationError(f"puzzle {self.index}: {message}", path=self.path)
+        at = 1
+        if header in self.header_lines:
+            at = len(header) + 4 + max(col - 1, 0)
+        return NotationError(message, line=line, col=at, path=self.path)
+
+
+# --- text --------------------------------------------------------------------------------------
+
+
+def split_solution(value: str) -> list[str]:
+    """The items of a ``Solution`` header (``"p0 !J+; p0 R3"``), each single-spaced.
+
+    >>> split_solution("p0 !J+;p0  O4xO2")
+    ['p0 !J+', 'p0 O4xO2']
+    """
+    items = [" ".join(x.split()) for x in value.split(";")]
+    if value.strip() == "":
+        return []
+    return items
+
+
+def _puzzle_from_headers(headers: dict[str, str], comment: str | None) -> Puzzle:
+    tags = {k: v for k, v in headers.items() if k not in KNOWN}
+    sol = headers.get("Solution")
+    position = headers.get("Position", "")
+    rules = headers.get("Rules")
+    if rules is None:
+        rules = position.split(" ", 1)[0] if position else ""
+    return Puzzle(
+        game=headers.get("Game", ""),
+        rules=rules,
+        position=" ".join(position.split()),
+        question=" ".join(headers.get("Question", "").split()),
+        answer=None if "Answer" not in headers else " ".join(headers["Answer"].split()),
+        solution=None if sol is None else split_solution(sol),
+        difficulty=headers.get("Difficulty"),
+        source=headers.get("Source"),
+        tags=tags,
+        comment=comment,
+    )
+
+
+class PuzzleBuilder(Visitor):
+    """The reader's visitor for puzzle files: yields :class:`LocatedPuzzle`; an action line
+    is an error (a puzzle has none)."""
+
+    def __init__(self, path: str = "<text>") -> None:
+        self.path = path
+        self.count = 0
+
+    def begin_record(self, line: int) -> None:
+        self.count += 1
+        self.headers: dict[str, str] = {}
+        self.lines: dict[str, int] = {}
+        self.comment_text: str | None = None
+        self.start = line
+
+    def header(self, name: str, value: str, line: int) -> None:
+        if name in self.headers:
+            raise NotationError(f"header {name} given twice", line=line, col=2, path=self.path)
+        self.headers[name] = value
+        self.lines[name] = line
+
+    def comment(self, text: str, line: int, col: int) -> None:
+        self.comment_text = text if self.comment_text is None else f"{self.comment_text} {text}"
+
+    def move(self, actor: str, text: str, comment: str | None, line: int, col: int) -> None:
+        raise NotationError(
+            "a puzzle has no actions: write its principal line in the Solution header",
+            line=line, col=1, path=self.path,
+        )
+
+    def end_record(self) -> LocatedPuzzle:
+        for name in REQUIRED:
+            if name not in self.headers:
+                raise NotationError(f"puzzle has no {name} header", line=self.start, col=1,
+                                    path=self.path)
+        return LocatedPuzzle(
+            _puzzle_from_headers(self.headers, self.comment_text),
+            self.path, self.count, self.start, self.lines,
+        )
+
+
+def read_puzzles(
+    source: IO[str] | Iterable[str] | str, *, path: str = "<text>"
+) -> Iterator[LocatedPuzzle]:
+    """Yield the puzzles of a text (a handle, lines, or a whole string), one at a time.
+    Syntax errors are located ``path:line:col``; the puzzles are not checked against the
+    games (:func:`check_puzzle` does that)."""
+    lines: Iterable[str] = source.split("\n") if isinstance(source, str) else source
+    yield from read_records(_end_blocks(lines), path=path, visitor=PuzzleBuilder(path))
+
+
+def _end_blocks(lines: Iterable[str]) -> Iterator[str]:
+    """The record reader ends a record only at the headers of the next one *after a body*;
+    a puzzle usually has no body. So a blank line right after a header line becomes an
+    empty comment ``{}`` (which the reader ignores): the line count is unchanged, and the
+    next ``[Game ...]`` starts a new puzzle."""
+    after_header = False
+    depth = 0
+    for raw in lines:
+        s = raw.strip()
+        if not s and after_header and depth == 0:
+            yield "{}"
+            after_header = False
+            continue
+        if depth == 0 and s.startswith("["):
+            after_header = True
+        elif s:
+            after_header = False
+        depth = max(0, depth + s.count("{") - s.count("}"))
+        yield raw
+
+
+def parse_puzzles(text: str, *, path: str = "<text>") -> list[Puzzle]:
+    return [lp.puzzle for lp in read_puzzles(text, path=path)]
+
+
+def format_puzzle(p: Puzzle) -> str:
+    """The canonical text of a puzzle (ends with a newline): the known headers in the order
+    of :data:`KNOWN`, then the other tags, a blank line, and the comment if any."""
+    headers = {"Game": p.game, "Rules": p.rules, "Position": p.position,
+               "Question": p.question}
+    if p.answer is not None:
+        headers["Answer"] = p.answer
+    if p.solution is not None:
+        headers["Solution"] = "; ".join(p.solution)
+    if p.difficulty is not None:
+        headers["Difficulty"] = p.difficulty
+    if p.source is not None:
+        headers["Source"] = p.source
+    for k, v in p.tags.items():
+        if k in KNOWN:
+            raise ValueError(f"tag {k} is a puzzle field")
+        headers[k] = v
+    text = format_record(Record(headers, [], p.comment))
+    # format_record puts a few record tags (Players, Date, Result) right after Rules; a
+    # puzzle keeps its own order: the known headers first.
+    if any(k in p.tags for k in ("Players", "Date", "Result")):
+        head, _, rest = text.partition("\n\n")
+        lines = head.split("\n")
+        order = {name: i for i, name in enumerate(headers)}
+        lines.sort(key=lambda ln: order[ln[1 : ln.index(" ")]])
+        text = "\n".join(lines) + "\n\n" + rest
+    if p.comment is None:  # no body: the headers alone
+        text = text.rstrip("\n") + "\n"
+    return text
+
+
+def format_puzzles(puzzles: Iterable[Puzzle]) -> str:
+    """Several puzzles, separated by one blank line."""
+    return "\n".join(format_puzzle(p) for p in puzzles)
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Puzzle)
+_list_decoder = msgspec.json.Decoder(list[Puzzle])
+
+
+def puzzle_to_json(p: Puzzle) -> bytes:
+    return _encoder.encode(p)
+
+
+def puzzles_from_json(data: bytes | str, *, path: str = "<text>") -> list[LocatedPuzzle]:
+    """A JSON document holding one puzzle or a list, or JSON lines (one puzzle a line).
+    Raises a located :class:`NotationError` for bad JSON."""
+    text = data if isinstance(data, str) else data.decode("utf-8")
+    try:
+        if text.lstrip().startswith("["):
+            puzzles = _list_decoder.decode(text)
+        else:
+            lines = [ln for ln in text.split("\n") if ln.strip()]
+            if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):
+                puzzles = [_decoder.decode(ln) for ln in lines]
+            else:
+                puzzles = [_decoder.decode(text)]
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise NotationError(f"bad JSON puzzle: {e}", path=path) from None
+    return [LocatedPuzzle(p, path, i) for i, p in enumerate(puzzles, 1)]
+
+
+def puzzle_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a puzzle (``kifu schema puzzle``)."""
+    return msgspec.json.schema(Puzzle)
+
+
+def looks_like_json(text: str) -> bool:
+    s = text.lstrip()
+    return s.startswith("{") or (s.startswith("[") and s[1:].lstrip()[:1] in ("{", "]"))
+
+
+def load_puzzles(path: str, text: str | None = None) -> Iterator[LocatedPuzzle]:
+    """The puzzles of a file, text or JSON (``text`` given: read from it instead), with
+    their locations. A text file is streamed."""
+    if text is None:
+        with open(path, encoding="utf-8") as f:
+            head = f.read(1024)
+            if not looks_like_json(head):
+                f.seek(0)
+                yield from read_puzzles(f, path=path)
+                return
+            text = head + f.read()
+    if looks_like_json(text):
+        yield from puzzles_from_json(text, path=path)
+    else:
+        yield from read_puzzles(text, path=path)
+
+
+# --- checking -----------------------------------------------------------------------------------
+
+
+class Checked(msgspec.Struct):
+    """A checked puzzle: its game, its position (a fresh state), its question, and the
+    puzzle in canonical form (canonical game id, rules, question and answer)."""
+
+    located: LocatedPuzzle
+    game: Game
+    state: State
+    question: Any
+    puzzle: Puzzle
+
+
+def check_puzzle(lp: LocatedPuzzle) -> Checked:
+    """Check a puzzle against its game and question; raise a located :class:`NotationError`
+    at the header at fault."""
+    from kifu import games
+    from kifu.puzzles import get_question
+
+    p = lp.puzzle
+    try:
+        game = games.get(p.game)
+    except KifuError as e:
+        raise lp.error("Game", str(e)) from None
+    head = p.position.split(" ", 1)[0]
+    other = head.split(";", 1)[0].split("/", 1)[0]
+    try:
+        other_id = games.canonical_id(other)
+    except KifuError:
+        other_id = other
+    if other_id != game.id:
+        raise lp.error("Position", f"the position is of game {other!r}, not {game.id}")
+    try:
+        variant = game.parse_rules(p.rules)
+    except KifuError as e:
+        raise lp.error("Rules", str(e)) from None
+    try:
+        state = game.from_line(p.position)
+    except NotationError as e:
+        raise lp.error("Position", e.message, e.col) from None
+    except KifuError as e:
+        raise lp.error("Position", str(e)) from None
+    if game.rules_spec(state.variant) != game.rules_spec(variant):
+        raise lp.error(
+            "Rules", f"the Rules header {p.rules!r} differs from the position's rules "
+            f"{game.rules_spec(state.variant)!r}",
+        )
+    try:
+        question = get_question(p.question)
+    except NotationError as e:
+        raise lp.error("Question", e.message, e.col) from None
+    if question.game != game.id:
+        raise lp.error(
+            "Question", f"question {question.name} is for {question.game}, not {game.id} "
+            f"(questions for {game.id}: {', '.join(_names_for(game.id)) or 'none'})",
+        )
+    why = question.applies(state)
+    if why is not None:
+        raise lp.error("Question", f"{question.spec} cannot be asked here: {why}")
+    answer = p.answer
+    if answer is not None:
+        try:
+            answer = question.parse_answer(answer)
+        except NotationError as e:
+            raise lp.error("Answer", e.message, e.col) from None
+    if p.solution is not None:
+        _check_line(lp, game, state, p.solution)
+    canonical = msgspec.structs.replace(
+        p, game=game.id, rules=game.rules_spec(variant), question=question.spec,
+        answer=answer,
+    )
+    return Checked(lp, game, state, question, canonical)
+
+
+def is_puzzle(headers: dict[str, str]) -> bool:
+    """Whether a block's headers are a puzzle's (it has a ``Question`` and a ``Position``)."""
+    return "Question" in headers and "Position" in headers
+
+
+def check_located_puzzle(loc: Any) -> Checked:
+    """:func:`check_puzzle` for a block read by the record reader (a
+    :class:`~kifu.notation.reader.Located` with no moves), e.g. in ``kifu validate``."""
+    record = loc.record
+    lp = LocatedPuzzle(_puzzle_from_headers(record.headers, record.comment), loc.path, 1,
+                       loc.line, dict(loc.header_lines))
+    return check_puzzle(lp)
+
+
+def _names_for(gid: str) -> list[str]:
+    from kifu.puzzles import questions_for
+
+    try:
+        return questions_for(gid)
+    except Exception:  # pragma: no cover - a broken question module elsewhere
+        return []
+
+
+def _check_line(lp: LocatedPuzzle, game: Game, state: State, items: list[str]) -> None:
+    """Each Solution item must be the actor to move and a legal action (played on a copy)."""
+    s = state.copy()
+    col = 1
+    for i, item in enumerate(items, 1):
+        actor, _, text = item.partition(" ")
+        where = f"Solution item {i} {item!r}"
+        if not ACTOR.match(actor) or not text:
+            raise lp.error("Solution", f"{where}: expected 'actor action'", col)
+        if s.to_move is None:
+            raise lp.error("Solution", f"{where}: the game is over", col)
+        want = actor_name(s.to_move)
+        if actor != want:
+            raise lp.error("Solution", f"{where}: {want} is to move, not {actor}", col)
+        try:
+            s.apply(game.parse_action(s, text))
+        except (NotationError, IllegalActionError) as e:
+            msg = e.message if isinstance(e, NotationError) else str(e)
+            raise lp.error("Solution", f"{where}: {msg}", col) from None
+        col += len(item) + 2

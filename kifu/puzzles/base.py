@@ -1,0 +1,166 @@
+"""What every puzzle question shares: the :class:`Question` contract, the :class:`Solution`
+it returns, the per-first-action :class:`ActionValue`, and the search :class:`Budget`.
+
+A question is a small object with a name (``tweak-within``), the game it is asked of, an
+optional integer argument (``tweak-within 2``), and three methods: :meth:`Question.applies`
+(can it be asked of this position?), :meth:`Question.solve` (run an exhaustive search from
+:mod:`kifu.puzzles.search`) and :meth:`Question.parse_answer` (the canonical form of an
+answer text). The puzzle notation (:mod:`kifu.notation.puzzle`) and ``kifu solve`` use
+nothing else, so a game adds questions by writing one module (``kifu/puzzles/<game>.py``)
+and one line in the registry (``kifu/puzzles/__init__.py``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import ClassVar
+
+import msgspec
+
+from kifu.core.errors import NotationError
+from kifu.core.game import Action, Game, State, actor_name
+
+UNKNOWN = "unknown"
+"""The answer of a search that ran out of its :class:`Budget`."""
+
+
+class Budget(msgspec.Struct, frozen=True):
+    """How much a search may do: at most ``nodes`` positions visited and ``seconds`` of
+    wall time (``None``: no limit). A search past its budget stops at once and reports
+    ``complete=False``; the question's answer is then ``unknown``."""
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+UNLIMITED = Budget()
+
+
+class ActionValue(msgspec.Struct, frozen=True):
+    """The value of one legal first action, as DDS gives a score per card: ``action`` is
+    the text as in records (``"p0 R3xO1Y2"``), ``value`` the value of the position after it,
+    written in the question's answer form (``"possible p=1/2"``)."""
+
+    action: str
+    value: str
+
+
+class Solution(msgspec.Struct):
+    """The result of :meth:`Question.solve`.
+
+    - ``answer``: the canonical answer text, ``unknown`` when the budget ran out;
+    - ``values``: the value of every legal first action, in ``legal_actions()`` order (the
+      ones solved before the budget ran out, if it did);
+    - ``line``: one principal line from the position, each item ``"actor text"``;
+    - ``nodes``: positions visited; ``seconds``: wall time;
+    - ``complete``: ``False`` if the budget ran out;
+    - ``winning``: how many first actions reach the answer's value (1 = a unique solution).
+    """
+
+    answer: str
+    values: list[ActionValue]
+    line: list[str]
+    nodes: int
+    seconds: float
+    complete: bool
+    winning: int
+
+    @property
+    def failing(self) -> int:
+        """How many first actions do not reach the answer's value."""
+        return len(self.values) - self.winning
+
+    def difficulty(self) -> str:
+        """The ``Difficulty`` header: ``nodes=N line=L failing=F``."""
+        return f"nodes={self.nodes} line={len(self.line)} failing={self.failing}"
+
+
+class Question(ABC):
+    """A question that can be asked of a position of one game.
+
+    Subclasses set the class attributes and implement :meth:`applies`, :meth:`solve` and
+    :meth:`parse_answer`. An instance is one question with its argument, e.g.
+    ``Within(2)`` for ``tweak-within 2``; its :attr:`spec` is that text.
+    """
+
+    name: ClassVar[str]
+    """The question's name, as in ``--question`` and the ``Question`` header."""
+    game: ClassVar[str]
+    """The id of the game it is asked of."""
+    summary: ClassVar[str]
+    """One line for ``--help`` and ``docs/puzzles.md``."""
+    arg: ClassVar[str | None] = None
+    """The name of its integer argument (``"N"``), or ``None`` if it takes none."""
+    arg_range: ClassVar[tuple[int, int]] = (1, 99)
+    """The allowed values of the argument, inclusive."""
+
+    def __init__(self, arg: int | None = None) -> None:
+        if self.arg is None:
+            if arg is not None:
+                raise NotationError(f"question {self.name} takes no argument")
+        else:
+            if arg is None:
+                raise NotationError(f"question {self.name} needs an argument: "
+                                    f"{self.name} {self.arg}")
+            lo, hi = self.arg_range
+            if not lo <= arg <= hi:
+                raise NotationError(
+                    f"question {self.name}: {self.arg} must be {lo}..{hi}, not {arg}"
+                )
+        self.value = arg
+
+    @property
+    def spec(self) -> str:
+        """The canonical text of the question (``tweak-within 2``)."""
+        return self.name if self.value is None else f"{self.name} {self.value}"
+
+    def __repr__(self) -> str:
+        return f"<Question {self.spec}>"
+
+    @abstractmethod
+    def applies(self, state: State) -> str | None:
+        """``None`` if the question can be asked of ``state``, else why not (one line,
+        e.g. ``"the deck is not empty"``)."""
+
+    @abstractmethod
+    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        """Answer the question for ``state`` (which is left as it was)."""
+
+    def candidate(self, state: State) -> bool:
+        """For ``kifu puzzles generate``: whether to try ``state`` (where the question
+        applies) as a puzzle; a question narrows it to positions small enough to solve
+        quickly. Default: every one."""
+        return True
+
+    def interesting(self, solution: Solution) -> bool:
+        """For ``kifu puzzles generate``: whether a solved position (with one winning first
+        action) makes a puzzle. Default: always; "no" answers are usually dull."""
+        return True
+
+    @abstractmethod
+    def parse_answer(self, text: str) -> str:
+        """The canonical form of an answer text; raise :class:`NotationError` (col relative
+        to ``text``) if it is not an answer of this question. ``unknown`` is never a valid
+        stated answer."""
+
+
+def line_texts(game: Game, state: State, actions: Iterable[Action]) -> list[str]:
+    """The texts (``"actor text"``) of ``actions`` played in turn from ``state`` (which is
+    left as it was)."""
+    out = []
+    pushed = 0
+    try:
+        for a in actions:
+            out.append(f"{actor_name(state.to_move)} {game.format_action(state, a)}")  # type: ignore[arg-type]
+            state.push(a)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            state.pop()
+    return out
+
+
+def action_text(game: Game, state: State, action: Action) -> str:
+    """``"actor text"`` of one action from ``state``."""
+    return f"{actor_name(state.to_move)} {game.format_action(state, action)}"  # type: ignore[arg-type]

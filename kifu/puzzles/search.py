@@ -1,0 +1,614 @@
+"""Generic exhaustive searches over any kifu game (no game knowledge here).
+
+Three searches walk a live :class:`~kifu.core.game.State` with ``push``/``pop`` (as
+python-chess's ``push``/``pop`` and DDS's make/undo), each with a transposition table keyed
+by ``key(state)`` (default ``state.key()``):
+
+- :func:`prove` -- AND-OR proof search: can ``player`` force ``goal`` against any defence?
+- :func:`probability` -- the exact :class:`~fractions.Fraction` of success with best play:
+  ``player`` maximises, the other seats minimise, dealer nodes are weighted by
+  ``chance_outcomes()``;
+- :func:`minimax` -- two-sided "paranoid" alpha-beta for values (``player`` against the
+  coalition of all others) with move ordering, bounds in the table, and equivalent actions
+  merged.
+
+Each returns the value at the root, one principal line, the node count, the time, whether
+it finished within its :class:`~kifu.puzzles.base.Budget`, and (``values=True``) the exact
+value of every legal first action, like DDS's score per card (:func:`root_values`).
+
+Conventions shared by the three:
+
+- ``goal(state)`` / ``evaluate(state)`` is called on entering a node, in depth-first
+  order, before ``key(state)`` and the table (it may be called again for the same node
+  while the principal line is built). It must depend only on the position and the path
+  from the root, so it may keep a counter along the current path that ``key`` reads (as
+  ``tweak-within N`` does); ``key`` must then include everything ``goal`` depends on.
+- A node whose mover is ``player`` maximises (OR); another seat minimises (AND); the dealer
+  (chance) is handled per search. A terminal node where ``goal`` gave ``None`` fails; a
+  dealer node whose outcomes are not enumerable (a shuffle) fails too (``prove``,
+  ``probability``); ``minimax`` requires ``evaluate`` to stop there.
+- Children of a player node that reach the same key (equivalent actions: identical cards,
+  captures that leave the same position) are searched once.
+- The node count is the number of positions entered (the root and every ``push``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from kifu.core.game import DEALER, Action, State
+from kifu.puzzles.base import UNLIMITED, Budget
+
+Goal = Callable[[State], "bool | None"]
+Evaluate = Callable[[State], Any]
+Order = Callable[[State, list[Action]], list[Action]]
+KeyFn = Callable[[State], Hashable]
+
+ZERO = Fraction(0)
+ONE = Fraction(1)
+
+
+class _Inf:
+    """The bounds of alpha-beta: compare below / above every value (ints, tuples...)."""
+
+    __slots__ = ("sign",)
+
+    def __init__(self, sign: int) -> None:
+        self.sign = sign
+
+    def __lt__(self, other: object) -> bool:
+        return self.sign < 0 and other is not self
+
+    def __gt__(self, other: object) -> bool:
+        return self.sign > 0 and other is not self
+
+    def __le__(self, other: object) -> bool:
+        return self.sign < 0 or other is self
+
+    def __ge__(self, other: object) -> bool:
+        return self.sign > 0 or other is self
+
+    def __repr__(self) -> str:
+        return "+inf" if self.sign > 0 else "-inf"
+
+
+NEG_INF = _Inf(-1)
+POS_INF = _Inf(1)
+
+
+class SearchError(ValueError):
+    """A search was asked something it cannot do (``evaluate`` gave ``None`` at the end of
+    the game, or at a shuffle)."""
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+_SKIP = object()
+"""A child equivalent to an earlier sibling (same key): not searched again."""
+
+
+@dataclass
+class Proof:
+    """The result of :func:`prove`: ``ok`` (the goal can be forced), a winning ``line`` of
+    actions when ``ok`` (the winner's choices; at defence and chance nodes the first
+    alternative), ``values`` (each first action and whether it wins, with ``values=True``)."""
+
+    ok: bool
+    line: list[Action] = field(default_factory=list)
+    values: list[tuple[Action, bool]] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+
+
+@dataclass
+class Chance:
+    """The result of :func:`probability`: ``value`` is the exact probability of success with
+    best play; ``line`` follows the best action of each side and, at a dealer node, the most
+    likely outcome."""
+
+    value: Fraction
+    line: list[Action] = field(default_factory=list)
+    values: list[tuple[Action, Fraction]] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+
+
+@dataclass
+class Value:
+    """The result of :func:`minimax`: ``value`` is the exact paranoid value (higher is
+    better for ``player``); ``line`` is a principal variation."""
+
+    value: Any
+    line: list[Action] = field(default_factory=list)
+    values: list[tuple[Action, Any]] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+
+
+class _Search:
+    """What the three searches share: the node counter and the budget, the table, the
+    root's first-action values, the principal line, and putting the state back when the
+    budget runs out. Subclasses give ``leaf`` (the goal / evaluation, or ``None``),
+    ``visit`` (the value of the node just entered) and ``pick`` (which child the line
+    follows)."""
+
+    def __init__(self, state: State, player: int, budget: Budget | None, key: KeyFn | None,
+                 order: Order | None, tt: dict | None) -> None:
+        self.state = state
+        self.player = player
+        budget = budget or UNLIMITED
+        self.max_nodes = budget.nodes
+        self.deadline = (
+            None if budget.seconds is None else time.perf_counter() + budget.seconds
+        )
+        self.key = key or type(state).key
+        self.order = order
+        self.tt: dict = {} if tt is None else tt
+        self.nodes = 0
+        self.t0 = time.perf_counter()
+        self.depth0 = len(state.history)
+
+    # --- machinery --------------------------------------------------------------------------
+    def enter(self) -> None:
+        """Count a node; stop if the budget is spent."""
+        self.nodes = n = self.nodes + 1
+        if self.max_nodes is not None and n > self.max_nodes:
+            raise _OutOfBudget
+        if self.deadline is not None and not n & 255 and time.perf_counter() > self.deadline:
+            raise _OutOfBudget
+
+    def choices(self, raw: bool = False) -> tuple[list[Action], list[Fraction] | None]:
+        """The actions at the current node (chance outcomes with their probabilities at a
+        dealer node; ``None`` probabilities for a player's node), ordered by ``order``
+        unless ``raw``."""
+        state = self.state
+        if state.to_move == DEALER:
+            outs = state.chance_outcomes() or []
+            return [a for a, _ in outs], [p for _, p in outs]
+        acts = state.legal_actions()
+        if not raw and self.order is not None and len(acts) > 1:
+            acts = self.order(state, acts)
+        return acts, None
+
+    def child(self, action: Action) -> Any:
+        """The exact value of ``action`` from the current node."""
+        state = self.state
+        state.push(action)
+        try:
+            self.enter()
+            return self.exact()
+        finally:
+            state.pop()
+
+    # --- to be given by each search ---------------------------------------------------------
+    def leaf(self) -> Any:
+        raise NotImplementedError
+
+    def exact(self) -> Any:
+        """The exact value of the node just entered (``leaf`` included)."""
+        raise NotImplementedError
+
+    def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
+        """The value of a node from its children's exact values."""
+        raise NotImplementedError
+
+    def pick(self, value: Any, acts: list[Action], probs: list[Fraction] | None) -> Action:
+        """The child the principal line follows from a node of exact value ``value``."""
+        raise NotImplementedError
+
+    # --- the driver -------------------------------------------------------------------------
+    def run(self, values: bool) -> tuple[Any, list[tuple[Action, Any]], list[Action], bool]:
+        """(root value, first-action values, principal line, complete)."""
+        state = self.state
+        root_vals: list[tuple[Action, Any]] = []
+        try:
+            self.enter()
+            v = self.leaf()
+            if v is not None:
+                return v, root_vals, [], True
+            if values:
+                acts, probs = self.choices(raw=True)
+                root_vals = [(a, self.child(a)) for a in acts]
+                v = self.combine([x for _, x in root_vals], probs)
+            else:
+                v = self.exact()
+            line = self.follow(v)
+        except _OutOfBudget:
+            while len(state.history) > self.depth0:
+                state.pop()
+            return None, root_vals, [], False
+        return v, root_vals, line, True
+
+    def follow(self, v: Any) -> list[Action]:
+        """The principal line from the root, whose exact value is ``v``."""
+        state = self.state
+        line: list[Action] = []
+        try:
+            while True:
+                if line and self.leaf() is not None:
+                    break
+                if state.to_move is None:
+                    break
+                acts, probs = self.choices()
+                if not acts:
+                    break
+                a = self.pick(v, acts, probs)
+                if a is None:
+                    break
+                v = self.child(a)
+                state.push(a)
+                line.append(a)
+        finally:
+            for _ in line:
+                state.pop()
+        return line
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.t0
+
+
+# --- prove ------------------------------------------------------------------------------------
+
+
+class _Prove(_Search):
+    def __init__(self, goal: Goal, chance: str, others: str, *args: Any) -> None:
+        super().__init__(*args)
+        self.goal = goal
+        self.any_chance = chance == "any"
+        self.with_others = others == "with"
+
+    def leaf(self) -> Any:
+        g = self.goal(self.state)
+        return None if g is None else bool(g)
+
+    def exact(self) -> Any:
+        return self.visit(None)
+
+    def is_or(self) -> bool:
+        mover = self.state.to_move
+        if mover == DEALER:
+            return self.any_chance
+        return mover == self.player or self.with_others
+
+    def visit(self, seen: set | None) -> Any:
+        state = self.state
+        g = self.goal(state)
+        if g is not None:
+            return bool(g)
+        k = self.key(state)
+        if seen is not None:
+            if k in seen:
+                return _SKIP
+            seen.add(k)
+        tt = self.tt
+        r = tt.get(k)
+        if r is not None:
+            return r
+        mover = state.to_move
+        if mover is None or (mover == DEALER and state.chance_outcomes() is None):
+            tt[k] = False
+            return False
+        is_or = self.is_or()
+        acts, _ = self.choices()
+        result = not is_or
+        push, pop, enter, visit = state.push, state.pop, self.enter, self.visit
+        seen_here: set = set()
+        for a in acts:
+            push(a)
+            try:
+                enter()
+                r = visit(seen_here)
+            finally:
+                pop()
+            if r is is_or:  # OR found a win / AND found a refutation
+                result = is_or
+                break
+        tt[k] = result
+        return result
+
+    def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
+        if not vals:
+            return False
+        return any(vals) if self.is_or() else all(vals)
+
+    def pick(self, value: Any, acts: list[Action], probs: list[Fraction] | None) -> Any:
+        if not value:
+            return None
+        if not self.is_or():
+            return acts[0]
+        for a in acts:
+            if self.child(a):
+                return a
+        return None  # pragma: no cover - a proven OR node has a winning child
+
+
+def prove(
+    state: State,
+    *,
+    player: int,
+    goal: Goal,
+    chance: Literal["all", "any"] = "all",
+    others: Literal["against", "with"] = "against",
+    budget: Budget | None = None,
+    key: KeyFn | None = None,
+    order: Order | None = None,
+    values: bool = False,
+    tt: dict | None = None,
+) -> Proof:
+    """AND-OR search: can ``player`` reach ``goal``?
+
+    ``goal(state)`` returns ``True`` (success: stop), ``False`` (failure: stop) or ``None``
+    (search on). ``player``'s nodes are OR nodes; the other seats' nodes are AND nodes (they
+    defend) with ``others="against"``, or OR nodes with ``others="with"`` (everyone
+    cooperates: "is it possible at all?"). A dealer node with enumerable
+    ``chance_outcomes()`` is AND with ``chance="all"`` (whatever the draw) and OR with
+    ``chance="any"`` (some draw). ``values=True`` also gives every first action's result.
+
+    Past the ``budget`` the result has ``complete=False`` and ``ok=False``.
+    """
+    s = _Prove(goal, chance, others, state, player, budget, key, order, tt)
+    v, vals, line, complete = s.run(values)
+    return Proof(bool(v), line if v else [], vals, s.nodes, s.seconds(), complete)
+
+
+# --- probability ------------------------------------------------------------------------------
+
+
+class _Probability(_Search):
+    def __init__(self, goal: Goal, *args: Any) -> None:
+        super().__init__(*args)
+        self.goal = goal
+
+    def leaf(self) -> Any:
+        g = self.goal(self.state)
+        return None if g is None else (ONE if g else ZERO)
+
+    def exact(self) -> Any:
+        return self.visit(None)
+
+    def visit(self, seen: set | None) -> Any:
+        state = self.state
+        g = self.goal(state)
+        if g is not None:
+            return ONE if g else ZERO
+        k = self.key(state)
+        if seen is not None:
+            if k in seen:
+                return _SKIP
+            seen.add(k)
+        tt = self.tt
+        r = tt.get(k)
+        if r is not None:
+            return r
+        mover = state.to_move
+        push, pop, enter, visit = state.push, state.pop, self.enter, self.visit
+        if mover is None:
+            r = ZERO
+        elif mover == DEALER:
+            outs = state.chance_outcomes()
+            r = ZERO
+            if outs is not None:
+                for a, p in outs:
+                    push(a)
+                    try:
+                        enter()
+                        r += p * visit(None)
+                    finally:
+                        pop()
+        else:
+            acts, _ = self.choices()
+            maximise = mover == self.player
+            r = ZERO if maximise else ONE
+            seen_here: set = set()
+            for a in acts:
+                push(a)
+                try:
+                    enter()
+                    x = visit(seen_here)
+                finally:
+                    pop()
+                if x is _SKIP:
+                    continue
+                if maximise:
+                    if x > r:
+                        r = x
+                        if r == ONE:
+                            break
+                elif x < r:
+                    r = x
+                    if r == ZERO:
+                        break
+        tt[k] = r
+        return r
+
+    def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
+        if probs is not None:
+            return sum((p * v for p, v in zip(probs, vals, strict=True)), ZERO)
+        if not vals:
+            return ZERO
+        return max(vals) if self.state.to_move == self.player else min(vals)
+
+    def pick(self, value: Any, acts: list[Action], probs: list[Fraction] | None) -> Any:
+        if probs is not None:
+            return acts[max(range(len(acts)), key=lambda i: (probs[i], -i))]
+        for a in acts:
+            if self.child(a) == value:
+                return a
+        return None  # pragma: no cover
+
+
+def probability(
+    state: State,
+    *,
+    player: int,
+    goal: Goal,
+    budget: Budget | None = None,
+    key: KeyFn | None = None,
+    order: Order | None = None,
+    values: bool = False,
+    tt: dict | None = None,
+) -> Chance:
+    """The exact probability that ``player`` reaches ``goal`` with best play: ``player``
+    maximises, the other seats minimise, a dealer node averages its ``chance_outcomes()``
+    (a shuffle, not enumerable, and a terminal node where ``goal`` gave ``None`` count 0).
+
+    Past the ``budget`` the result has ``complete=False`` and ``value`` 0.
+    """
+    s = _Probability(goal, state, player, budget, key, order, tt)
+    v, vals, line, complete = s.run(values)
+    return Chance(ZERO if v is None else v, line, vals, s.nodes, s.seconds(), complete)
+
+
+# --- minimax ----------------------------------------------------------------------------------
+
+
+class _Minimax(_Search):
+    def __init__(self, evaluate: Evaluate, chance: str, *args: Any) -> None:
+        super().__init__(*args)
+        self.evaluate = evaluate
+        self.chance_max = chance == "max"
+
+    def leaf(self) -> Any:
+        return self.evaluate(self.state)
+
+    def exact(self) -> Any:
+        return self.visit(NEG_INF, POS_INF, None)
+
+    def maximising(self) -> bool:
+        mover = self.state.to_move
+        if mover == DEALER:
+            return self.chance_max
+        return mover == self.player
+
+    def visit(self, alpha: Any, beta: Any, seen: set | None) -> Any:
+        state = self.state
+        v = self.evaluate(state)
+        if v is not None:
+            return v
+        k = self.key(state)
+        if seen is not None:
+            if k in seen:
+                return _SKIP
+            seen.add(k)
+        tt = self.tt
+        entry = tt.get(k)
+        first = None
+        if entry is not None:
+            lo, hi, first = entry
+            if lo == hi or lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        mover = state.to_move
+        if mover is None:
+            raise SearchError("evaluate() gave no value at the end of the game")
+        if mover == DEALER and state.chance_outcomes() is None:
+            raise SearchError("evaluate() gave no value at a shuffle (not enumerable)")
+        acts, _ = self.choices()
+        if first is not None and first in acts and acts[0] != first:
+            acts = [first, *(a for a in acts if a != first)]
+        maximise = self.maximising()
+        a0, b0 = alpha, beta
+        best: Any = NEG_INF if maximise else POS_INF
+        best_a = None
+        push, pop, enter, visit = state.push, state.pop, self.enter, self.visit
+        seen_here: set = set()
+        for a in acts:
+            push(a)
+            try:
+                enter()
+                x = visit(alpha, beta, seen_here)
+            finally:
+                pop()
+            if x is _SKIP:
+                continue
+            if maximise:
+                if x > best:
+                    best, best_a = x, a
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+            elif x < best:
+                best, best_a = x, a
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+        lo, hi = (NEG_INF, POS_INF) if entry is None else (entry[0], entry[1])
+        if best <= a0:
+            if best < hi:
+                hi = best
+        elif best >= b0:
+            if best > lo:
+                lo = best
+        else:
+            lo = hi = best
+        tt[k] = (lo, hi, best_a)
+        return best
+
+    def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
+        if not vals:  # pragma: no cover - a node with no actions is terminal
+            raise SearchError("no actions at a non-terminal node")
+        return max(vals) if self.maximising() else min(vals)
+
+    def pick(self, value: Any, acts: list[Action], probs: list[Fraction] | None) -> Any:
+        entry = self.tt.get(self.key(self.state))
+        if entry is not None and entry[2] is not None and entry[2] in acts:
+            first = entry[2]
+            acts = [first, *(a for a in acts if a != first)]
+        for a in acts:
+            if self.child(a) == value:
+                return a
+        return None  # pragma: no cover
+
+
+def minimax(
+    state: State,
+    *,
+    player: int,
+    evaluate: Evaluate,
+    chance: Literal["min", "max"] = "min",
+    budget: Budget | None = None,
+    key: KeyFn | None = None,
+    order: Order | None = None,
+    values: bool = False,
+    tt: dict | None = None,
+) -> Value:
+    """The paranoid value for ``player``: alpha-beta where ``player`` maximises and every
+    other seat minimises, with a transposition table of bounds keyed by ``key(state)``,
+    the table's best action tried first, then ``order(state, actions)``, and children with
+    equal keys searched once.
+
+    ``evaluate(state)`` returns a comparable value (ints, tuples; higher is better for
+    ``player``) where the search stops, ``None`` to search on; it must stop at the end of
+    the game and at a shuffle. A dealer node with enumerable outcomes takes the worst
+    outcome for ``player`` (``chance="min"``: what ``player`` can secure) or the best
+    (``"max"``). Past the ``budget`` the result has ``complete=False`` and ``value`` None.
+    """
+    s = _Minimax(evaluate, chance, state, player, budget, key, order, tt)
+    v, vals, line, complete = s.run(values)
+    return Value(v, line, vals, s.nodes, s.seconds(), complete)
+
+
+def root_values(
+    search: Callable[..., Any], state: State, **kwargs: Any
+) -> list[tuple[Action, Any]]:
+    """The exact value of every legal first action for one of the three searches:
+    ``root_values(minimax, state, player=0, evaluate=f)`` (like DDS's score per card).
+    Empty if the budget ran out."""
+    result = search(state, values=True, **kwargs)
+    return result.values if result.complete else []

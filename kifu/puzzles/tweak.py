@@ -1,0 +1,329 @@
+"""TWEAK questions: ``tweak-this-turn``, ``tweak-within N`` and ``best-points``.
+
+Exact semantics and answer grammar: ``docs/puzzles.md``. The player is the one whose turn
+is in progress (``state.mover``), also when the position is in the middle of that turn (a
+Bomb's victims or the Thief's draw to come).
+
+A TWEAK is a capture that takes every table card (at least one), ruling 5; the player's
+turn ends with the first card they play (or a ``pass``). Both are read from the action just
+played and the snapshot the engine keeps for ``pop`` (the position before it).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from kifu.core.errors import NotationError
+from kifu.core.game import Action, State
+from kifu.games.tweak import GAME
+from kifu.games.tweak.actions import Capture, Pass, Place, UseBomb, UseJoker, UseShifter, UseThief
+from kifu.games.tweak.cards import POINTS
+from kifu.games.tweak.state import BOMB_PHASE, STEAL_PHASE, TURN, TweakState
+from kifu.puzzles.base import (
+    UNKNOWN,
+    UNLIMITED,
+    ActionValue,
+    Budget,
+    Question,
+    Solution,
+    action_text,
+    line_texts,
+)
+from kifu.puzzles.search import minimax, probability, prove
+
+_SNAP_PHASE, _SNAP_MOVER, _SNAP_TABLE = (
+    TweakState.SNAP_PHASE, TweakState.SNAP_MOVER, TweakState.SNAP_TABLE
+)
+"""Where ``TweakState``'s undo snapshot keeps the phase, the mover and the table."""
+
+_PLAYS = (Place, Capture, Pass)
+
+
+def _turn_in_progress(state: State) -> str | None:
+    assert isinstance(state, TweakState)
+    if state.phase not in (TURN, BOMB_PHASE, STEAL_PHASE):
+        return "no player's turn is in progress"
+    return None
+
+
+def _last_play(state: TweakState, player: int) -> tuple[bool, bool]:
+    """(the last action ended ``player``'s turn, it was a TWEAK)."""
+    snap = state._undo[-1]
+    if snap[_SNAP_PHASE] != TURN or snap[_SNAP_MOVER] != player:
+        return False, False
+    a = state.history[-1]
+    t = type(a)
+    if t is Capture:
+        return True, bool(a.taken) and len(a.taken) == len(snap[_SNAP_TABLE])
+    return t is Place or t is Pass, False
+
+
+def order_actions(state: State, actions: list[Action]) -> list[Action]:
+    """TWEAKs first, then other captures (most cards first), then T! cards, then places."""
+    table = len(state.table)  # type: ignore[attr-defined]
+
+    def rank(a: Action) -> tuple[int, int]:
+        t = type(a)
+        if t is Capture:
+            n = len(a.taken)  # type: ignore[attr-defined]
+            return (0, -n) if n == table and n else (1, -n)
+        if t in (UseJoker, UseShifter, UseThief, UseBomb):
+            return (2, 0)
+        return (3, 0)
+
+    return sorted(actions, key=rank)
+
+
+# --- tweak-this-turn ---------------------------------------------------------------------------
+
+
+def _p_text(p: Fraction) -> str:
+    return str(p)
+
+
+def this_turn_text(p: Fraction, possible: bool) -> str:
+    """The answer text: ``forced`` (p = 1), ``possible p=A/B`` or ``no``."""
+    if p == 1:
+        return "forced"
+    if possible or p > 0:
+        return f"possible p={_p_text(p)}"
+    return "no"
+
+
+_POSSIBLE = re.compile(r"possible p=([0-9]+)(?:/([0-9]+))?\Z")
+
+
+class ThisTurn(Question):
+    name = "tweak-this-turn"
+    game = "tweak"
+    summary = ("can the player to move complete a TWEAK before this turn ends? "
+               "forced / possible p=<probability> / no")
+
+    def applies(self, state: State) -> str | None:
+        return _turn_in_progress(state)
+
+    def interesting(self, solution: Solution) -> bool:
+        """A success that needs a T! card (a line longer than one card play)."""
+        return solution.answer != "no" and len(solution.line) > 1
+
+    def goal(self, state: TweakState) -> Any:
+        player, base = state.mover, len(state.history)
+
+        def goal(st: State) -> bool | None:
+            if len(st.history) == base:
+                return None
+            ended, tweak = _last_play(st, player)  # type: ignore[arg-type]
+            if tweak:
+                return True
+            return False if ended else None
+
+        return player, goal
+
+    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        assert isinstance(state, TweakState)
+        player, goal = self.goal(state)
+        chance = probability(state, player=player, goal=goal, budget=budget,
+                             order=order_actions, values=True)
+        maybe = prove(state, player=player, goal=goal, chance="any", others="with",
+                      budget=budget, order=order_actions, values=True)
+        nodes = chance.nodes + maybe.nodes
+        seconds = chance.seconds + maybe.seconds
+        if not (chance.complete and maybe.complete):
+            return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+        answer = this_turn_text(chance.value, maybe.ok)
+        vals = [
+            (a, this_turn_text(p, ok))
+            for (a, p), (_, ok) in zip(chance.values, maybe.values, strict=True)
+        ]
+        line = chance.line if chance.value > 0 else maybe.line
+        return _solution(state, answer, vals, line, nodes, seconds)
+
+    def parse_answer(self, text: str) -> str:
+        t = " ".join(text.split())
+        if t in ("forced", "no"):
+            return t
+        m = _POSSIBLE.match(t)
+        if not m:
+            raise NotationError(
+                f"bad answer {text!r} to {self.name}: expected forced, "
+                "possible p=<fraction> (e.g. possible p=3/4) or no", line=1, col=1,
+            )
+        num, den = int(m.group(1)), int(m.group(2) or 1)
+        if den == 0 or num >= den:
+            raise NotationError(
+                f"bad answer {text!r}: a possible TWEAK has 0 <= p < 1 (p = 1 is forced)",
+                line=1, col=len("possible p=") + 1,
+            )
+        return this_turn_text(Fraction(num, den), True)
+
+
+# --- tweak-within N ------------------------------------------------------------------------------
+
+
+def within_text(turns: int | None) -> str:
+    return "no" if turns is None else f"yes turns={turns}"
+
+
+_YES = re.compile(r"yes turns=([1-9][0-9]*)\Z")
+
+
+class Within(Question):
+    name = "tweak-within"
+    game = "tweak"
+    arg = "N"
+    arg_range = (1, 9)
+    summary = ("can the player to move force a TWEAK within their next N turns (this one "
+               "included), every card known, the others against it? yes turns=<fewest> / no")
+
+    def applies(self, state: State) -> str | None:
+        return _turn_in_progress(state)
+
+    def interesting(self, solution: Solution) -> bool:
+        """A TWEAK that takes all N turns to force."""
+        return solution.answer == within_text(self.value)
+
+    def searcher(self, state: TweakState, n: int) -> tuple[int, Any, Any]:
+        """(player, goal, key) for "a TWEAK within ``n`` of the player's turns". The goal
+        counts the player's finished turns along the current path (``counts[d]`` at depth
+        ``d``); the key adds that count to the position."""
+        player, base = state.mover, len(state.history)
+        counts = [0]
+
+        def goal(st: State) -> bool | None:
+            d = len(st.history) - base
+            if d == 0:
+                counts[:] = [0]
+                return None
+            del counts[d:]
+            c = counts[d - 1]
+            ended, tweak = _last_play(st, player)  # type: ignore[arg-type]
+            if tweak:
+                counts.append(c + 1)
+                return True
+            if ended:
+                c += 1
+            counts.append(c)
+            if c >= n or st.phase not in (TURN, BOMB_PHASE, STEAL_PHASE):  # type: ignore[attr-defined]
+                return False
+            return None
+
+        def key(st: State) -> Any:
+            return (st.key(), counts[len(st.history) - base])
+
+        return player, goal, key
+
+    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        assert isinstance(state, TweakState)
+        nodes, seconds = 0, 0.0
+        best: int | None = None
+        first: list[tuple[Action, int | None]] | None = None
+        line: list[Action] = []
+        for k in range(1, self.value + 1):  # type: ignore[operator]
+            player, goal, key = self.searcher(state, k)
+            proof = prove(state, player=player, goal=goal, key=key, budget=budget,
+                          order=order_actions, values=True)
+            nodes += proof.nodes
+            seconds += proof.seconds
+            if not proof.complete:
+                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+            if first is None:
+                first = [(a, None) for a, _ in proof.values]
+            first = [(a, t if t is not None or not ok else k)
+                     for (a, t), (_, ok) in zip(first, proof.values, strict=True)]
+            if proof.ok and best is None:
+                best, line = k, proof.line
+        vals = [(a, within_text(t)) for a, t in first or []]
+        return _solution(state, within_text(best), vals, line, nodes, seconds)
+
+    def parse_answer(self, text: str) -> str:
+        t = " ".join(text.split())
+        if t == "no":
+            return t
+        m = _YES.match(t)
+        if not m:
+            raise NotationError(f"bad answer {text!r} to {self.name}: expected "
+                                "yes turns=<k> or no", line=1, col=1)
+        k = int(m.group(1))
+        if k > (self.value or 0):
+            raise NotationError(f"bad answer {text!r}: turns={k} is more than "
+                                f"N={self.value}", line=1, col=len("yes turns=") + 1)
+        return t
+
+
+# --- best-points ---------------------------------------------------------------------------------
+
+
+def points_text(points: int) -> str:
+    return f"points={points}"
+
+
+_POINTS = re.compile(r"points=(0|[1-9][0-9]*)\Z")
+
+
+class BestPoints(Question):
+    name = "best-points"
+    game = "tweak"
+    summary = ("once the deck is empty: the most points the player to move can secure this "
+               "round against any play of the others. points=<n>")
+
+    def applies(self, state: State) -> str | None:
+        why = _turn_in_progress(state)
+        if why is not None:
+            return why
+        left = len(state.deck_left())  # type: ignore[attr-defined]
+        if left:
+            return f"the deck is not empty ({left} card{'s' if left > 1 else ''})"
+        return None
+
+    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        assert isinstance(state, TweakState)
+        player = state.mover
+        start = state.totals[player]
+        rnd = state.round
+
+        def evaluate(st: State) -> int | None:
+            if st.phase in (TURN, BOMB_PHASE, STEAL_PHASE) and st.round == rnd:  # type: ignore[attr-defined]
+                return None
+            return st.totals[player] - start  # type: ignore[attr-defined]
+
+        result = minimax(state, player=player, evaluate=evaluate, budget=budget,
+                         order=_points_order, values=True)
+        if not result.complete:
+            return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0)
+        vals = [(a, points_text(v)) for a, v in result.values]
+        return _solution(state, points_text(result.value), vals, result.line, result.nodes,
+                         result.seconds)
+
+    def parse_answer(self, text: str) -> str:
+        t = " ".join(text.split())
+        if not _POINTS.match(t):
+            raise NotationError(f"bad answer {text!r} to {self.name}: expected points=<n>",
+                                line=1, col=1)
+        return t
+
+
+def _points_order(state: State, actions: list[Action]) -> list[Action]:
+    """Captures worth the most points first, then T! cards, then places."""
+
+    def rank(a: Action) -> int:
+        t = type(a)
+        if t is Capture:
+            return -(POINTS[a.card] + sum(POINTS[c] for c in a.taken)) - 10  # type: ignore[attr-defined]
+        if t is Place:
+            return 0
+        return -1
+
+    return sorted(actions, key=rank)
+
+
+# --- shared ---------------------------------------------------------------------------
+
+
+def _solution(state: State, answer: str, vals: list[tuple[Action, str]], line: list[Action],
+              nodes: int, seconds: float) -> Solution:
+    values = [ActionValue(action_text(GAME, state, a), v) for a, v in vals]
+    winning = sum(1 for v in values if v.value == answer)
+    return Solution(answer, values, line_texts(GAME, state, line), nodes, seconds, True,
+                    winning)

@@ -1,0 +1,122 @@
+"""The generic searches on tiny hand-made trees (tests/toy.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from toy import Go, TreeState
+
+from kifu.core.game import DEALER
+from kifu.puzzles.base import Budget
+from kifu.puzzles.search import SearchError, minimax, probability, prove, root_values
+
+D = DEALER
+# p0 to move at the root: "a" leads to a defence by p1, "b" to a coin flip, "c" loses.
+TREE = {
+    "root": (0, [("a", "def", None), ("b", "coin", None), ("c", "lose", None)]),
+    "def": (1, [("x", "win", None), ("y", "p0again", None)]),
+    "p0again": (0, [("u", "lose", None), ("v", "win", None)]),
+    "coin": (D, [("h", "win", Fraction(1, 3)), ("t", "def2", Fraction(2, 3))]),
+    "def2": (1, [("x", "win", None), ("y", "lose", None)]),
+    "win": (None, 1),
+    "lose": (None, 0),
+}
+
+
+def goal(st):
+    v = st.leaf_value()
+    return None if v is None else v == 1
+
+
+def labels(line):
+    return [a.label for a in line]
+
+
+def test_prove_forced_line_and_values():
+    st = TreeState(TREE)
+    p = prove(st, player=0, goal=goal, values=True)
+    assert p.ok and p.complete
+    assert labels(p.line)[0] == "a"
+    assert [(a.label, v) for a, v in p.values] == [("a", True), ("b", False), ("c", False)]
+    assert st.node == "root" and not st.history
+
+
+def test_prove_chance_any_and_others_with():
+    st = TreeState({"root": (0, [("b", "coin", None)]), **{k: v for k, v in TREE.items()
+                                                            if k != "root"}})
+    assert not prove(st, player=0, goal=goal).ok
+    assert prove(st, player=0, goal=goal, chance="any").ok
+    st2 = TreeState({**TREE, "root": (1, [("y", "lose", None), ("x", "win", None)])})
+    assert not prove(st2, player=0, goal=goal).ok
+    assert prove(st2, player=0, goal=goal, others="with").ok
+
+
+def test_probability_exact():
+    st = TreeState(TREE)
+    c = probability(st, player=0, goal=goal, values=True)
+    assert c.value == 1
+    assert [(a.label, v) for a, v in c.values] == [("a", 1), ("b", Fraction(1, 3)),
+                                                   ("c", 0)]
+    st.push(Go("b"))
+    c = probability(st, player=0, goal=goal)
+    assert c.value == Fraction(1, 3)
+    assert labels(c.line) == ["t", "y"]  # the likelier draw, then the defence
+
+
+def test_minimax_values_transposition_and_line():
+    tree = {
+        "root": (0, [("a", "m1", None), ("b", "m2", None), ("c", "m2", None)]),
+        "m1": (1, [("x", "l3", None), ("y", "l5", None)]),
+        "m2": (1, [("x", "l4", None), ("y", "l9", None)]),
+        "l3": (None, 3), "l4": (None, 4), "l5": (None, 5), "l9": (None, 9),
+    }
+    st = TreeState(tree)
+    v = minimax(st, player=0, evaluate=lambda s: s.leaf_value(), values=True)
+    assert v.value == 4
+    assert [(a.label, x) for a, x in v.values] == [("a", 3), ("b", 4), ("c", 4)]
+    assert labels(v.line) == ["b", "x"]
+    assert root_values(minimax, st, player=0, evaluate=lambda s: s.leaf_value())[0][1] == 3
+
+
+def test_minimax_tuple_values_and_chance_min():
+    tree = {
+        "root": (D, [("h", "l1", Fraction(1, 2)), ("t", "l2", Fraction(1, 2))]),
+        "l1": (None, (1, 5)), "l2": (None, (1, 2)),
+    }
+    st = TreeState(tree)
+    assert minimax(st, player=0, evaluate=lambda s: s.leaf_value()).value == (1, 2)
+    assert minimax(st, player=0, evaluate=lambda s: s.leaf_value(), chance="max").value == (1, 5)
+
+
+def test_minimax_needs_a_value_at_the_end():
+    tree = {"root": (0, [("a", "end", None)]), "end": (None, 1)}
+    with pytest.raises(SearchError):
+        minimax(TreeState(tree), player=0, evaluate=lambda s: None)
+
+
+def chain(n):
+    """A long line of p0 moves with two choices each: 2**n leaves, all losing."""
+    tree = {f"n{i}": (0, [("a", f"n{i + 1}", None), ("b", f"m{i + 1}", None)])
+            for i in range(n)}
+    tree.update({f"m{i}": (0, [("a", f"n{i}", None)]) for i in range(1, n + 1)})
+    tree[f"n{n}"] = (None, 0)
+    return tree
+
+
+def test_budget_stops_with_unknown_and_restores_the_state():
+    st = TreeState(chain(30), "n0")
+    p = prove(st, player=0, goal=goal, budget=Budget(nodes=10), key=lambda s: len(s.history))
+    assert not p.complete and not p.ok and p.nodes == 11
+    assert st.node == "n0" and not st.history
+    c = probability(st, player=0, goal=goal, budget=Budget(nodes=5))
+    assert not c.complete
+    v = minimax(st, player=0, evaluate=lambda s: s.leaf_value(), budget=Budget(seconds=0))
+    assert v.value is None or v.complete
+
+
+def test_transpositions_are_searched_once():
+    # with the table keyed by node, the chain of 30 is linear, not 2**30
+    st = TreeState(chain(30), "n0")
+    p = prove(st, player=0, goal=goal)
+    assert p.complete and not p.ok and p.nodes < 200
