@@ -25,6 +25,8 @@ QUESTIONS: dict[str, tuple[str, str]] = {
     "tweak-within": ("kifu.puzzles.tweak", "Within"),
     "best-points": ("kifu.puzzles.tweak", "BestPoints"),
     "double-dummy": ("kifu.puzzles.graph_t", "DoubleDummy"),
+    "towai-out-this-turn": ("kifu.puzzles.towai", "OutThisTurn"),
+    "towai-win-round": ("kifu.puzzles.towai", "WinRound"),
 }
 """Question name -> (module, class). Names are global: a new game's question takes a name
 of its own (``towai-out-this-turn``)."""
