@@ -169,7 +169,8 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
 
 class OutBot(Bot):
     """Goes out this turn whenever a line does so whatever the others give in Swaps (found
-    by :func:`out_line`); otherwise plays as ``greedy``."""
+    by the solver, the question ``towai-out-this-turn``; :func:`out_line` is the same
+    search written out, kept as a cross-check); otherwise plays as ``greedy``."""
 
     name = "out"
 
@@ -179,10 +180,24 @@ class OutBot(Bot):
         if len(legal) == 1:
             return legal[0]
         if state.phase in (LEAD, PLAY, CHAIN):
-            line = out_line(state)
+            line = solver_out_line(state)
             if line:
                 return line[0]
         return greedy_choice(state, legal)
+
+
+def solver_out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None:
+    """The winning line of the puzzle question ``towai-out-this-turn`` (the solver's AND-OR
+    search), or None (also past ``node_limit`` nodes)."""
+    from kifu.puzzles.base import Budget
+    from kifu.puzzles.search import prove
+    from kifu.puzzles.towai import OutThisTurn, order_actions
+
+    player, goal = OutThisTurn().goal(state)
+    proof = prove(state, player=player, goal=goal, budget=Budget(nodes=node_limit,
+                                                                 seconds=None),
+                  order=order_actions)
+    return proof.line if proof.ok and proof.complete else None
 
 
 __all__ = ["GreedyBot", "OutBot", "out_line"]
