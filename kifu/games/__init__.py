@@ -15,12 +15,13 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "tweak": ("kifu.games.tweak", "GAME"),
     "graph-t": ("kifu.games.graph_t", "GAME"),
     "towai": ("kifu.games.towai", "GAME"),
+    "alice": ("kifu.games.alice", "GAME"),
 }
-_ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t"}
+_ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t", "unoalice": "alice"}
 _LOADED: dict[str, Game] = {}
 
 # Games of the project that are not implemented yet (named in errors, not loadable).
-PLANNED = ("lianxian", "setup", "alice")
+PLANNED = ("lianxian", "setup")
 
 
 def ids() -> list[str]:

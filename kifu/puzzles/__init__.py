@@ -27,6 +27,7 @@ QUESTIONS: dict[str, tuple[str, str]] = {
     "double-dummy": ("kifu.puzzles.graph_t", "DoubleDummy"),
     "towai-out-this-turn": ("kifu.puzzles.towai", "OutThisTurn"),
     "towai-win-round": ("kifu.puzzles.towai", "WinRound"),
+    "alice-bard-wins": ("kifu.puzzles.alice", "BardWins"),
 }
 """Question name -> (module, class). Names are global: a new game's question takes a name
 of its own (``towai-out-this-turn``)."""
