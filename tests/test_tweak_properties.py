@@ -58,8 +58,10 @@ def test_round_scores_are_the_rulebook_card_values(n, seed, variant) -> None:
 @settings(max_examples=15, deadline=None)
 @given(n=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_inline_undo_snapshot_matches_snap(n, seed) -> None:
-    """``push`` builds its undo snapshot inline and ``pop`` unpacks it inline (for speed):
-    both must list exactly the fields of ``_snap``, or undo silently forgets one."""
+    """``push`` builds its undo snapshot inline and ``pop`` unpacks it inline (for speed),
+    short (the first ``SHORT`` fields) for the common turn actions: both must list exactly the
+    fields of ``_snap``, in its order, or undo silently forgets one; and whatever a short
+    snapshot leaves out must not change."""
     state = GAME.new_state(n, GAME.Variant(rounds=2))
     rng = Rng(seed)
     while state.to_move is not None:
@@ -67,9 +69,23 @@ def test_inline_undo_snapshot_matches_snap(n, seed) -> None:
                   else rng.choice(state.legal_actions()))
         before = state._snap()
         state.push(action)
-        assert state._undo[-1] == before
+        top = state._undo[-1]
+        assert top == before or (len(top) == state.SHORT and top == before[: state.SHORT])
         after = state._snap()
         state.pop()
         assert state._snap() == before
         state.push(action)
         assert state._snap() == after
+
+
+def test_snapshot_field_indices_name_the_right_fields() -> None:
+    """The solver reads the phase, mover and table of the snapshot on top of the stack."""
+    state = GAME.new_state(3, GAME.Variant(rounds=1))
+    rng = Rng(5)
+    while state.to_move == DEALER:
+        state.push(GAME.chance_action(state, rng))
+    phase, mover, table = state.phase, state.mover, state.table
+    state.push(state.legal_actions()[-1])
+    top = state._undo[-1]
+    assert (top[state.SNAP_PHASE], top[state.SNAP_MOVER], top[state.SNAP_TABLE]) == (
+        phase, mover, table)

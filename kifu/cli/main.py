@@ -9,8 +9,10 @@ from kifu.cli.diff import diff
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.puzzles import puzzles
+from kifu.cli.record import record
 from kifu.cli.replay import replay
 from kifu.cli.solve import solve
+from kifu.cli.trace import trace
 from kifu.cli.validate import validate
 
 
@@ -25,7 +27,8 @@ def cli() -> None:
     """
 
 
-for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd):
+for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record,
+                trace):
     cli.add_command(command)
 for command in (solve, puzzles):
     cli.add_command(command)

@@ -11,7 +11,7 @@ from kifu.core.errors import IllegalActionError, KifuError, NotationError, Varia
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
 from kifu.core.variant import Variant
 from kifu.notation.reader import Located
-from kifu.notation.record import UNFINISHED, Move, Record, split_players
+from kifu.notation.record import UNFINISHED, Move, Record, excerpt, split_players
 
 MAX_LEGAL_SHOWN = 24
 
@@ -120,7 +120,7 @@ def _error(
     what is wrong, the rule and the legal actions."""
     if legal is None:
         legal = legal_texts(game, state)
-    text = f"ply {ply}: {move.actor} {move.text!r}: {message}"
+    text = f"ply {ply}: {move.actor} {excerpt(move.text, 400)}: {message}"
     if rule:
         text += f" [rule {rule}]"
     if legal:

@@ -32,7 +32,9 @@ from kifu.puzzles.base import (
 )
 from kifu.puzzles.search import minimax, probability, prove
 
-_SNAP_PHASE, _SNAP_MOVER, _SNAP_TABLE = 0, 3, 13
+_SNAP_PHASE, _SNAP_MOVER, _SNAP_TABLE = (
+    TweakState.SNAP_PHASE, TweakState.SNAP_MOVER, TweakState.SNAP_TABLE
+)
 """Where ``TweakState``'s undo snapshot keeps the phase, the mover and the table."""
 
 _PLAYS = (Place, Capture, Pass)

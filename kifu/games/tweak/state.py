@@ -64,9 +64,6 @@ EMPTY_DECK_TARGET = 7
 
 _SUBSETS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 _SUBSETS_MAX = 250_000
-_COUNTS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], int] = {}
-"""``count_legal``'s memo: (hand, table, target, smallest capture sum) -> the number of
-Place and Capture actions (T! cards aside). Cleared like ``_SUBSETS``."""
 _CAPTURES: dict[tuple[int, tuple[int, ...], int], tuple[Capture, ...]] = {}
 """``legal_actions``' memo: (hand card, table, sum) -> its Capture actions (shared, frozen)."""
 
@@ -118,6 +115,75 @@ def _enumerate(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
         if rest:
             out += [prefix + sub for sub in subsets(rest, need)]
     return tuple(out)
+
+
+# --- counting captures without building them ------------------------------------------------
+# perft's leaves only need *how many* captures each hand card has. The number of
+# sub-multisets of the table whose faces sum to s is the coefficient of x^s in
+#     prod over distinct table cards c (with m copies) of (1 + x^f(c) + ... + x^(m f(c)))
+# kept as one Python int with a 48-bit field per power of x (sums 0..MAX_SUM): multiplying by
+# (1 + x^f) is a shift and an add, so a 12-card table costs a dozen big-int operations and
+# no tuples. 48 bits hold any count (there are fewer than 2^48 sub-multisets of 10 or fewer
+# cards of a 54-card deck); a sum above MAX_SUM (impossible under the rules: the target is at
+# most 10 + 1 and a hand card's face at least 1) falls back to counting ``subsets``.
+
+_W = 48
+_FIELD = (1 << _W) - 1
+MAX_SUM = 10
+_MASK = (1 << (_W * (MAX_SUM + 1))) - 1
+_SHIFTS = tuple(_W * f for f in FACE)
+_POLYS: dict[tuple[int, ...], int] = {}
+"""``subset_poly``'s memo: table -> its packed subset-sum polynomial."""
+_SUM_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""``count_legal``'s memo: table -> how many sub-multisets sum to each of ``-1..MAX_SUM``
+(read at ``s + 1``, so a negative sum reads 0 without a test)."""
+
+
+def subset_poly(table: tuple[int, ...]) -> int:
+    """The packed polynomial whose field ``s`` counts the sub-multisets of ``table`` (a
+    sorted tuple of codes) with faces summing to ``s`` (``0 <= s <= MAX_SUM``). Memoised.
+
+    >>> p = subset_poly((0, 0, 1))   # R1 R1 R2: sums 1 (R1), 2 (R1R1, R2), 3 (R1R2), 4
+    >>> [subset_count(p, s) for s in range(6)]
+    [1, 1, 2, 1, 1, 0]
+    """
+    found = _POLYS.get(table)
+    if found is not None:
+        return found
+    if len(_POLYS) >= _SUBSETS_MAX:
+        _POLYS.clear()
+    p = 1
+    mask = _MASK
+    shifts = _SHIFTS
+    prev = -1
+    run = p
+    for c in table:
+        if c == prev:  # another copy: extend the last factor by one more power
+            run = (run << shifts[c]) & mask
+            p += run
+        else:
+            prev = c
+            run = (p << shifts[c]) & mask
+            p += run
+    _POLYS[table] = p
+    return p
+
+
+def sum_counts(table: tuple[int, ...]) -> tuple[int, ...]:
+    """``(0, count(0), count(1), .., count(MAX_SUM))`` for ``table``: the number of its
+    sub-multisets summing to each ``s``, at index ``s + 1``. Memoised."""
+    if len(_SUM_COUNTS) >= _SUBSETS_MAX:
+        _SUM_COUNTS.clear()
+    p = subset_poly(table)
+    found = _SUM_COUNTS[table] = (0, *[(p >> (_W * s)) & _FIELD for s in range(MAX_SUM + 1)])
+    return found
+
+
+def subset_count(poly: int, s: int) -> int:
+    """Field ``s`` of a :func:`subset_poly` (0 for a negative sum)."""
+    if s < 0:
+        return 0
+    return (poly >> (_W * s)) & _FIELD
 
 
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
@@ -183,6 +249,7 @@ class TweakState(State):
     __slots__ = (
         "_backs",
         "_components",
+        "_low",
         "_present",
         "_t_components",
         "_threshold",
@@ -213,6 +280,7 @@ class TweakState(State):
         self.history: list[Action] = []
         self._undo: list[tuple] = []
         self._backs = variant.backs or DEFAULT_BACKS
+        self._low = 0 if variant.empty_capture else 1  # the smallest sum a capture may take
         self._threshold = variant.threshold or THRESHOLDS.get(n, 100)
         self._components = number_deck(variant.colours or colours_for(n))
         self._t_components = tuple(sorted(THIEF + T_LETTERS.index(t) for t in variant.t_cards))
@@ -237,19 +305,40 @@ class TweakState(State):
         self.totals: tuple[int, ...] = (0,) * n
 
     # --- snapshots ----------------------------------------------------------------------
+    # The undo stack holds two sizes of snapshot. The common turn actions (a card played, a
+    # capture, a pass, a Joker or Shifter) change only the first ten fields, so they push
+    # the *short* snapshot; every other action, and a turn that ends the round
+    # (``_end_round`` widens the snapshot on top), pushes the whole of ``_snap()``.
+    SHORT = 10
+    SNAP_PHASE, SNAP_MOVER, SNAP_TABLE = 0, 1, 7
+    """Where a snapshot (short or whole) keeps the phase, the mover and the table before
+    the action on top of the stack (the solver reads them to see how a turn ended)."""
+
     def _snap(self) -> tuple:
         return (
-            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
-            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            self.hands, self.table, self.piles, self.held, self.totals, self._present,
+            self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+            self.hands, self.table, self.piles, self.held,
+            self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+            self.totals, self._present,
+        )
+
+    def _rare(self) -> tuple:
+        """The last eight fields of ``_snap()``: the ones a common turn action leaves alone."""
+        return (
+            self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+            self.totals, self._present,
         )
 
     def _restore(self, s: tuple) -> None:
         (
-            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
-            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            self.hands, self.table, self.piles, self.held, self.totals, self._present,
-        ) = s
+            self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+            self.hands, self.table, self.piles, self.held,
+        ) = s[:10]
+        if len(s) > 10:
+            (
+                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+                self.totals, self._present,
+            ) = s[10:]
 
     def key(self) -> Hashable:
         return (
@@ -265,6 +354,7 @@ class TweakState(State):
         new.history = list(self.history)
         new._undo = []
         new._backs = self._backs
+        new._low = self._low
         new._threshold = self._threshold
         new._components = self._components
         new._t_components = self._t_components
@@ -403,7 +493,9 @@ class TweakState(State):
 
     def count_legal(self) -> int:
         # The hot path of perft (every leaf's parent): ``len(self.legal_actions())`` without
-        # building the actions, reading the memoised capture lists in place.
+        # building the actions: each distinct hand card gives one Place and as many
+        # Captures as the table has sub-multisets summing to what it lacks, read from the
+        # table's packed subset-sum polynomial (``subset_poly``).
         if self.phase != TURN:
             return len(self.legal_actions())
         mover = self.mover
@@ -418,29 +510,22 @@ class TweakState(State):
         deck, dpos = self.deck, self.dpos
         target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
         table = self.table
-        low = 0 if self.variant.empty_capture else 1
-        key = (hand, table, target, low)
-        found = _COUNTS.get(key)
-        if found is not None:
-            return count + found
-        get = _SUBSETS.get
+        counts = _SUM_COUNTS.get(table)
+        if counts is None:
+            counts = sum_counts(table)
+        low = self._low
         prev = -1
-        count0 = count
         for c in hand:
             if c == prev:
                 continue
             prev = c
             s = target - FACE[c]
-            if s >= low:
-                found = get((table, s))
-                if found is None:
-                    found = subsets(table, s)
-                count += 1 + len(found)
+            if low <= s <= MAX_SUM:
+                count += 1 + counts[s + 1]
+            elif s > MAX_SUM:
+                count += 1 + len(subsets(table, s))
             else:
                 count += 1
-        if len(_COUNTS) >= _SUBSETS_MAX:
-            _COUNTS.clear()
-        _COUNTS[key] = count - count0
         return count
 
     def _t_count(self, held: tuple[int, ...]) -> int:
@@ -586,16 +671,27 @@ class TweakState(State):
         # two hot actions, Place and Capture on a turn, edit the sorted tuples directly
         # (bisect, slicing) and finish the turn in one pass (``_finish_turn``).
         hands, table = self.hands, self.table
-        self._undo.append((
-            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
-            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            hands, table, self.piles, self.held, self.totals, self._present,
-        ))  # = self._snap()
-        self.history.append(action)
         t = type(action)
+        phase = self.phase
+        if phase == TURN and (t is Place or t is Capture):
+            self._push_play(action, t is Place, hands, table)
+            return
+        if phase == TURN and (t is Pass or t is UseJoker or t is UseShifter):
+            self._undo.append((
+                phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+                hands, table, self.piles, self.held,
+            ))  # = self._snap()[:SHORT]
+        else:
+            self._undo.append((
+                phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+                hands, table, self.piles, self.held,
+                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+                self.totals, self._present,
+            ))  # = self._snap()
+        self.history.append(action)
         if t is Place:
             c = action.card
-            if self.phase == BOMB_PHASE:
+            if phase == BOMB_PHASE:
                 q = self.queue
                 seat = q[0]
                 self.hands = _replace(self.hands, seat, _without(self.hands[seat], c))
@@ -661,12 +757,99 @@ class TweakState(State):
             raise TypeError(f"not a TWEAK action: {action!r}")
 
     def pop(self) -> Action:
-        (
-            self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
-            self.queue, self.victim, self.deck, self.dpos, self.tpile, self.tpos,
-            self.hands, self.table, self.piles, self.held, self.totals, self._present,
-        ) = self._undo.pop()  # = self._restore(...)
+        snap = self._undo.pop()
+        if len(snap) == 10:  # = self._restore(snap), inline
+            (
+                self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+                self.hands, self.table, self.piles, self.held,
+            ) = snap
+        else:
+            (
+                self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+                self.hands, self.table, self.piles, self.held,
+                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+                self.totals, self._present,
+            ) = snap
         return self.history.pop()
+
+    def _push_play(self, action, place: bool, hands: tuple, table: tuple[int, ...]) -> None:
+        """``push`` of a card played or a capture on a turn, the hot path of every search:
+        the short snapshot, the play, and the end of the turn (``_finish_turn``) in one
+        straight run. The general path computes the same: the property tests compare both
+        through ``to_line`` after every action and its undo."""
+        m = self.mover
+        dpos = self.dpos
+        deck = self.deck
+        self._undo.append((
+            TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table, self.piles,
+            self.held,
+        ))  # = self._snap()[:SHORT]
+        self.history.append(action)
+        c = action.card
+        hand = hands[m]
+        i = hand.index(c)
+        hand = hand[:i] + hand[i + 1 :]
+        if place:
+            j = bisect_right(table, c)
+            table = (*table[:j], c, *table[j:])
+        else:
+            taken = action.taken
+            piles = self.piles
+            self.piles = (*piles[:m], tuple(sorted((*piles[m], *taken, c))), *piles[m + 1 :])
+            if taken:
+                if len(taken) == len(table):  # a TWEAK (ruling 5)
+                    table = ()
+                    tpos = self.tpos
+                    if tpos < len(self.tpile):
+                        held = self.held
+                        self.held = (*held[:m], _with(held[m], self.tpile[tpos]),
+                                     *held[m + 1 :])
+                        self.tpos = tpos + 1
+                elif len(taken) == 1:
+                    table = _without(table, taken[0])
+                elif len(taken) == 2:  # the two lie in order: find the second after the first
+                    a, b = taken
+                    i = table.index(a)
+                    j = table.index(b, i + 1)
+                    table = (*table[:i], *table[i + 1 : j], *table[j + 1 :])
+                else:
+                    table = _without_all(table, taken)
+        # the end of the turn, as _finish_turn
+        left = len(deck) - dpos
+        if left > 0:  # refill the hand (a card was just played, so it is short)
+            need = HAND_SIZE - len(hand)
+            if need == 1:
+                d = deck[dpos]
+                j = bisect_right(hand, d)
+                hand = (*hand[:j], d, *hand[j:])
+                dpos += 1
+                left -= 1
+            else:  # short by more (after a Bomb or a Thief)
+                k = need if need < left else left
+                hand = tuple(sorted(hand + deck[dpos : dpos + k]))
+                dpos += k
+                left -= k
+        self.hands = hands = (*hands[:m], hand, *hands[m + 1 :])
+        if not table and left > 0:
+            k = TABLE_REFILL if left >= TABLE_REFILL else left
+            table = tuple(sorted(deck[dpos : dpos + k]))
+            dpos += k
+            left -= k
+        self.table = table
+        self.dpos = dpos
+        self.tused = 0
+        self.jdelta = 0
+        if left <= 0:
+            if not any(hands):
+                self._end_round()
+                return
+            n = self.n
+            s = (m + 1) % n
+            while not hands[s]:
+                s = (s + 1) % n
+            self.mover = s
+        else:
+            self.mover = (m + 1) % self.n
 
     def _spend(self, code: int) -> None:
         """Use a T! card: it leaves the player's hand of T! cards for their pile."""
@@ -716,6 +899,9 @@ class TweakState(State):
             self.mover = (m + 1) % self.n
 
     def _end_round(self) -> None:
+        undo = self._undo
+        if undo and len(undo[-1]) == 10:  # the turn that ends the round: widen its snapshot
+            undo[-1] = undo[-1] + self._rare()
         self.totals = tuple(t + self.round_points(s) for s, t in enumerate(self.totals))
         self.mover = 0
         rounds = self.variant.rounds
