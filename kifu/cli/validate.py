@@ -6,7 +6,7 @@ import click
 
 from kifu.cli.common import echo_json, handle_errors, load_records
 from kifu.core.errors import KifuError, NotationError
-from kifu.notation.puzzle import check_located_puzzle, is_puzzle
+from kifu.notation.puzzle import check_located_puzzle, is_puzzle, records_or_puzzles
 from kifu.notation.replay import ReplayError
 from kifu.notation.replay import replay as replay_record
 
@@ -29,7 +29,7 @@ def validate(files, report_all, as_json, quiet) -> None:
     for path in files:
         count = ok = 0
         try:
-            for loc in load_records(path):
+            for loc in records_or_puzzles(path, load_records):
                 count += 1
                 try:
                     if is_puzzle(loc.record.headers) and not loc.record.moves:
