@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from kifu import __version__
+from kifu.cli.archive import archive
 from kifu.cli.diff import diff
+from kifu.cli.html_cmd import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.puzzles import puzzles
@@ -30,8 +32,10 @@ def cli() -> None:
 for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record,
                 trace):
     cli.add_command(command)
+cli.add_command(html_cmd)
 for command in (solve, puzzles):
     cli.add_command(command)
+cli.add_command(archive)
 
 
 def main() -> None:
