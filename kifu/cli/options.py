@@ -98,3 +98,42 @@ def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], A
         return value
 
     return check
+
+
+def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Load and register an Alice card-set file; its set's name (or None)."""
+    if value is None:
+        return None
+    from kifu import games
+    from kifu.core.errors import KifuError
+
+    try:
+        variant = games.get("alice").variant_with_cards(value)  # type: ignore[attr-defined]
+    except KifuError as e:
+        raise CliError(str(e)) from None
+    except OSError as e:
+        raise CliError(f"{value}: {e.strerror or e}") from None
+    return variant.cards
+
+
+def cards_option(*, use: bool) -> Callable[[F], F]:
+    """``--cards FILE``: an Alice card set (docs/rules/alice.md), loaded and checked before
+    anything else. With ``use`` the command gets the set's name (to play with it); without,
+    the set is only registered, so records and positions that name it can be read."""
+    help_text = (
+        "Alice: play with the card set in FILE (its name goes into the Rules header)."
+        if use else "Alice: load the card set in FILE first, so records naming it can be read."
+    )
+    return click.option("--cards", "cards", metavar="FILE", default=None, callback=_load_cards,
+                        expose_value=use, is_eager=True, help=help_text)
+
+
+def with_cards(game: Any, variant: Any, cards: str | None) -> Any:
+    """``variant`` playing with the card set ``cards`` (from :func:`cards_option`)."""
+    if cards is None:
+        return variant
+    if game.id != "alice":
+        raise CliError(f"--cards is for alice, not {game.id}")
+    import msgspec
+
+    return msgspec.structs.replace(variant, cards=cards)

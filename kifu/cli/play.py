@@ -9,7 +9,14 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors, parse_variant_options, write_output
-from kifu.cli.options import date_callback, positive, seed_callback, variant_options
+from kifu.cli.options import (
+    cards_option,
+    date_callback,
+    positive,
+    seed_callback,
+    variant_options,
+    with_cards,
+)
 from kifu.core.errors import VariantError
 from kifu.notation.record import format_record, record_to_json
 from kifu.play import play_record
@@ -26,6 +33,7 @@ from kifu.play import play_record
 @click.option("--bots", "bots", default=None,
               help="Comma-separated bots, one per seat, e.g. ai,ai,random.")
 @variant_options
+@cards_option(use=True)
 @click.option("--games", "count", type=int, default=1, show_default=True,
               callback=positive("--games"),
               help="Play this many games, with seeds SEED, SEED+1, ... (int seeds).")
@@ -36,7 +44,7 @@ from kifu.play import play_record
               help="File to write (- for stdout); written whole or not at all.")
 @click.option("--silent", is_flag=True, help="No progress bar.")
 @handle_errors
-def play(game_name, players, seed, bot, bots, rules, sets, count, date, as_json, output,
+def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, as_json, output,
          silent) -> None:
     """Let bots play GAME from a seed and write the record(s).
 
@@ -45,7 +53,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, count, date, as_json,
     """
     game = games.get(game_name)
     game.check_players(players)
-    variant = parse_variant_options(game, rules, sets)
+    variant = with_cards(game, parse_variant_options(game, rules, sets), cards)
     if bots and bot:
         raise VariantError("give --bot or --bots, not both")
     if bots:

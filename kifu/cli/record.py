@@ -21,7 +21,14 @@ import click
 
 from kifu import games
 from kifu.cli.common import CliError, handle_errors, parse_variant_options
-from kifu.cli.options import date_callback, parse_seed, seed_callback, variant_options
+from kifu.cli.options import (
+    cards_option,
+    date_callback,
+    parse_seed,
+    seed_callback,
+    variant_options,
+    with_cards,
+)
 from kifu.cli.views import open_seats, parse_seat, picture
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
@@ -273,6 +280,7 @@ class Recorder:
               help="Let this seed play the dealer (the shuffles, deals, random steals); "
                    "without it the dealer's actions are typed as they are seen.")
 @variant_options
+@cards_option(use=True)
 @click.option("--date", default=None, callback=date_callback,
               help="Date tag, YYYY.MM.DD (default: today).")
 @click.option("-o", "--output", default=None, metavar="FILE",
@@ -280,7 +288,7 @@ class Recorder:
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue the unfinished record in FILE.")
 @handle_errors
-def record(game_name, players, names, seed, rules, sets, date, output, resume) -> None:
+def record(game_name, players, names, seed, rules, sets, cards, date, output, resume) -> None:
     """Record a game as it is played: type each action at the prompt.
 
     The player to move is named at the prompt; ? lists the legal actions, undo takes one
@@ -303,7 +311,7 @@ def record(game_name, players, names, seed, rules, sets, date, output, resume) -
         if os.path.exists(output):
             raise KifuError(f"{output} exists; continue it with --resume {output}, or choose "
                             "another file")
-        rec = _new(game_name, players, names, seed, rules, sets, date, output)
+        rec = _new(game_name, players, names, seed, rules, sets, cards, date, output)
     try:
         _loop(rec)
     finally:
@@ -319,7 +327,7 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _new(game_name, players, names, seed, rules, sets, date, output) -> Recorder:
+def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> Recorder:
     game = games.get(game_name)
     roster = [_check_name(x.strip()) for x in names.split(",")] if names else None
     if players is None:
@@ -331,7 +339,7 @@ def _new(game_name, players, names, seed, rules, sets, date, output) -> Recorder
         roster = [actor_name(s) for s in range(players)]
     if len(roster) != players:
         raise KifuError(f"--names gives {len(roster)} names for {players} players")
-    variant = parse_variant_options(game, rules, sets)
+    variant = with_cards(game, parse_variant_options(game, rules, sets), cards)
     headers = {
         "Game": game.id,
         "Rules": game.rules_spec(variant),

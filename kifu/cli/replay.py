@@ -13,6 +13,7 @@ import click
 import msgspec
 
 from kifu.cli.common import display_name, handle_errors, load_records
+from kifu.cli.options import cards_option
 from kifu.cli.views import open_seats, parse_seat, picture, seat_view
 from kifu.core.errors import KifuError
 from kifu.core.game import Game, State, actor_name
@@ -170,6 +171,7 @@ class Shown:
               help="Show only what seat P can see (P = 1, p1 or a player's name): hidden "
                    "cards are ? in the picture and in the position line.")
 @click.option("--seat", "player", default=None, hidden=True)
+@cards_option(use=False)
 @click.option("--step", is_flag=True,
               help="An interactive stepper: n(ext), p(revious), j(ump) N, q(uit).")
 @handle_errors

@@ -16,6 +16,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
+from kifu.cli.options import cards_option
 from kifu.core.errors import KifuError, NotationError
 from kifu.notation.puzzle import (
     Checked,
@@ -106,6 +107,7 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None
 @click.argument("source", metavar="FILE|DIR|-|GAME", nargs=1)
 @click.argument("position", required=False)
 @click.option("-q", "--question", help="With GAME POSITION: the question, e.g. 'tweak-within 2'.")
+@cards_option(use=False)
 @click.option("--check", is_flag=True,
               help="Verify every stated Answer; exit 1 naming each puzzle that differs.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")

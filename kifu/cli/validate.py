@@ -7,6 +7,7 @@ import json
 import click
 
 from kifu.cli.common import handle_errors
+from kifu.cli.options import cards_option
 from kifu.notation.batch import FileSummary, Validation
 
 
@@ -16,6 +17,7 @@ from kifu.notation.batch import FileSummary, Validation
               help="Go on after the first bad record and report every one.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON report for all files, written as the records are checked.")
+@cards_option(use=False)
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only.")
 @click.option("-w", "--workers", type=int, default=1, show_default=True,
               help="Check on N processes (same output, same order).")

@@ -1,0 +1,42 @@
+"""``--cards FILE``: an Alice card set from a file, for the commands that start games, and
+loaded first by the commands that read records naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kifu.cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_play_with_a_card_file_then_validate_and_replay_with_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "kifu/games/alice/cards/tea-party.cards").read_text(encoding="utf-8")
+    Path("mine.cards").write_text(text.replace("\nset tea-party", "\nset mine-only"))
+    run = CliRunner().invoke
+    r = run(cli, ["play", "alice", "-n", "3", "--seed", "4", "--cards", "mine.cards",
+                  "-o", "g.kifu"])
+    assert r.exit_code == 0, r.output
+    assert '[Rules "alice/1;cards=mine-only"]' in Path("g.kifu").read_text()
+    r = run(cli, ["validate", "--cards", "mine.cards", "g.kifu"])
+    assert r.exit_code == 0 and "1 of 1 record(s) valid" in r.output, r.output
+    r = run(cli, ["replay", "--cards", "mine.cards", "g.kifu", "--ply", "3", "-f", "position"])
+    assert r.exit_code == 0 and r.output.startswith("alice/1;cards=mine-only "), r.output
+
+
+def test_bad_card_options_are_one_line_errors(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("bad.cards").write_text("set x\nrole A 3 no_such_skill Someone\n")
+    run = CliRunner().invoke
+    for args, words in (
+        (["play", "tweak", "-n", "2", "--cards", "bad.cards"], "bad.cards:"),
+        (["play", "alice", "-n", "3", "--cards", "missing.cards"], "missing.cards"),
+        (["play", "alice", "-n", "3", "--cards", "bad.cards"], "bad.cards:2:"),
+    ):
+        r = run(cli, args)
+        assert r.exit_code == 1, (args, r.output)
+        lines = r.output.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output, r.output
