@@ -16,6 +16,7 @@ import click
 import msgspec
 
 from kifu.core.errors import KifuError, NotationError
+from kifu.notation.puzzle import _end_blocks
 from kifu.notation.reader import Located, read_records
 from kifu.notation.record import (
     MAX_LINE,
@@ -151,7 +152,9 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Locate
         if len(first) > MAX_LINE + 2:
             raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
                                 col=MAX_LINE + 1, path=name)
-        yield from read_records(_chain(head, src), path=name, visitor=visitor)
+        # _end_blocks: a blank line after headers ends a block, so puzzle blocks (headers
+        # only) read one by one; records are unchanged (it inserts an empty comment)
+        yield from read_records(_end_blocks(_chain(head, src)), path=name, visitor=visitor)
         return
     yield from _json_records(src, head, name)
 

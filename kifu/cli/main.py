@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from kifu import __version__
+from kifu.cli.archive import archive
 from kifu.cli.diff import diff
 from kifu.cli.html_cmd import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
@@ -34,6 +35,7 @@ for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, reco
 cli.add_command(html_cmd)
 for command in (solve, puzzles):
     cli.add_command(command)
+cli.add_command(archive)
 
 
 def main() -> None:

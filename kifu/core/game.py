@@ -239,6 +239,9 @@ class Game(ABC):
     bots: ClassVar[dict[str, type[Bot]]] = {"random": RandomBot}
     example_variants: ClassVar[tuple[Variant, ...]] = ()
     """Interesting non-default variants, for property tests (random playouts under each)."""
+    parse_is_stateless: ClassVar[bool] = False
+    """True when ``parse_action`` ignores its state (the same text always gives the same
+    action or the same error): fast replay may then memoise action text -> action."""
 
     # --- states -------------------------------------------------------------------------
     @abstractmethod
