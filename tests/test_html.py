@@ -101,7 +101,8 @@ def test_player_view_carries_no_hidden_card(gid: str, tmp_path: Path) -> None:
         assert all(token in ply["line"] for token in shown), (n, shown, ply["line"])
         leaks_in_full_view += any(t not in ply["line"]
                                   for t in CARD_TITLE.findall(unpack(full, n)))
-    if draw.has_drawer(gid):
+    hidden_somewhere = any("?" in view["plies"][n]["line"] for n in sample_plies(total))
+    if draw.has_drawer(gid) and hidden_somewhere:  # (GRAPH-T's AI players show their hands)
         assert leaks_in_full_view, "the full view should show cards seat 0 cannot see"
 
 
@@ -191,3 +192,19 @@ def test_puzzle_sheet(tmp_path: Path) -> None:
     code, msg = run("html", str(path))
     first = text.split("\n").index(next(x for x in text.split("\n") if x.startswith("[Position")))
     assert code == 1 and msg.startswith(f"{path}:{first + 1}:") and msg.count("\n") == 1, msg
+
+
+def test_open_hands_show_and_closed_hands_hide() -> None:
+    """GRAPH-T with an open-hand AI player (p1) and two closed hands: seat 0's view shows
+    p1's hand, as ``kifu replay --player 0`` does, and no card of p2's."""
+    path = ROOT / "fixtures" / "graph-t" / "3p-trump.kifu"
+    view, full = page_data(run("html", str(path), "--player", "0")[1]), page_data(
+        run("html", str(path))[1])
+    mid = len(view["plies"]) // 2
+    code, line = run("replay", str(path), "--ply", str(mid), "--player", "0", "-f", "position")
+    assert code == 0 and view["plies"][mid]["line"] == line.strip()
+    hands = line.split()[1].split("/")
+    assert "?" not in hands[0] + hands[1] and set(hands[2]) == {"?"}
+    shown = CARD_TITLE.findall(unpack(view, mid))
+    assert shown and all(t in line for t in shown)
+    assert any(t not in line for t in CARD_TITLE.findall(unpack(full, mid)))

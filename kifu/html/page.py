@@ -101,8 +101,8 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
         raise KifuError(f"there is no seat {seat} in a {setup.players}-player game")
     actions = replay(loc).actions  # checks every action, with located errors
     state = game.new_state(setup.players, setup.variant)
-    draw_fn = draw.drawer(game.id)
-    public = open_seats(game, rec.players)  # hands the rules make public (GRAPH-T's AIs)
+    public = open_seats(game, rec.players) if seat is not None else frozenset()
+    draw_fn = draw.drawer(game.id, public)
     plies = [_ply(state, seat, draw_fn, public)]
     moves = []
     for i, (move, action) in enumerate(zip(rec.moves, actions, strict=True), 1):
@@ -172,10 +172,9 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
 
 
 def _ply(state: State, seat: int | None, draw_fn: Any,
-        public: frozenset[int] = frozenset()) -> dict[str, str]:
+         public: frozenset[int]) -> dict[str, str]:
     if seat is None:
         return {"line": state.to_line(), "svg": draw_fn(state, None), "text": state.render()}
-    # the line as kifu replay --player shows it; the drawing may show less, never more
     return {"line": seat_view(state, seat, public), "svg": draw_fn(state, seat), "text": ""}
 
 

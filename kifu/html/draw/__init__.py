@@ -13,8 +13,10 @@ seats and whose turn it is) and the page shows the game's own ``render()`` text 
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Collection
 from types import ModuleType
 
 from kifu import games
@@ -42,10 +44,14 @@ def _module(game_id: str) -> ModuleType | None:
     return importlib.import_module(name) if name else None
 
 
-def drawer(game_id: str) -> Callable[[State, int | None], str]:
-    """The ``draw(state, seat)`` function for a game (the generic one if it has none)."""
+def drawer(game_id: str, public: Collection[int] = ()) -> Callable[[State, int | None], str]:
+    """The ``draw(state, seat)`` function for a game (the generic one if it has none).
+    ``public``: seats whose hands the rules make public (GRAPH-T's open-hand AI players), for
+    a drawer whose ``draw`` takes a ``public`` argument."""
     mod = _module(game_id)
     if mod is not None:
+        if public and "public" in inspect.signature(mod.draw).parameters:
+            return functools.partial(mod.draw, public=frozenset(public))
         return mod.draw
     title = games.get(game_id).title
     return lambda state, seat: generic(state, seat, title)

@@ -69,7 +69,9 @@ def play_label(pid: int) -> str:
             f"{PLAY_HEIGHT[pid]}/60")
 
 
-def draw(state: GraphTState, seat: int | None) -> str:
+def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozenset()) -> str:
+    """The position; with ``seat``, as that seat sees it (``public``: the seats whose hands
+    are open to all, as ``kifu.cli.views.open_seats`` finds them)."""
     n = state.n
     body: list[str] = []
     turn = state.turn
@@ -115,7 +117,7 @@ def draw(state: GraphTState, seat: int | None) -> str:
     top_height = max([1, *(h for hs in state.heights for h in hs)])
     for s in range(n):
         codes = state.hand_codes(s)
-        hidden = seat is not None and seat != s
+        hidden = seat is not None and seat != s and s not in public
         rows = 1 if hidden else max(1, -(-len(codes) // per_row))
         row_h = max(rows * (H + 6) + 22, 112)
         active = turn == s and phase == PLAY
