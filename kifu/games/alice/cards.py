@@ -243,12 +243,16 @@ def register(cs: CardSet) -> None:
     _SETS[cs.name] = cs
 
 
+MAX_SET_NAME = 64
+"""A card set's name is at most this long (it names a file in the package)."""
+
+
 def card_set(name: str) -> CardSet:
     """The set called ``name``: registered, or ``cards/<name>.cards`` in the package."""
     cs = _SETS.get(name)
     if cs is None:
         p = HERE / f"{name}.cards"
-        if not _NAME.match(name) or not p.is_file():
+        if len(name) > MAX_SET_NAME or not _NAME.match(name) or not p.is_file():
             known = sorted({*_SETS, *(f.stem for f in HERE.glob("*.cards"))})
             raise VariantError(f"unknown card set {name!r} (known: {', '.join(known)}; "
                                "load another with --cards FILE)")
