@@ -17,6 +17,7 @@ of the input, and results are yielded as soon as every earlier chunk is done.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -79,11 +80,13 @@ def _dask_client(address: str, workers: int):  # pragma: no cover - exercised wi
     if address == LOCAL:
         cluster = distributed.LocalCluster(
             n_workers=max(1, workers), threads_per_worker=1, processes=True,
-            dashboard_address=None, host="127.0.0.1",
+            dashboard_address=None, host="127.0.0.1", silence_logs=logging.ERROR,
+            # no dashboard; the scheduler's small HTTP server on loopback, any free port
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
         )
         return distributed.Client(cluster), cluster
     try:
-        return distributed.Client(address, timeout=30), None
+        return distributed.Client(address, timeout=10), None
     except (OSError, TimeoutError, ValueError) as e:
         raise KifuError(f"--dask {address}: cannot reach the Dask scheduler ({e})") from None
 
@@ -170,17 +173,21 @@ def _result(future: Any, index: int) -> Any:
 def _ordered(fn: Callable[[T], R], chunks: Iterable[T], ex: cf.Executor, window: int,
              on_chunk_done: Callable[[int], None] | None = None) -> Iterator[R]:
     pending: deque[tuple[int, Any]] = deque()
-    for index, chunk in enumerate(chunks):
-        pending.append((index, ex.submit(fn, chunk)))
-        while len(pending) >= window or (pending and pending[0][1].done()):
+    try:
+        for index, chunk in enumerate(chunks):
+            pending.append((index, ex.submit(fn, chunk)))
+            while len(pending) >= window or (pending and pending[0][1].done()):
+                i, future = pending.popleft()
+                result = _result(future, i)
+                if on_chunk_done is not None:
+                    on_chunk_done(i)
+                yield result
+        while pending:
             i, future = pending.popleft()
             result = _result(future, i)
             if on_chunk_done is not None:
                 on_chunk_done(i)
             yield result
-    while pending:
-        i, future = pending.popleft()
-        result = _result(future, i)
-        if on_chunk_done is not None:
-            on_chunk_done(i)
-        yield result
+    finally:  # the caller stopped early (or a chunk failed): drop the chunks not needed
+        for _, future in pending:
+            future.cancel()
