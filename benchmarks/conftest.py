@@ -97,3 +97,49 @@ def tweak_corpus():
     text = format_records(records)
     json = b"[" + b",".join(record_to_json(r) for r in records) + b"]"
     return records, text, json
+
+
+# --- large corpora for validation and the archive (built once per session) ------------------
+
+CORPUS_RECORDS = 10_000
+
+
+def _play_range(args: tuple[str, int, int]) -> str:
+    """The canonical text of the seeded games ``lo..hi`` of one game (TWEAK: single-round,
+    3 greedy bots; GRAPH-T: 2-4 random bots, full game)."""
+    from kifu.notation.record import format_records
+    from kifu.play import play_record
+
+    gid, lo, hi = args
+    game = games.get(gid)
+    if gid == "tweak":
+        variant = game.parse_rules("tweak/1;rounds=1")
+        recs = [play_record(game, ["greedy"] * 3, s, variant, date="2026.01.01")
+                for s in range(lo, hi)]
+    else:
+        recs = [play_record(game, ["random"] * (2 + s % 3), s, None, date="2026.01.01")
+                for s in range(lo, hi)]
+    return format_records(recs)
+
+
+def build_corpus(gid: str, n: int = CORPUS_RECORDS) -> str:
+    """``n`` seeded records of ``gid`` as one canonical text (played on 2 processes)."""
+    import concurrent.futures as cf
+
+    step = 500
+    parts = [(gid, lo, min(n, lo + step)) for lo in range(0, n, step)]
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        return "\n".join(pool.map(_play_range, parts))
+
+
+@pytest.fixture(scope="session")
+def big_corpora(tmp_path_factory) -> dict[str, Path]:
+    """10,000 records each of TWEAK and GRAPH-T, written to files in a session tmp dir."""
+    out = {}
+    folder = tmp_path_factory.mktemp("corpora")
+    for gid in ("tweak", "graph-t"):
+        load_game(gid)
+        path = folder / f"{gid}-{CORPUS_RECORDS}.kifu"
+        path.write_text(build_corpus(gid), encoding="utf-8")
+        out[gid] = path
+    return out

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, TypeVar
 
 import click
 import msgspec
 
 from kifu.core.errors import KifuError, NotationError
+from kifu.notation.puzzle import _end_blocks
 from kifu.notation.reader import Located, read_records
-from kifu.notation.record import records_from_json
+from kifu.notation.record import (
+    MAX_LINE,
+    complete_json,
+    record_from_json,
+    records_from_json,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,11 +57,64 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
-def read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+MAX_JSON = 32 * 1024 * 1024
+"""The largest JSON document (or JSON line) read, in bytes (docs/notation.md, "Limits")."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
+    if path == "-":  # stdin is read, not closed
+        return contextlib.nullcontext(getattr(sys.stdin, "buffer", sys.stdin))
+    return open(path, "rb")
+
+
+def _decode(raw: bytes, lineno: int, name: str) -> str:
+    """Strict UTF-8; an invalid byte is reported at its line and column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        col = len(raw[: e.start].decode("utf-8", "replace")) + 1
+        raise NotationError(f"invalid UTF-8 (byte 0x{raw[e.start]:02x})", line=lineno, col=col,
+                            path=name) from None
+
+
+class _Lines:
+    """The lines of a binary stream as text, read one at a time in bounded memory: the
+    same bytes give the same lines from a file and from stdin (only \\n ends a line; no
+    newline translation), a UTF-8 BOM at the start is dropped, and a line longer than
+    ``limit`` bytes is refused (so ``/dev/zero`` ends in an error, not in ``MemoryError``)."""
+
+    def __init__(self, f: IO[bytes], name: str):
+        self.f = f
+        self.name = name
+        self.lineno = 0
+
+    def raw(self, limit: int = MAX_LINE, json_limit: int = 0) -> bytes:
+        """The next line as bytes (empty at the end): at most ``limit`` bytes, or
+        ``json_limit`` for a line that starts like JSON (``{`` or ``[``)."""
+        data = self.f.readline(limit + 1)
+        if not data:
+            return data
+        self.lineno += 1
+        if self.lineno == 1 and data.startswith(_BOM):
+            data = data[len(_BOM) :]
+        if len(data) > limit and not data.endswith(b"\n"):
+            if json_limit > limit and data.lstrip()[:1] in (b"{", b"["):
+                data += self.f.readline(json_limit - len(data) + 1)
+                limit = json_limit
+            if len(data) > limit and not data.endswith(b"\n"):
+                raise NotationError(f"line longer than {limit} bytes", line=self.lineno,
+                                    col=limit + 1, path=self.name)
+        return data
+
+    def text(self) -> str | None:
+        data = self.raw()
+        return _decode(data, self.lineno, self.name) if data else None
+
+    def __iter__(self) -> Iterator[str]:
+        while (line := self.text()) is not None:
+            yield line
 
 
 def is_json(text: str) -> bool:
@@ -61,51 +122,161 @@ def is_json(text: str) -> bool:
     s = text.lstrip()
     if s.startswith("{"):
         return True
-    return s.startswith("[") and s[1:].lstrip()[:1] in ("{", "]")
+    return s.startswith("[") and s[1:].lstrip()[:1] in ("{", "]", "")
 
 
-def load_records(path: str) -> Iterator[Located]:
-    """The records of a file (``-`` for stdin), text or JSON, with their locations."""
-    name = display_name(path)
-    if path != "-" and not is_json_path(path):
-        with open(path, encoding="utf-8") as f:
-            head = f.read(1024)
-            if not is_json(head):
-                f.seek(0)
-                yield from read_records(f, path=name)
-                return
-    text = read_text(path)
+def load_records(path: str, visitor: Any = None) -> Iterator[Located]:
+    """The records of a file (``-`` for stdin), text or JSON, with their locations.
+
+    Everything is read as bytes and streamed: text records one at a time, JSON lines one
+    line at a time; only a JSON document (one record or a list) is read whole, up to
+    :data:`MAX_JSON` bytes. Every error is a :class:`NotationError` with ``file:line:col``.
+    """
+    with _open_binary(path) as f:
+        yield from read_stream(f, display_name(path), visitor)
+
+
+def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Located]:
+    """The records of a binary stream named ``name`` (what :func:`load_records` reads)."""
+    src = _Lines(f, name)
+    head: list[str] = []
+    while True:  # the blank lines before the first line that says text or JSON
+        first = src.raw(MAX_LINE, MAX_JSON)
+        if not first:
+            return
+        text = _decode(first, src.lineno, name)
+        head.append(text)
+        if text.strip():
+            break
     if not is_json(text):
-        yield from read_records(text, path=name)
+        if len(first) > MAX_LINE + 2:
+            raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
+                                col=MAX_LINE + 1, path=name)
+        # _end_blocks: a blank line after headers ends a block, so puzzle blocks (headers
+        # only) read one by one; records are unchanged (it inserts an empty comment)
+        yield from read_records(_end_blocks(_chain(head, src)), path=name, visitor=visitor)
         return
+    yield from _json_records(src, head, name)
+
+
+def _chain(head: list[str], rest: Iterable[str]) -> Iterator[str]:
+    yield from head
+    yield from rest
+
+
+def _json_records(src: _Lines, head: list[str], name: str) -> Iterator[Located]:
+    first = head[-1]
+    start = src.lineno
+    if first.lstrip().startswith("{") and complete_json(first):
+        # JSON lines: one record a line, streamed
+        yield Located(record_from_json(first, path=name, line=start), name, start, [], {})
+        while line := src.raw(MAX_LINE, MAX_JSON):
+            if line.strip():
+                text = _decode(line, src.lineno, name)
+                rec = record_from_json(text, path=name, line=src.lineno)
+                yield Located(rec, name, src.lineno, [], {})
+        return
+    # one JSON document (a record over several lines, or a list): read whole, bounded
+    parts = [s.encode("utf-8") for s in head]
+    size = sum(len(p) for p in parts)
+    rest = src.f.read(MAX_JSON + 1 - size)
+    if size + len(rest) > MAX_JSON:
+        raise NotationError(f"a JSON document may have at most {MAX_JSON} bytes", line=1,
+                            col=1, path=name)
+    data = b"".join(parts) + rest
+    for r in records_from_json(_decode_all(data, name), path=name):
+        yield Located(r, name, start, [], {})
+
+
+def _decode_all(data: bytes, name: str) -> str:
     try:
-        records = records_from_json(text)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise NotationError(f"bad JSON record: {e}", path=name) from None
-    for r in records:
-        yield Located(r, name, 0, [], {})
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise NotationError(f"invalid UTF-8 (byte 0x{data[e.start]:02x})", line=line,
+                            col=col, path=name) from None
 
 
 def is_json_path(path: str) -> bool:
     return path.endswith((".json", ".ndjson"))
 
 
-def write_output(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (``-`` = stdout) atomically: a failure never leaves a half
-    written file, and an existing file is replaced only once the new one is complete."""
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
+    """Write ``text`` to ``path`` (``-`` = stdout).
+
+    A regular file (or a new one) is replaced atomically through a temporary file in its
+    directory, synced before the rename, keeping the old file's permission bits: a crash or
+    a full disk never leaves a half-written file, and the old file stays intact until the
+    new one is complete. Anything else (a device such as ``/dev/null``, a FIFO) is written
+    straight to; a symlink is followed and its target replaced. An output path that is
+    also one of ``inputs`` is refused. Failures raise :class:`KifuError` (one line)."""
     if path == "-":
         click.echo(text, nl=False)
         return
-    directory = os.path.dirname(os.path.abspath(path))
+    for other in inputs:
+        if other != "-" and _same_file(other, path):
+            raise KifuError(f"{path}: the output is also an input; write to another file")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise KifuError(f"{path}: cannot write: {e.reason}") from None
+    real = os.path.realpath(path)
+    try:
+        st: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise KifuError(f"{path}: cannot write: {e.strerror}") from None
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            with open(real, "wb", buffering=0) as out:
+                view = memoryview(data)
+                while view:
+                    view = view[out.write(view) :]
+            return
+        _replace(real, data, st)
+    except OSError as e:
+        raise KifuError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+def _replace(real: str, data: bytes, st: os.stat_result | None) -> None:
+    directory = os.path.dirname(real)
     fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if st is not None:
+            mode = stat.S_IMODE(st.st_mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
     except BaseException:
-        if os.path.exists(tmp):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    with contextlib.suppress(OSError):  # make the rename durable (best effort)
+        dfd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
 
 
 def echo_json(obj: Any) -> None:

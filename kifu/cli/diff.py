@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from kifu import games
 from kifu.cli.common import echo_json, handle_errors, load_records
 from kifu.cli.replay import pick_record
 from kifu.core.errors import KifuError
@@ -18,20 +19,26 @@ from kifu.notation.diff import diff_records, diff_rules
 @click.option("--rules", default=None, metavar="SPEC",
               help="Replay every record of A under these rules too (e.g. "
                    "'tweak/1;empty_capture=true') and report where the outcomes part.")
+@click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
+              help="Replay every record of A under its own rules with this field changed "
+                   "(repeatable; with --rules, changes those rules).")
 @click.option("--json", "as_json", is_flag=True, help="The difference as JSON.")
 @handle_errors
-def diff(a, b, index, rules, as_json) -> None:
+def diff(a, b, index, rules, sets, as_json) -> None:
     """Compare the records A and B: headers, then the first ply where the actions differ
-    (with both actions and the position before it). With --rules, compare each record of
-    A with itself replayed under other rules.
+    (with both actions and the position before it). With --rules SPEC or --set FIELD=VALUE,
+    replay each record of A under its own rules and under the other rules, and compare the
+    legality of every action, every intermediate position and the result.
 
-    Exit code 0 when the records are identical (or every outcome is the same under both
-    rule sets), 1 when they differ.
+    Exit code 0 when the records are identical (or nothing changes under the other rules),
+    1 when they differ. Example: kifu diff corpus.kifu --set grey_open=anyone
     """
-    if rules is not None:
+    if rules is not None or sets:
         if b is not None:
-            raise KifuError("give either B or --rules, not both")
-        _diff_rules(a, rules, as_json)
+            raise KifuError("give either B or --rules/--set, not both")
+        if rules is not None:  # a bad spec is refused before any record is read
+            games.get(rules.partition(";")[0].partition("/")[0]).parse_rules(rules)
+        _diff_rules(a, rules, sets, as_json)
         return
     if b is None:
         raise KifuError("diff needs two records A B, or --rules SPEC")
@@ -60,20 +67,30 @@ def diff(a, b, index, rules, as_json) -> None:
         raise SystemExit(1)
 
 
-def _diff_rules(path: str, rules: str, as_json: bool) -> None:
-    rows = [diff_rules(loc, rules, index=i) for i, loc in enumerate(load_records(path), 1)]
-    changed = [r for r in rows if not r.same]
+def _diff_rules(path: str, rules: str | None, sets: tuple[str, ...], as_json: bool) -> None:
+    label = " ".join(([rules] if rules else []) + [f"--set {x}" for x in sets])
+    rows = [diff_rules(loc, rules, index=i, sets=sets)
+            for i, loc in enumerate(load_records(path), 1)]
+    changed = [r for r in rows if r.outcome_changed]
+    differ = [r for r in rows if not r.same]
     if as_json:
-        echo_json({"rules": rules, "records": len(rows), "changed": len(changed),
-                   "diffs": rows})
+        echo_json({"rules": label, "records": len(rows), "changed": len(changed),
+                   "differ": len(differ), "diffs": rows})
     else:
-        for r in changed:
+        for r in differ:
+            earlier = "" if r.position_ply is None else \
+                f" (the positions differ from ply {r.position_ply})"
             if r.ply is not None:
-                click.echo(f"#{r.index}: refused under {rules}: {r.error}")
+                click.echo(f"#{r.index}: refused under {r.rules_b}{earlier}: {r.error}")
+            elif r.outcome_changed:
+                click.echo(f"#{r.index}: result {_scores(r.result_a)} -> {_scores(r.result_b)}"
+                           f" under {r.rules_b}{earlier}")
             else:
-                click.echo(f"#{r.index}: result {_scores(r.result_a)} -> {_scores(r.result_b)}")
-        click.echo(f"{len(changed)} of {len(rows)} record(s) differ under {rules}")
-    if changed:
+                click.echo(f"#{r.index}: same result; the positions differ after ply "
+                           f"{r.position_ply}: {r.position_a} | {r.position_b}")
+        click.echo(f"{len(differ)} of {len(rows)} record(s) differ under {label} "
+                   f"({len(changed)} change outcome)")
+    if differ:
         raise SystemExit(1)
 
 

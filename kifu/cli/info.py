@@ -9,6 +9,8 @@ import click
 
 from kifu import games
 from kifu.cli.common import echo_json, handle_errors
+from kifu.cli.options import non_negative
+from kifu.core.errors import KifuError
 from kifu.core.game import perft
 from kifu.notation.record import json_schema
 
@@ -47,7 +49,8 @@ def schema(kind) -> None:
 @click.command("perft")
 @click.argument("game_name", metavar="GAME")
 @click.argument("position", metavar="POSITION")
-@click.option("-d", "--depth", type=int, default=3, show_default=True)
+@click.option("-d", "--depth", type=int, default=3, show_default=True,
+              callback=non_negative("--depth"), help="Plies below the position (0 or more).")
 @click.option("--divide", is_flag=True, help="Count per first action.")
 @click.option("--json", "as_json", is_flag=True)
 @handle_errors
@@ -57,6 +60,8 @@ def perft_cmd(game_name, position, depth, divide, as_json) -> None:
     Dealer actions are expanded; the last level is counted in bulk.
     """
     game = games.get(game_name)
+    if divide and depth < 1:
+        raise KifuError("--divide needs --depth 1 or more")
     state = game.from_line(position)
     t0 = time.perf_counter()
     parts = {}

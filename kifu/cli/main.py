@@ -5,12 +5,16 @@ from __future__ import annotations
 import click
 
 from kifu import __version__
+from kifu.cli.archive import archive
 from kifu.cli.diff import diff
+from kifu.cli.html_cmd import html_cmd
 from kifu.cli.info import games_cmd, perft_cmd, schema
 from kifu.cli.play import play
 from kifu.cli.puzzles import puzzles
+from kifu.cli.record import record
 from kifu.cli.replay import replay
 from kifu.cli.solve import solve
+from kifu.cli.trace import trace
 from kifu.cli.validate import validate
 
 
@@ -25,10 +29,13 @@ def cli() -> None:
     """
 
 
-for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd):
+for command in (play, validate, replay, diff, schema, games_cmd, perft_cmd, record,
+                trace):
     cli.add_command(command)
+cli.add_command(html_cmd)
 for command in (solve, puzzles):
     cli.add_command(command)
+cli.add_command(archive)
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors, parse_variant_options, write_output
+from kifu.cli.options import date_callback, positive, seed_callback, variant_options
 from kifu.core.errors import VariantError
 from kifu.notation.record import format_record, record_to_json
 from kifu.play import play_record
@@ -17,18 +18,19 @@ from kifu.play import play_record
 @click.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("-n", "--players", type=int, required=True, help="Number of seats.")
-@click.option("-s", "--seed", default="0", show_default=True,
-              help="Seed of the deal and the bots (an int or any text).")
+@click.option("-s", "--seed", default="0", show_default=True, callback=seed_callback,
+              help="Seed of the deal and the bots: a plain integer, or a text without "
+                   "control characters.")
 @click.option("--bot", "bot", default=None,
               help="One bot for every seat (default: greedy, else random).")
 @click.option("--bots", "bots", default=None,
               help="Comma-separated bots, one per seat, e.g. ai,ai,random.")
-@click.option("--rules", default=None, help="A rules spec, e.g. 'tweak/1;rounds=1'.")
-@click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
-              help="Change one variant field (repeatable), e.g. --set rounds=1.")
+@variant_options
 @click.option("--games", "count", type=int, default=1, show_default=True,
+              callback=positive("--games"),
               help="Play this many games, with seeds SEED, SEED+1, ... (int seeds).")
-@click.option("--date", default=None, help="Date tag (default: today, YYYY.MM.DD).")
+@click.option("--date", default=None, callback=date_callback,
+              help="Date tag, YYYY.MM.DD or ????.??.?? (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Write JSON (one record a line).")
 @click.option("-o", "--output", default="-", show_default=True,
               help="File to write (- for stdout); written whole or not at all.")
@@ -55,13 +57,11 @@ def play(game_name, players, seed, bot, bots, rules, sets, count, date, as_json,
         names = [bot or default] * players
     date = date or datetime.date.today().strftime("%Y.%m.%d")
     if count > 1:
-        try:
-            first = int(seed)
-        except ValueError:
-            raise VariantError("--games needs an integer --seed") from None
-        seeds: list[int | str] = [first + i for i in range(count)]
+        if not isinstance(seed, int):
+            raise VariantError("--games needs an integer --seed")
+        seeds: list[int | str] = [seed + i for i in range(count)]
     else:
-        seeds = [int(seed) if seed.lstrip("-").isdigit() else seed]
+        seeds = [seed]
     chunks = []
     with click.progressbar(seeds, label=f"playing {game.id}", file=sys.stderr,
                            hidden=silent or count < 10) as bar:

@@ -119,10 +119,13 @@ def puzzles() -> None:
 @click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
 @click.option("--budget-nodes", type=click.IntRange(1), default=200_000, show_default=True,
               help="Skip candidates whose search needs more nodes.")
+@click.option("--db", "db", metavar="PATH", default=None,
+              help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
+                   "or ./kifu.db).")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             dask, chunk_size) -> None:
+             db, dask, chunk_size) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
     actions). The same seed gives the same file whatever --workers, --dask, --chunk-size."""
@@ -144,3 +147,9 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
     write_puzzles(output, found)
     if output != "-":
         click.echo(f"{output}: {len(found)} puzzle(s)", err=True)
+    if db is not None:
+        from kifu.archive import add_puzzles
+
+        stats = add_puzzles(found, db=db or None)
+        click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} already "
+                   "in the archive", err=True)

@@ -47,6 +47,15 @@ def iter_puzzles(sources: tuple[str, ...]) -> Iterator[LocatedPuzzle]:
                 yield from load_puzzles(path)
 
 
+def archive_puzzles(db: str, game: str) -> Iterator[LocatedPuzzle]:
+    """The puzzles stored in the archive ``db`` (``game`` an id, or ``all``), each located
+    as ``DB#id``."""
+    from kifu.archive import iter_puzzles as stored
+
+    for row in stored(db=db or None, game=None if game == "all" else game):
+        yield from load_puzzles(f"{db}#{row['id']}", row["text"])
+
+
 def solve_one(checked: Checked, budget: Budget) -> Solution:
     return checked.question.solve(checked.state, budget)
 
@@ -102,8 +111,12 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")
 @click.option("--budget-nodes", type=click.IntRange(1), help="Stop a search after N nodes.")
 @click.option("--budget-seconds", type=click.FloatRange(0), help="Stop a search after S s.")
+@click.option("--db", "db", metavar="PATH", default=None,
+              help="Solve the puzzles stored in this archive (kifu archive); SOURCE is then "
+                   "a game id, or 'all'.")
 @handle_errors
-def solve(source, position, question, check, as_json, budget_nodes, budget_seconds) -> None:
+def solve(source, position, question, check, as_json, budget_nodes, budget_seconds,
+          db=None) -> None:
     """Solve the puzzles in FILE (or every .kifu/.json file in DIR; - for stdin), or ask
     --question of one GAME POSITION (a position line).
 
@@ -119,7 +132,8 @@ def solve(source, position, question, check, as_json, budget_nodes, budget_secon
     if question is not None:
         raise KifuError("--question goes with GAME POSITION; a puzzle file states its own")
     count = bad = 0
-    for lp in iter_puzzles((source,)):
+    located = iter_puzzles((source,)) if db is None else archive_puzzles(db, source)
+    for lp in located:
         checked = check_puzzle(lp)
         sol = solve_one(checked, budget)
         count += 1

@@ -2,68 +2,44 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
-from kifu.cli.common import echo_json, handle_errors, load_records
-from kifu.core.errors import KifuError, NotationError
-from kifu.notation.puzzle import check_located_puzzle, is_puzzle
-from kifu.notation.replay import ReplayError
-from kifu.notation.replay import replay as replay_record
+from kifu.cli.common import handle_errors
+from kifu.notation.batch import FileSummary, Validation
 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--all", "report_all", is_flag=True,
               help="Go on after the first bad record and report every one.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON report for all files.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON report for all files, written as the records are checked.")
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only.")
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Check on N processes (same output, same order).")
 @handle_errors
-def validate(files, report_all, as_json, quiet) -> None:
+def validate(files, report_all, as_json, quiet, workers) -> None:
     """Check that every record in FILE... is well formed and legal, action by action.
 
     Exit code 0 when every record is valid, 1 when one is not. Each error is one line:
     FILE:LINE:COL: ply N: ACTOR 'ACTION': what is wrong [rule ...]; legal: ...
     """
-    reports = []
-    bad = 0
-    for path in files:
-        count = ok = 0
-        try:
-            for loc in load_records(path):
-                count += 1
-                try:
-                    if is_puzzle(loc.record.headers) and not loc.record.moves:
-                        check_located_puzzle(loc)  # a puzzle block (docs/puzzles.md)
-                    else:
-                        replay_record(loc)
-                    ok += 1
-                    reports.append({"file": loc.path, "record": count, "ok": True})
-                except KifuError as e:
-                    bad += 1
-                    reports.append(_error_report(loc.path, count, e))
-                    if not as_json:
-                        click.echo(str(e), err=True)
-                    if not report_all:
-                        break
-        except NotationError as e:  # a syntax error stops the reading of that file
-            bad += 1
-            reports.append(_error_report(e.path or path, count + 1, e))
-            if not as_json:
-                click.echo(str(e), err=True)
-        if not as_json and not quiet:
-            click.echo(f"{path}: {ok} of {count} record(s) valid")
-        if bad and not report_all:
-            break
+    run = Validation(report_all=report_all, every=as_json, workers=workers)
+    first = True
     if as_json:
-        echo_json({"ok": bad == 0, "records": reports})
-    if bad:
+        click.echo('{"records": [')
+    for item in run.run(files):
+        if isinstance(item, FileSummary):
+            if not as_json and not quiet:
+                click.echo(f"{item.path}: {item.ok} of {item.count} record(s) valid")
+        elif as_json:
+            click.echo(("" if first else ",") + json.dumps(item, ensure_ascii=False))
+            first = False
+        else:
+            click.echo(item["error"], err=True)
+    if as_json:
+        click.echo(f'], "ok": {"false" if run.bad else "true"}, "checked": {run.checked}}}')
+    if run.bad:
         raise SystemExit(1)
-
-
-def _error_report(path: str, index: int, e: KifuError) -> dict:
-    report = {"file": path, "record": index, "ok": False, "error": str(e)}
-    if isinstance(e, NotationError):
-        report.update(line=e.line, col=e.col, message=e.message)
-    if isinstance(e, ReplayError):
-        report.update(ply=e.ply, rule=e.rule, legal=list(e.legal))
-    return report

@@ -21,7 +21,7 @@ import msgspec
 
 from kifu.core.errors import IllegalActionError, NotationError, VariantError
 from kifu.core.rng import Rng
-from kifu.core.variant import Variant, variant_fields, variant_from_pairs
+from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
 
 DEALER = -1
 """The seat number of the dealer, who makes every chance decision."""
@@ -40,11 +40,16 @@ def parse_actor(text: str) -> int:
     """
     if text == "d":
         return DEALER
-    if len(text) >= 2 and text[0] == "p" and text[1:].isdigit() and (
-        text[1] != "0" or len(text) == 2
+    digits = text[1:]
+    if (
+        2 <= len(text) <= 7
+        and text[0] == "p"
+        and digits.isascii()
+        and digits.isdecimal()
+        and (digits[0] != "0" or len(digits) == 1)
     ):
-        return int(text[1:])
-    raise ValueError(f"bad actor {text!r}: expected d or p0, p1, ...")
+        return int(digits)
+    raise ValueError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)")
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -234,6 +239,9 @@ class Game(ABC):
     bots: ClassVar[dict[str, type[Bot]]] = {"random": RandomBot}
     example_variants: ClassVar[tuple[Variant, ...]] = ()
     """Interesting non-default variants, for property tests (random playouts under each)."""
+    parse_is_stateless: ClassVar[bool] = False
+    """True when ``parse_action`` ignores its state (the same text always gives the same
+    action or the same error): fast replay may then memoise action text -> action."""
 
     # --- states -------------------------------------------------------------------------
     @abstractmethod
@@ -277,25 +285,35 @@ class Game(ABC):
 
     def parse_rules(self, spec: str) -> Variant:
         """The variant named by a rules token (raises :class:`VariantError`)."""
+        if not (spec.isascii() and spec.isprintable()) or " " in spec:
+            raise VariantError(f"a rules spec is one token of printable ASCII, not {short(spec)}")
         head, *fields = spec.split(";")
         name, _, version = head.partition("/")
         if get_game_id(name) != self.id:
-            raise VariantError(f"rules {spec!r} are not for {self.id}")
+            raise VariantError(f"rules {short(spec)} are not for {self.id}")
         if version and version != str(self.rules_version):
             raise VariantError(
-                f"{self.id} rules version {version} is not known (this kifu has "
+                f"{self.id} rules version {version[:40]} is not known (this kifu has "
                 f"{self.rules_version})"
             )
         pairs = []
         for f in fields:
             k, eq, v = f.partition("=")
             if not eq or not k:
-                raise VariantError(f"bad variant field {f!r}: expected name=value")
+                raise VariantError(f"bad variant field {short(f)}: expected name=value")
             pairs.append((k, v))
         return variant_from_pairs(self.Variant, pairs)
 
     def split_line(self, line: str) -> tuple[Variant, list[str]]:
-        """Split a position line into its variant and its remaining fields."""
+        """Split a position line into its variant and its remaining fields (a position line
+        is printable ASCII; anything else is refused at its column)."""
+        if not (line.isascii() and line.isprintable()):
+            at = next(i for i, c in enumerate(line) if not " " <= c <= "~")
+            raise NotationError(f"a position line is printable ASCII; {line[at]!r} is not",
+                                line=1, col=at + 1)
+        if len(line) > 100_000:
+            raise NotationError("a position line may have at most 100000 characters",
+                                line=1, col=100_001)
         fields = line.split()
         if not fields:
             raise NotationError("empty position line", line=1, col=1)

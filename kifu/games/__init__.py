@@ -15,12 +15,15 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "tweak": ("kifu.games.tweak", "GAME"),
     "graph-t": ("kifu.games.graph_t", "GAME"),
     "alice": ("kifu.games.alice", "GAME"),
+    "lianxian": ("kifu.games.lianxian", "GAME"),
 }
-_ALIASES: dict[str, str] = {"graph_t": "graph-t", "grapht": "graph-t", "unoalice": "alice"}
+_ALIASES: dict[str, str] = {
+    "graph_t": "graph-t", "grapht": "graph-t", "unoalice": "alice", "setup": "lianxian",
+}
 _LOADED: dict[str, Game] = {}
 
 # Games of the project that are not implemented yet (named in errors, not loadable).
-PLANNED = ("towai", "lianxian", "setup")
+PLANNED = ("towai",)
 
 
 def ids() -> list[str]:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
-from kifu.core.errors import KifuError
+from kifu import games
+from kifu.core.errors import KifuError, VariantError
+from kifu.core.game import Game
+from kifu.core.variant import Variant, variant_fields, variant_from_pairs
 from kifu.notation.reader import Located
 from kifu.notation.record import Record
-from kifu.notation.replay import replay
+from kifu.notation.replay import replay, replay_states, setup_of
 
 
 class MoveDiff(msgspec.Struct, frozen=True):
@@ -56,26 +61,79 @@ class RulesDiff(msgspec.Struct, frozen=True):
     """One record replayed under its own rules (A) and under other rules (B)."""
 
     index: int
-    same: bool  # B replays every action and ends with the same result
+    same: bool  # B accepts every action, every position and the result are the same
     ply: int | None  # the first ply B refuses, if any
     error: str | None  # B's error there
     result_a: tuple[int, ...] | None
     result_b: tuple[int, ...] | None
+    outcome_changed: bool = False  # B refuses an action, or the game ends another way
+    position_ply: int | None = None  # the first ply after which the positions differ
+    position_a: str | None = None  # the positions there (without their rules token)
+    position_b: str | None = None
+    rules_a: str = ""
+    rules_b: str = ""
 
 
-def diff_rules(loc: Located, rules: str, *, index: int = 1) -> RulesDiff:
-    """Replay ``loc`` under its own rules and under ``rules`` (a rules spec); where does the
-    second replay part from the first? Raises if the record is invalid under its own rules."""
+def apply_sets(game: Game, variant: Variant, sets: Sequence[str]) -> Variant:
+    """``variant`` with the fields of ``sets`` (``field=value`` each) changed."""
+    pairs = dict(variant_fields(variant))
+    for item in sets:
+        k, eq, v = item.partition("=")
+        if not eq or not k:
+            raise VariantError(f"bad variant field {item!r}: expected name=value")
+        pairs[k] = v
+    return variant_from_pairs(game.Variant, list(pairs.items()))
+
+
+def other_rules(loc: Located, rules: str | None, sets: Sequence[str] = ()) -> str:
+    """The rules spec B for a record: ``rules`` (checked: same game), or the record's own
+    rules with ``sets`` applied."""
+    game, setup = setup_of(loc)
+    if rules is not None:
+        named = games.get(rules.partition(";")[0].partition("/")[0])
+        if named.id != game.id:
+            raise VariantError(f"the rules {rules!r} are for {named.id}; record is {game.id}")
+        variant = game.parse_rules(rules)
+    else:
+        variant = setup.variant
+    if sets:
+        variant = apply_sets(game, variant, sets)
+    return game.rules_spec(variant)
+
+
+def _body(line: str) -> str:
+    return line.partition(" ")[2]
+
+
+def diff_rules(loc: Located, rules: str | None, *, index: int = 1,
+               sets: Sequence[str] = ()) -> RulesDiff:
+    """Replay ``loc`` under its own rules (A) and under ``rules`` (a rules spec) and/or its
+    own rules changed by ``sets`` (B); compare the legality of each action, every
+    intermediate position and the result. Raises if the record is invalid under A."""
+    spec_b = other_rules(loc, rules, sets)
+    positions_a = [_body(st.to_line()) for st in replay_states(loc)]
     a = replay(loc, check_result=False)
-    other = Record({**loc.record.headers, "Rules": rules}, loc.record.moves, loc.record.comment)
-    moved = Located(other, loc.path, loc.line, loc.move_lines, loc.header_lines)
     ra = a.state.result()
     res_a = ra.scores if ra else None
+    spec_a = loc.record.headers["Rules"]
+    other = Record({**loc.record.headers, "Rules": spec_b}, loc.record.moves, loc.record.comment)
+    moved = Located(other, loc.path, loc.line, loc.move_lines, loc.header_lines)
+    first_pos: tuple[int, str, str] | None = None
+    ply = 0
+    state_b = None
     try:
-        b = replay(moved, check_result=False)
+        for ply, st in enumerate(replay_states(moved)):
+            state_b = st
+            if first_pos is None and _body(st.to_line()) != positions_a[ply]:
+                first_pos = (ply, positions_a[ply], _body(st.to_line()))
     except KifuError as e:
-        return RulesDiff(index, False, getattr(e, "ply", None) or None, str(e), res_a, None)
-    rb = b.state.result()
+        refused = getattr(e, "ply", None) or ply + 1
+        return RulesDiff(index, False, refused, str(e), res_a, None, True,
+                         *(first_pos or (None, None, None)), spec_a, spec_b)
+    assert state_b is not None
+    rb = state_b.result()
     res_b = rb.scores if rb else None
-    same = res_a == res_b and a.state.to_move == b.state.to_move
-    return RulesDiff(index, same, None, None, res_a, res_b)
+    changed = res_a != res_b or (ra.ranks if ra else None) != (rb.ranks if rb else None)
+    same = not changed and first_pos is None
+    return RulesDiff(index, same, None, None, res_a, res_b, changed,
+                     *(first_pos or (None, None, None)), spec_a, spec_b)

@@ -16,7 +16,20 @@ from typing import IO, Any
 import msgspec
 
 from kifu.core.errors import NotationError
-from kifu.notation.record import ACTOR, Move, Record
+from kifu.notation.record import (
+    ACTOR,
+    MAX_ACTIONS,
+    MAX_HEADERS,
+    MAX_LINE,
+    MAX_TEXT,
+    Move,
+    Record,
+    action_problem,
+    comment_problem,
+    excerpt,
+    name_problem,
+    value_problem,
+)
 
 SKIP = object()
 """Returned by ``Visitor.end_headers`` to skip the moves of a record."""
@@ -123,6 +136,13 @@ _NAMES: dict[str, str] = {}
 """Header names already checked: the text between ``[`` and the first quote -> the name."""
 
 
+def _value_checked(body: str, lineno: int, col: int, path: str) -> str:
+    problem = value_problem(body)
+    if problem:
+        raise NotationError(problem[1], line=lineno, col=col + problem[0], path=path)
+    return body
+
+
 def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
     # The fast path: ``[Name "value"]`` with a name seen before and no escapes in the value
     # gives what the general path below gives, without re-checking the name.
@@ -132,24 +152,26 @@ def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
         if name is not None:
             body = line[q + 1 : -2]
             if "\\" not in body and '"' not in body:
-                return name, body
-    s = line.rstrip()
+                return name, body if body.isprintable() else _value_checked(body, lineno,
+                                                                             q + 2, path)
+    s = line.rstrip(" \t")
     if not s.endswith("]"):
         raise NotationError("header line must end with ]", line=lineno, col=len(s) + 1, path=path)
     q = s.find('"')
     if q < 0:
         raise NotationError('header value must be in "quotes"', line=lineno, col=2, path=path)
-    name = s[1:q].strip()
-    if not name or not (name[0].isalpha() and name.replace("_", "").isalnum() and name.isascii()):
-        raise NotationError(f"bad header name {name!r}", line=lineno, col=2, path=path)
+    name = s[1:q].strip(" \t")
+    problem = name_problem(name)
+    if problem:
+        raise NotationError(problem, line=lineno, col=2, path=path)
     if len(_NAMES) < 1000:
         _NAMES[s[1:q]] = name
-    body = s[q + 1 : -1].rstrip()
+    body = s[q + 1 : -1].rstrip(" \t")
     if not body.endswith('"'):
         raise NotationError('header value must end with "', line=lineno, col=len(s), path=path)
     body = body[:-1]
     if "\\" not in body and '"' not in body:
-        return name, body
+        return name, _value_checked(body, lineno, q + 2, path)
     out = []
     i = 0
     while i < len(body):
@@ -168,6 +190,7 @@ def _parse_header(line: str, lineno: int, path: str) -> tuple[str, str]:
                                 path=path)
         out.append(c)
         i += 1
+    _value_checked(body, lineno, q + 2, path)
     return name, "".join(out)
 
 
@@ -179,6 +202,30 @@ def _refuse_nested(inside: str, col: int, lineno: int, path: str) -> None:
                             col=col + at, path=path)
 
 
+def _comment_text(inside: str, lineno: int, col: int, path: str) -> str:
+    """The words of a comment's text (white space runs become one space), checked."""
+    text = " ".join(inside.split())
+    if text and not text.isprintable():  # printable text is a good comment (no braces here)
+        problem = comment_problem(text)
+        if problem:
+            bad = problem[1]
+            at = inside.find(text[problem[0]]) if problem[0] else 0
+            raise NotationError(bad, line=lineno, col=col + max(0, at), path=path)
+    return text
+
+
+def _bad_action(text: str, lineno: int, col: int, path: str) -> NotationError:
+    """The located error for action text that is not printable ASCII tokens."""
+    for i, c in enumerate(text):
+        if c not in " \t" and not "!" <= c <= "~":
+            return NotationError(
+                f"an action is printable ASCII; {c!r} is not allowed in {excerpt(text)}",
+                line=lineno, col=col + i, path=path,
+            )
+    problem = action_problem(text) or (0, f"bad action text {excerpt(text)}")
+    return NotationError(problem[1], line=lineno, col=col + problem[0], path=path)
+
+
 def read_records(
     source: IO[str] | Iterable[str] | str,
     *,
@@ -188,7 +235,9 @@ def read_records(
     """Yield what the visitor's ``end_record`` returns, one record at a time.
 
     ``source`` is a text handle, an iterable of lines, or a whole string. The default
-    visitor is :class:`RecordBuilder`, which yields :class:`Located` records.
+    visitor is :class:`RecordBuilder`, which yields :class:`Located` records. Limits
+    (``kifu.notation.record``): lines of at most ``MAX_LINE`` characters, records of at most
+    ``MAX_ACTIONS`` actions and ``MAX_HEADERS`` headers, comments of at most ``MAX_TEXT``.
     """
     if isinstance(source, str):
         # only \n ends a line (str.splitlines would also split on \x85, \u2028, ...)
@@ -208,12 +257,45 @@ def read_records(
     in_record = False  # inside a record
     in_body = False  # past its headers
     skipping = False
-    has_moves = False
+    nmoves = 0  # actions of this record so far
+    nheaders = 0
     pending: list[str] | None = None  # an open multi-line comment
     pending_at = (0, 0)
+    pending_size = 0
+    notes: list[str] = []  # comment texts waiting for the next action or record end
+    notes_at = (0, 0)
+    notes_size = 0
     lineno = 0
+
+    def flush_notes(nmoves: int) -> None:
+        # Comments are collected, then joined once: 100,000 comment lines stay linear.
+        text = " ".join(notes)
+        notes.clear()
+        if nmoves:
+            vis.move_comment(text)
+        else:
+            vis.comment(text, *notes_at)
+
+    def add_note(text: str, at: tuple[int, int]) -> None:
+        nonlocal notes_at, notes_size
+        if not notes:
+            notes_at = at
+            notes_size = 0
+        notes_size += len(text) + 1
+        if notes_size > MAX_TEXT:
+            raise NotationError(f"a comment may have at most {MAX_TEXT} characters",
+                                line=at[0], col=at[1], path=path)
+        notes.append(text)
+
+    max_line = MAX_LINE
+    max_actions = MAX_ACTIONS
     for raw in lines:
         lineno += 1
+        if len(raw) > max_line:
+            raise NotationError(
+                f"line longer than {MAX_LINE} characters ({len(raw)})", line=lineno,
+                col=MAX_LINE + 1, path=path,
+            )
         line = raw.rstrip("\r\n")
         if in_body and pending is None and not skipping:
             # The fast path: a plain action line "actor text" (most lines of a file), taken
@@ -222,19 +304,30 @@ def read_records(
             if (
                 actor in actors
                 and text
+                and text.isascii()
+                and text.isprintable()
                 and "{" not in text
                 and "}" not in text
                 and "  " not in text
-                and "\t" not in text
                 and text == text.strip()
             ):
+                if notes:
+                    flush_notes(nmoves)
+                nmoves += 1
+                if nmoves > max_actions:
+                    raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
+                                        line=lineno, col=1, path=path)
                 if direct:
                     moves_append(Move(actor, text))  # type: ignore[misc]
                     lines_append(lineno)  # type: ignore[misc]
                 else:
                     vis.move(actor, text, None, lineno, len(actor) + 2)
-                has_moves = True
                 continue
+        if "\r" in line:
+            raise NotationError(
+                "a carriage return inside a line: lines end with \\n or \\r\\n (CR-only line "
+                "ends are not read)", line=lineno, col=line.index("\r") + 1, path=path,
+            )
         if pending is not None:
             end = line.find("}")
             nested = line.find("{")
@@ -243,38 +336,47 @@ def read_records(
                     f"the comment opened at {pending_at[0]}:{pending_at[1]} is not closed "
                     "before this {", line=lineno, col=nested + 1, path=path,
                 )
+            part = line if end < 0 else line[:end]
+            pending_size += len(part) + 1
+            if pending_size > MAX_TEXT:
+                raise NotationError(f"a comment may have at most {MAX_TEXT} characters",
+                                    line=pending_at[0], col=pending_at[1], path=path)
             if end < 0:
-                pending.append(line)
+                pending.append(_comment_text(line, lineno, 1, path))
                 continue
-            pending.append(line[:end])
-            text = " ".join(" ".join(pending).split())
+            pending.append(_comment_text(part, lineno, 1, path))
+            text = " ".join(t for t in pending if t)
             pending = None
             if text:
-                if has_moves:
-                    vis.move_comment(text)
-                else:
-                    vis.comment(text, *pending_at)
+                add_note(text, pending_at)
             line = line[end + 1 :]
-            if line.strip():
+            if line.strip(" \t"):
                 raise NotationError(
                     "text after a comment must start a new line", line=lineno, col=end + 2,
                     path=path,
                 )
             continue
-        if not line or line.isspace():
+        first = line.lstrip(" \t")
+        if not first:
             continue
-        first = line.lstrip()
         c = first[0]
         if c == "[":
+            if notes:
+                flush_notes(nmoves)
             if in_body:
                 yield vis.end_record()
-                in_record = in_body = skipping = has_moves = False
+                in_record = in_body = skipping = False
             if not in_record:
                 vis.begin_record(lineno)
                 in_record = True
+                nmoves = nheaders = 0
                 if direct:
                     moves_append = vis.moves.append  # type: ignore[attr-defined]
                     lines_append = vis.lines.append  # type: ignore[attr-defined]
+            nheaders += 1
+            if nheaders > MAX_HEADERS:
+                raise NotationError(f"a record may have at most {MAX_HEADERS} headers",
+                                    line=lineno, col=1, path=path)
             name, value = _parse_header(first, lineno, path)
             vis.header(name, value, lineno)
             continue
@@ -295,22 +397,20 @@ def read_records(
             end = first.find("}")
             if end < 0:
                 _refuse_nested(first[1:], indent + 2, lineno, path)
-                pending = [first[1:]]
+                pending = [_comment_text(first[1:], lineno, indent + 2, path)]
                 pending_at = (lineno, indent + 1)
+                pending_size = len(first)
                 continue
             _refuse_nested(first[1:end], indent + 2, lineno, path)
-            text = " ".join(first[1:end].split())
-            rest = first[end + 1 :].strip()
+            text = _comment_text(first[1:end], lineno, indent + 2, path)
+            rest = first[end + 1 :].strip(" \t")
             if rest:
                 raise NotationError(
                     "text after a comment must start a new line", line=lineno,
                     col=indent + end + 2, path=path,
                 )
             if text:
-                if has_moves:
-                    vis.move_comment(text)
-                else:
-                    vis.comment(text, lineno, indent + 1)
+                add_note(text, (lineno, indent + 1))
             continue
         if c == "}":
             raise NotationError("} without {", line=lineno, col=indent + 1, path=path)
@@ -323,13 +423,14 @@ def read_records(
                     "a comment after an action must close on the same line", line=lineno,
                     col=indent + brace + 1, path=path,
                 )
-            if first[end + 1 :].strip():
+            if first[end + 1 :].strip(" \t"):
                 raise NotationError(
                     "text after a comment must start a new line", line=lineno,
                     col=indent + end + 2, path=path,
                 )
             _refuse_nested(first[brace + 1 : end], indent + brace + 2, lineno, path)
-            comment = " ".join(first[brace + 1 : end].split()) or None
+            comment = _comment_text(first[brace + 1 : end], lineno, indent + brace + 2,
+                                    path) or None
             first = first[:brace]
         elif "}" in first:
             raise NotationError("} without {", line=lineno, col=indent + first.find("}") + 1,
@@ -337,19 +438,29 @@ def read_records(
         actor, _, text = first.partition(" ")
         if not actor_ok(actor):
             raise NotationError(
-                f"expected an actor (d, p0, p1, ...) or a header, got {actor!r}",
+                f"expected an actor (d, p0, p1, ...) or a header, got {excerpt(actor)}",
                 line=lineno, col=indent + 1, path=path,
             )
-        if "  " in text or text != text.strip() or "\t" in text:
-            text = " ".join(text.split())
-        if not text:
+        norm = text.strip(" \t")
+        if "  " in norm or "\t" in norm:
+            norm = " ".join(w for w in norm.replace("\t", " ").split(" ") if w)
+        if not norm:
             raise NotationError(f"{actor} has no action", line=lineno,
                                 col=indent + len(actor) + 1, path=path)
-        vis.move(actor, text, comment, lineno, indent + len(actor) + 2)
-        has_moves = True
+        if not (norm.isascii() and norm.isprintable()) and action_problem(norm):
+            raise _bad_action(text, lineno, indent + len(actor) + 2, path)
+        if notes:
+            flush_notes(nmoves)
+        nmoves += 1
+        if nmoves > MAX_ACTIONS:
+            raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
+                                line=lineno, col=1, path=path)
+        vis.move(actor, norm, comment, lineno, indent + len(actor) + 2)
     if pending is not None:
         raise NotationError("comment not closed: missing }", line=pending_at[0],
                             col=pending_at[1], path=path)
+    if notes:
+        flush_notes(nmoves)
     if in_record:
         yield vis.end_record()
 

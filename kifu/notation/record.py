@@ -26,12 +26,34 @@ from typing import Any
 
 import msgspec
 
+from kifu.core.errors import NotationError
+
 ROSTER = ("Game", "Rules", "Players", "Date", "Result")
 """The tags every record has, written first and in this order."""
 
-HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-ACTOR = re.compile(r"(?:d|p(?:0|[1-9][0-9]*))\Z")
+HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
+ACTOR = re.compile(r"(?:d|p(?:0|[1-9][0-9]{0,5}))\Z")
+"""An actor token: ``d`` or ``p`` + a seat number (ASCII digits, at most 6 of them)."""
+ACTION_TEXT = re.compile(r"[!-z|~]+(?: [!-z|~]+)*\Z")
+"""Action text: printable ASCII tokens (no braces) separated by single spaces."""
 UNFINISHED = "*"
+
+# --- limits (docs/notation.md, "Limits") ---------------------------------------------------
+MAX_LINE = 1_000_000
+"""The longest line a record file may have, in characters (bytes when read from a file)."""
+MAX_ACTIONS = 100_000
+"""The most actions one record may have."""
+MAX_HEADERS = 1_000
+"""The most header tags one record may have."""
+MAX_TEXT = 1_000_000
+"""The longest header value or comment, in characters (a comment may span lines)."""
+EXCERPT = 40
+"""How many characters of a bad token an error message quotes."""
+
+_BRACE = re.compile(r"[{}]")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f]")
+"""Characters no header value or comment may hold: the C0 controls but tab (a newline or a
+carriage return would end the line; the others are refused so no file holds them)."""
 
 
 class Move(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -84,40 +106,124 @@ def escape_value(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _check_comment(text: str) -> None:
-    if "}" in text or "{" in text:
-        raise ValueError(f"a comment may not contain braces: {text!r}")
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``repr(text)``, cut to ``limit`` characters: errors quote a bounded excerpt."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a header name, or None."""
+    if HEADER_NAME.match(name):
+        return None
+    return f"bad header name {excerpt(name)} (a letter, then letters, digits or _; at most 64)"
+
+
+def value_problem(value: str) -> tuple[int, str] | None:
+    """(index, what is wrong) with a header value, or None."""
+    if len(value) > MAX_TEXT:
+        return 0, f"a header value may have at most {MAX_TEXT} characters, not {len(value)}"
+    m = None if value.isprintable() else _CONTROL.search(value)  # isprintable: fast path
+    if m:
+        return m.start(), f"control character {m.group()!r} in a header value"
+    return None
+
+
+def comment_problem(text: str) -> tuple[int, str] | None:
+    """(index, what is wrong) with a comment's text (as stored: non-empty words joined by
+    single spaces, no braces, no control characters), or None."""
     if not text or text != " ".join(text.split()):
-        raise ValueError(f"a comment must be non-empty words with single spaces: {text!r}")
+        return 0, f"a comment must be non-empty words with single spaces: {excerpt(text)}"
+    if len(text) > MAX_TEXT:
+        return 0, f"a comment may have at most {MAX_TEXT} characters, not {len(text)}"
+    if "{" in text or "}" in text:
+        brace = _BRACE.search(text)
+        return brace.start(), f"a comment may not contain braces: {excerpt(text)}"  # type: ignore[union-attr]
+    m = None if text.isprintable() else _CONTROL.search(text)
+    if m:
+        return m.start(), f"control character {m.group()!r} in a comment"
+    return None
+
+
+def action_problem(text: str) -> tuple[int, str] | None:
+    """(index, what is wrong) with an action's text (printable ASCII tokens, no braces,
+    single spaces), or None."""
+    if ACTION_TEXT.match(text):
+        return None
+    if not text:
+        return 0, "empty action text"
+    if text[0] == " " or text[-1] == " " or "  " in text:
+        return max(0, text.find("  ")), (
+            f"action text must be tokens separated by single spaces: {excerpt(text)}")
+    for i, c in enumerate(text):
+        if c in "{}" or not ("!" <= c <= "~" or c == " "):
+            return i, (f"an action is printable ASCII without braces; {c!r} is not allowed "
+                       f"in {excerpt(text)}")
+    return 0, f"bad action text {excerpt(text)}"  # pragma: no cover (the regex says why)
+
+
+def actor_problem(actor: str) -> str | None:
+    if ACTOR.match(actor):
+        return None
+    return f"bad actor {excerpt(actor)}: expected d or p0, p1, ... (at most 6 digits)"
+
+
+def check_record(record: Record, *, path: str | None = None, line: int = 0) -> None:
+    """Raise :class:`NotationError` unless ``record`` holds only what the text grammar can
+    write: the one set of checks for every way a record comes in (text, JSON, built in
+    code). The text reader applies the same checks as it reads, with columns."""
+
+    def bad(where: str, message: str) -> NotationError:
+        return NotationError(f"{where}: {message}", line=line, col=1 if line else 0, path=path)
+
+    headers = record.headers
+    if not isinstance(headers, dict) or len(headers) > MAX_HEADERS:
+        raise bad("headers", f"a record may have at most {MAX_HEADERS} headers")
+    for name, value in headers.items():
+        problem = name_problem(name)
+        if problem:
+            raise bad("headers", problem)
+        vp = value_problem(value)
+        if vp:
+            raise bad(f"header {name}", vp[1])
+    if record.comment is not None:
+        cp = comment_problem(record.comment)
+        if cp:
+            raise bad("comment", cp[1])
+    if len(record.moves) > MAX_ACTIONS:
+        raise bad("moves", f"a record may have at most {MAX_ACTIONS} actions, "
+                           f"not {len(record.moves)}")
+    for i, m in enumerate(record.moves, 1):
+        problem = actor_problem(m.actor)
+        if problem:
+            raise bad(f"action {i}", problem)
+        ap = action_problem(m.text)
+        if ap:
+            raise bad(f"action {i}", ap[1])
+        if m.comment is not None:
+            cp = comment_problem(m.comment)
+            if cp:
+                raise bad(f"action {i} comment", cp[1])
 
 
 def format_record(record: Record) -> str:
-    """The canonical text of ``record`` (ends with a newline)."""
+    """The canonical text of ``record`` (ends with a newline); raises
+    :class:`NotationError` for a record the grammar cannot write."""
+    check_record(record)
     out = []
     headers = record.headers
     names = [k for k in ROSTER if k in headers] + [k for k in headers if k not in ROSTER]
     for name in names:
-        if not HEADER_NAME.match(name):
-            raise ValueError(f"bad header name {name!r}")
-        value = headers[name]
-        if "\n" in value or "\r" in value:
-            raise ValueError(f"header {name} spans lines")
-        out.append(f'[{name} "{escape_value(value)}"]')
+        out.append(f'[{name} "{escape_value(headers[name])}"]')
     out.append("")
     if record.comment is not None:
-        _check_comment(record.comment)
         out.append("{" + record.comment + "}")
     for m in record.moves:
-        if not ACTOR.match(m.actor):
-            raise ValueError(f"bad actor {m.actor!r}")
-        text = m.text
-        if not text or text != " ".join(text.split()) or "{" in text or "}" in text:
-            raise ValueError(f"action text must be single-spaced tokens: {text!r}")
         if m.comment is None:
-            out.append(f"{m.actor} {text}")
+            out.append(f"{m.actor} {m.text}")
         else:
-            _check_comment(m.comment)
-            out.append(f"{m.actor} {text} {{{m.comment}}}")
+            out.append(f"{m.actor} {m.text} {{{m.comment}}}")
     return "\n".join(out) + "\n"
 
 
@@ -137,21 +243,68 @@ def record_to_json(record: Record) -> bytes:
     return _encoder.encode(record)
 
 
-def record_from_json(data: bytes | str) -> Record:
-    """Decode one record (raises ``msgspec.ValidationError`` / ``DecodeError``)."""
-    return _decoder.decode(data)
+def _json_error(e: Exception, data: bytes | str, path: str | None, line: int) -> NotationError:
+    """A located error for a msgspec error: the byte offset it names becomes line:col."""
+    message = str(e)
+    if isinstance(e, UnicodeDecodeError):  # msgspec checks the UTF-8 of strings
+        message = f"invalid UTF-8 (byte 0x{e.object[e.start]:02x}) (byte {e.start})"
+    m = re.search(r"\(byte (\d+)\)\s*$", message) if not isinstance(e, msgspec.ValidationError) \
+        else None
+    if m:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        at = min(int(m.group(1)), len(raw))
+        before = raw[:at]
+        ln = before.count(b"\n")
+        col = at - (before.rfind(b"\n") + 1) + 1
+        message = message[: m.start()].rstrip()
+        return NotationError(f"bad JSON record: {message}", line=(line or 1) + ln, col=col,
+                             path=path)
+    return NotationError(f"bad JSON record: {message}", line=line or 1, col=1, path=path)
 
 
-def records_from_json(data: bytes | str) -> list[Record]:
+def record_from_json(data: bytes | str, *, path: str | None = None, line: int = 0) -> Record:
+    """Decode one record and check it as the text reader would (raises
+    :class:`NotationError`, located at ``line`` of ``path``)."""
+    try:
+        record = _decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
+        raise _json_error(e, data, path, line) from None
+    check_record(record, path=path, line=line or 1)
+    return record
+
+
+def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Record]:
     """A JSON document holding one record or a list of records, or JSON lines (one record
-    a line, as ``kifu play --json`` writes)."""
-    text = data if isinstance(data, str) else data.decode("utf-8")
+    a line, as ``kifu play --json`` writes them). Every record is checked."""
+    try:
+        text = data if isinstance(data, str) else data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _json_error(e, data, path, 0) from None
     if text.lstrip().startswith("["):
-        return _list_decoder.decode(text)
-    lines = [line for line in text.split("\n") if line.strip()]
-    if len(lines) > 1 and all(line.lstrip().startswith("{") for line in lines):
-        return [_decoder.decode(line) for line in lines]
-    return [_decoder.decode(text)]
+        try:
+            records = _list_decoder.decode(text)
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
+            raise _json_error(e, text, path, 0) from None
+        for i, r in enumerate(records, 1):
+            try:
+                check_record(r, path=path)
+            except NotationError as e:
+                raise NotationError(f"record {i}: {e.message}", path=path) from None
+        return records
+    lines = text.split("\n")
+    numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
+    if len(numbered) > 1 and complete_json(numbered[0][1]):
+        return [record_from_json(line, path=path, line=i) for i, line in numbered]
+    return [record_from_json(text, path=path)]
+
+
+def complete_json(line: str) -> bool:
+    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines)."""
+    try:
+        msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return False
+    return True
 
 
 def json_schema() -> dict[str, Any]:

@@ -11,7 +11,7 @@ from kifu.core.errors import IllegalActionError, KifuError, NotationError, Varia
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
 from kifu.core.variant import Variant
 from kifu.notation.reader import Located
-from kifu.notation.record import UNFINISHED, Move, Record, split_players
+from kifu.notation.record import UNFINISHED, Move, Record, excerpt, split_players
 
 MAX_LEGAL_SHOWN = 24
 
@@ -120,7 +120,7 @@ def _error(
     what is wrong, the rule and the legal actions."""
     if legal is None:
         legal = legal_texts(game, state)
-    text = f"ply {ply}: {move.actor} {move.text!r}: {message}"
+    text = f"ply {ply}: {move.actor} {excerpt(move.text, 400)}: {message}"
     if rule:
         text += f" [rule {rule}]"
     if legal:
@@ -136,37 +136,41 @@ def _play(
     game: Game, state: State, moves: list[Move], move_lines: list[int] | None, path: str
 ) -> Iterator[tuple[Move, Action]]:
     for i, move in enumerate(moves):
-        ply = i + 1
-        line = move_lines[i] if move_lines else 0
-        try:
-            seat = parse_actor(move.actor)
-        except ValueError as e:
-            raise _error(game, state, move, ply, line, path, str(e), legal=()) from None
-        mover = state.to_move
-        if mover is None:
-            raise _error(game, state, move, ply, line, path, "the game is already over",
-                         rule="end", legal=())
-        if seat != mover:
-            if seat != DEALER and seat >= state.n:
-                message = f"there is no seat {move.actor} in a {state.n}-player game"
-                raise _error(game, state, move, ply, line, path, message, rule="actor")
-            note = state.turn_note()
-            message = f"it is {actor_name(mover)}'s turn{' ' + note if note else ''}, " \
-                f"not {move.actor}'s"
-            raise _error(game, state, move, ply, line, path, message, rule="turn")
-        try:
-            action = game.parse_action(state, move.text)
-        except NotationError as e:
-            raise _error(game, state, move, ply, line, path, e.message, rule="notation",
-                         col_in_text=max(1, e.col)) from None
-        except IllegalActionError as e:
-            raise _error(game, state, move, ply, line, path, e.message, rule=e.rule) from None
-        try:
-            state.check(action)
-        except IllegalActionError as e:
-            raise _error(game, state, move, ply, line, path, e.message, rule=e.rule) from None
+        action = _step(game, state, move, i + 1, move_lines[i] if move_lines else 0, path)
         state.push(action)
         yield move, action
+
+
+def _step(game: Game, state: State, move: Move, ply: int, line: int, path: str) -> Action:
+    """The action of ``move`` at ``ply``, checked (not played); raises the located error."""
+    try:
+        seat = parse_actor(move.actor)
+    except ValueError as e:
+        raise _error(game, state, move, ply, line, path, str(e), legal=()) from None
+    mover = state.to_move
+    if mover is None:
+        raise _error(game, state, move, ply, line, path, "the game is already over",
+                     rule="end", legal=())
+    if seat != mover:
+        if seat != DEALER and seat >= state.n:
+            message = f"there is no seat {move.actor} in a {state.n}-player game"
+            raise _error(game, state, move, ply, line, path, message, rule="actor")
+        note = state.turn_note()
+        message = f"it is {actor_name(mover)}'s turn{' ' + note if note else ''}, " \
+            f"not {move.actor}'s"
+        raise _error(game, state, move, ply, line, path, message, rule="turn")
+    try:
+        action = game.parse_action(state, move.text)
+    except NotationError as e:
+        raise _error(game, state, move, ply, line, path, e.message, rule="notation",
+                     col_in_text=max(1, e.col)) from None
+    except IllegalActionError as e:
+        raise _error(game, state, move, ply, line, path, e.message, rule=e.rule) from None
+    try:
+        state.check(action)
+    except IllegalActionError as e:
+        raise _error(game, state, move, ply, line, path, e.message, rule=e.rule) from None
+    return action
 
 
 def legal_texts(game: Game, state: State) -> tuple[str, ...]:
@@ -231,3 +235,105 @@ def record_from_actions(
         if k not in ("Game", "Rules", "Players", "Result"):
             h[k] = v
     return Record(h, moves)
+
+
+# --- the fast path: many records, exact legality --------------------------------------------
+
+_SEATS: dict[str, int] = {"d": DEALER, **{f"p{i}": i for i in range(100)}}
+"""Actor tokens the fast loop knows; any other token goes the checked way (``_step``)."""
+
+MEMO_LIMIT = 50_000
+"""Entries of an action memo before it is emptied (memory stays bounded)."""
+MEMO_TEXT_MAX = 40
+"""Longer action texts (deals) are rarely repeated, so they are not memoised."""
+
+
+class FastReplayer:
+    """Replays many records with exactly the legality checks and errors of :func:`replay`,
+    doing once what can be done once.
+
+    - A record's ``Game``/``Rules``/``Players`` headers are resolved once per distinct
+      (game, rules, player count) and the result reused.
+    - For games whose ``parse_action`` ignores the state (``Game.parse_is_stateless``),
+      action text -> action is memoised (bounded: the memo is emptied at
+      :data:`MEMO_LIMIT` entries; texts longer than :data:`MEMO_TEXT_MAX` are not kept).
+    - The per-action loop calls ``check`` and ``push`` directly; anything unusual (an
+      unknown actor token, not the mover, text that does not parse, an illegal action) is
+      handed to the same step :func:`replay` uses, which raises the same located error
+      (legal actions are listed only then).
+
+    >>> from kifu.notation.reader import parse_record
+    >>> rec = parse_record('[Game "tweak"]\\n[Rules "tweak/1"]\\n[Players "a, b"]\\n'
+    ...                    '[Result "*"]\\n\\nd dealer p1\\n')
+    >>> FastReplayer().play(rec).to_move
+    -1
+    """
+
+    def __init__(self) -> None:
+        self._setups: dict[tuple[str, str, int], tuple[Game, Setup]] = {}
+        self._memos: dict[str, dict[str, Action]] = {}
+
+    def setup(self, loc: Located | Record, *, path: str | None = None) -> tuple[Game, Setup]:
+        """:func:`setup_of`, remembered per distinct (Game, Rules, player count)."""
+        h = loc.record.headers if isinstance(loc, Located) else loc.headers
+        game_tag, rules, players = h.get("Game"), h.get("Rules"), h.get("Players")
+        if game_tag is None or rules is None or players is None:
+            return setup_of(loc, path=path)  # raises the located error
+        key = (game_tag, rules, players.count(",") + 1 if players.strip() else 0)
+        found = self._setups.get(key)
+        if found is None:
+            found = setup_of(loc, path=path)
+            if len(self._setups) >= 1000:
+                self._setups.clear()
+            self._setups[key] = found
+        return found
+
+    def play(
+        self, loc: Located | Record, *, path: str | None = None, check_result: bool = True
+    ) -> State:
+        """Replay the whole record and return the final state; raise what :func:`replay`
+        raises, word for word."""
+        rec, line_of, path = _unpack(loc, path)
+        game, setup = self.setup(loc, path=path)
+        state = game.new_state(setup.players, setup.variant)
+        move_lines = loc.move_lines if isinstance(loc, Located) else None
+        memo = self._memos.get(game.id) if game.parse_is_stateless else None
+        if memo is None and game.parse_is_stateless:
+            memo = self._memos[game.id] = {}
+        seats = _SEATS
+        parse, check, push = game.parse_action, state.check, state.push
+        ply = 0
+        for move in rec.moves:
+            ply += 1
+            if seats.get(move.actor, -2) != state.to_move:
+                action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
+                               path)
+                push(action)
+                continue
+            text = move.text
+            action = memo.get(text) if memo is not None else None
+            try:
+                if action is None:
+                    action = parse(state, text)
+                    if memo is not None and len(text) <= MEMO_TEXT_MAX:
+                        if len(memo) >= MEMO_LIMIT:
+                            memo.clear()
+                        memo[text] = action
+                check(action)
+            except (NotationError, IllegalActionError):
+                # the checked step raises the error replay() gives, with legal actions
+                action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
+                               path)
+            push(action)
+        if check_result:
+            _check_result(rec, game, state, line_of, path, ply)
+        return state
+
+
+_DEFAULT = FastReplayer()
+
+
+def replay_fast(loc: Located | Record, *, path: str | None = None) -> State:
+    """Replay a whole record on the fast path (a shared :class:`FastReplayer`) and return
+    its final state; the errors are exactly those of :func:`replay`."""
+    return _DEFAULT.play(loc, path=path)

@@ -26,6 +26,9 @@ QUESTIONS: dict[str, tuple[str, str]] = {
     "best-points": ("kifu.puzzles.tweak", "BestPoints"),
     "double-dummy": ("kifu.puzzles.graph_t", "DoubleDummy"),
     "alice-bard-wins": ("kifu.puzzles.alice", "BardWins"),
+    "lianxian-best": ("kifu.puzzles.lianxian", "Best"),
+    "lianxian-finish": ("kifu.puzzles.lianxian", "Finish"),
+    "lianxian-least-bonus": ("kifu.puzzles.lianxian", "LeastBonus"),
 }
 """Question name -> (module, class). Names are global: a new game's question takes a name
 of its own (``towai-out-this-turn``)."""

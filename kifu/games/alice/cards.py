@@ -26,6 +26,7 @@ from pathlib import Path
 import msgspec
 
 from kifu.core.errors import NotationError, VariantError
+from kifu.core.numbers import is_small_int
 
 NOUN, VERB, ADJ = 0, 1, 2
 TYPE_LETTERS = "nva"
@@ -173,7 +174,7 @@ def parse_card_set(text: str, path: str | None = None) -> CardSet:
             if letter in role_lines:
                 raise err(f"duplicate role {letter} (first on line {role_lines[letter]})",
                           ln, lc)
-            if not (win.isascii() and win.isdecimal()) or not 1 <= int(win) <= 99:
+            if not is_small_int(win) or not 1 <= int(win) <= 99:
                 raise err(f"the win threshold is an SP count 1..99, not {win!r}", ln, wc)
             if skill not in SKILLS:
                 raise err(f"unknown skill {skill!r} (known: {', '.join(SKILLS)})", ln, sc)

@@ -35,6 +35,7 @@ from collections import Counter
 
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import DEALER, Game
+from kifu.core.numbers import is_small_int
 from kifu.games.alice.cards import (
     CODE_RANK,
     CODE_TYPE,
@@ -163,7 +164,7 @@ def from_line(game: Game, line: str) -> AliceState:
     if tm != want:
         raise err(f"the position needs {want}, not {tm!r}", "to-move")
     st.turn = None if tm == "-" else (DEALER if tm == "d" else int(tm[1:]))
-    if not (f["turns"].isascii() and f["turns"].isdecimal()) or \
+    if not is_small_int(f["turns"]) or \
             int(f["turns"]) > variant.turns:
         raise err(f"expected 0..{variant.turns}", "turns")
     st.turns = int(f["turns"])
@@ -178,7 +179,7 @@ def from_line(game: Game, line: str) -> AliceState:
         if len(set(st.roles)) != n:
             raise err("each role is dealt once", "roles")
         st.shown = sum(1 << s for s, ch in enumerate(r) if ch.isupper())
-    m = re.fullmatch(r"([0-9]+(?:,[0-9]+)*):([0-9]+)", f["sp"])
+    m = re.fullmatch(r"([0-9]{1,9}(?:,[0-9]{1,9})*):([0-9]{1,9})", f["sp"])
     if not m or len(m.group(1).split(",")) != n:
         raise err(f"expected {n} SP counts and the system's, like 0,1,0:2", "sp")
     st.sp = tuple(int(x) for x in m.group(1).split(","))
@@ -244,7 +245,7 @@ def from_line(game: Game, line: str) -> AliceState:
                 raise err("pending effects: P or B<seat>", "check")
             fx.append((1, NONE) if m2.group(0) == "P" else (2, int(m2.group(1))))
     st.fx = tuple(fx)
-    if not (ck[7].isdecimal() and ck[8].isdecimal() and int(ck[7]) < n and int(ck[8]) <= n):
+    if not (is_small_int(ck[7]) and is_small_int(ck[8]) and int(ck[7]) < n and int(ck[8]) <= n):
         raise err("bad Clean Phase start or count", "check")
     st.cstart, st.cidx = int(ck[7]), int(ck[8])
     if ck[9] not in ("-", *TYPE_LETTERS):

@@ -73,6 +73,8 @@ class AiBot(Bot):
     """The rulebook's AI player, exactly as ruling 9 states it (no randomness)."""
 
     name = "ai"
+    open_hand = True
+    """The book makes an AI player's hand public: views show it to every seat."""
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, GraphTState)

@@ -9,8 +9,11 @@ an uppercase ``G`` there starts the grey card. Columns in errors are 1-based in 
 
 from __future__ import annotations
 
+import re
+
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action
+from kifu.core.variant import short
 from kifu.games.graph_t.actions import PLAYS, Deal, Lead, Play
 from kifu.games.graph_t.cards import (
     CARD_TOKEN,
@@ -28,6 +31,9 @@ for _c, _letter in enumerate(COLOURS):
     _FIRST_CODE[_letter] = _code
     _code += MAX_LEVEL[_c]
 
+_SEAT = re.compile(r"p(0|[1-9][0-9]{0,5})\Z")
+"""A seat: ASCII digits only, at most 6."""
+
 EXAMPLES = "R1, K2g, G, 'deal R1R1.../B2.../...' or 'lead p0'"
 
 
@@ -43,7 +49,7 @@ def _card_at(text: str, i: int, col0: int) -> tuple[int, int]:
             col=col0 + i,
         )
     colour = COLOURS.index(up)
-    if i + 1 >= len(text) or not text[i + 1].isdigit():
+    if i + 1 >= len(text) or text[i + 1] not in "0123456789":
         raise NotationError(f"card {ch!r} needs a level digit after it", col=col0 + i + 1)
     level = int(text[i + 1])
     if not 1 <= level <= MAX_LEVEL[colour]:
@@ -98,7 +104,7 @@ def parse_play(text: str) -> Play:
         i += 1
     if i < len(text):
         raise NotationError(
-            f"unexpected {text[i:]!r} after the play {text[:i]!r}: a play is one card",
+            f"unexpected {short(text[i:])} after the play {text[:i]!r}: a play is one card",
             col=i + 1,
         )
     play = PLAYS[2 * code + side]
@@ -111,6 +117,9 @@ def parse_play(text: str) -> Play:
 
 
 def parse_action(text: str) -> Action:
+    if not (text.isascii() and text.isprintable()):
+        at = next(i for i, c in enumerate(text) if not " " <= c <= "~")
+        raise NotationError(f"an action is printable ASCII; {text[at]!r} is not", col=at + 1)
     word, sp, rest = text.partition(" ")
     low = word.lower()
     if low == "deal":
@@ -135,13 +144,11 @@ def parse_action(text: str) -> Action:
         return Deal(tuple(hands))
     if low == "lead":
         seat_text = rest.lower()
-        if not sp or len(seat_text) < 2 or seat_text[0] != "p" or not seat_text[1:].isdigit() or (
-            seat_text[1] == "0" and len(seat_text) > 2
-        ):
-            raise NotationError(f"lead needs a seat p0, p1, ..., got {rest!r}", col=6)
+        if not sp or not _SEAT.match(seat_text):
+            raise NotationError(f"lead needs a seat p0, p1, ..., got {short(rest)}", col=6)
         return Lead(int(seat_text[1:]))
     if sp:
-        raise NotationError(f"a play is one token, got {text!r}", col=len(word) + 1)
+        raise NotationError(f"a play is one token, got {short(text)}", col=len(word) + 1)
     if not text:
         raise NotationError(f"expected an action ({EXAMPLES})", col=1)
     try:
@@ -149,7 +156,7 @@ def parse_action(text: str) -> Action:
     except NotationError as e:
         if e.col == 1 and text[0].upper() not in COLOURS + "G":
             raise NotationError(
-                f"expected a play or a dealer action ({EXAMPLES}), got {text!r}", col=1
+                f"expected a play or a dealer action ({EXAMPLES}), got {short(text)}", col=1
             ) from None
         raise
 

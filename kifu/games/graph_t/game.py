@@ -19,6 +19,7 @@ class GraphT(Game):
     Variant = GraphTVariant
     min_players = 2
     max_players = 4
+    parse_is_stateless = True
     example_variants = (
         GraphTVariant(grey=False),
         GraphTVariant(grey=False, black=False),

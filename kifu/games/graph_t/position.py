@@ -17,6 +17,7 @@ from collections import Counter
 
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import DEALER, Game
+from kifu.core.variant import short
 from kifu.games.graph_t.cards import (
     CARD_TOKEN,
     HAND_BITS,
@@ -30,7 +31,7 @@ from kifu.games.graph_t.state import DEAL, LEAD, OVER, PLAY, GraphTState
 from kifu.games.graph_t.variant import GraphTVariant
 
 FIELDS = ("hands", "stacks", "trick", "leader", "to-move", "grey players")
-_SEAT = re.compile(r"p(0|[1-9][0-9]*)\Z")
+_SEAT = re.compile(r"p(0|[1-9][0-9]{0,5})\Z")
 
 
 def _err(message: str, col: int) -> NotationError:
@@ -40,7 +41,7 @@ def _err(message: str, col: int) -> NotationError:
 def _seat(text: str, n: int, col: int, what: str) -> int:
     m = _SEAT.match(text)
     if not m:
-        raise _err(f"{what}: expected p0..p{n - 1}, got {text!r}", col)
+        raise _err(f"{what}: expected p0..p{n - 1}, got {short(text)}", col)
     s = int(m.group(1))
     if s >= n:
         raise _err(f"{what}: there is no seat {text} in a {n}-player game", col)
@@ -94,7 +95,7 @@ def from_line(game: Game, line: str) -> GraphTState:
     else:
         seats = re.findall(r"p[0-9]+", greyed_f)
         if "".join(seats) != greyed_f:
-            raise _err(f"grey players: expected - or seats like p0p2, got {greyed_f!r}",
+            raise _err(f"grey players: expected - or seats like p0p2, got {short(greyed_f)}",
                        c_greyed)
         nums = [_seat(s, n, c_greyed, "grey players") for s in seats]
         if nums != sorted(set(nums)):
@@ -146,7 +147,7 @@ def from_line(game: Game, line: str) -> GraphTState:
                        c_greyed)
     want_turn = "-" if turn is None else ("d" if turn == DEALER else f"p{turn}")
     if turn_f != want_turn:
-        raise _err(f"to-move: the position says {want_turn}, not {turn_f!r}", c_turn)
+        raise _err(f"to-move: the position says {want_turn}, not {short(turn_f)}", c_turn)
     state.phase = phase
     state.turn = turn
     state.leader = leader

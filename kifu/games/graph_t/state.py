@@ -4,6 +4,7 @@ an undo stack of immutable snapshots."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from fractions import Fraction
 
 from kifu.core.errors import IllegalActionError
@@ -419,12 +420,12 @@ class GraphTState(State):
             assert len(set(sizes)) == 1 and self.turn == DEALER
 
     # --- text -------------------------------------------------------------------------
-    def _line(self, masked: int | None) -> str:
+    def _line(self, masked: int | None, public: Collection[int] = ()) -> str:
         n = self.n
         hands = []
         for s in range(n):
             h = self.hand(s)
-            if masked is not None and s != masked:
+            if masked is not None and s != masked and s not in public:
                 hands.append("?" * h.bit_count() or "-")
             else:
                 hands.append(hand_text(hand_codes(h)))
@@ -440,8 +441,10 @@ class GraphTState(State):
     def to_line(self) -> str:
         return self._line(None)
 
-    def view(self, seat: int) -> str:
-        return self._line(seat)
+    def view(self, seat: int, open_seats: Collection[int] = ()) -> str:
+        """The line as ``seat`` sees it: every other hand masked, except the hands of the
+        seats in ``open_seats`` (AI players, whose hands the book makes public)."""
+        return self._line(seat, open_seats)
 
     def render(self) -> str:
         n = self.n

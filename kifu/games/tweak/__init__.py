@@ -20,6 +20,7 @@ class Tweak(Game):
     Variant = TweakVariant
     min_players = 2
     max_players = 6
+    parse_is_stateless = True
     example_variants = (
         TweakVariant(rounds=1),
         TweakVariant(rounds=2, empty_capture=True),

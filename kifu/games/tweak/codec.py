@@ -23,6 +23,7 @@ import re
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action
+from kifu.core.variant import short
 from kifu.games.tweak.actions import (
     BOMB_ALL,
     DEALER_IS,
@@ -46,13 +47,14 @@ from kifu.games.tweak.actions import (
 )
 from kifu.games.tweak.cards import CODE_OF, THIEF, TOKEN, bad_token_at, cards_text, split_cards
 
-_SEAT = re.compile(r"[pP](0|[1-9][0-9]*)\Z")
+_SEAT = re.compile(r"[pP](0|[1-9][0-9]{0,5})\Z")
+"""A seat: ASCII digits only, at most 6 (a larger seat is no seat of any game)."""
 
 
 def _seat(text: str, col: int) -> int:
     m = _SEAT.match(text)
     if not m:
-        raise NotationError(f"expected a seat like p1, got {text!r}", col=col)
+        raise NotationError(f"expected a seat like p1, got {short(text)}", col=col)
     return int(m.group(1))
 
 
@@ -70,12 +72,15 @@ _BARE_T = {"!J+": JOKER_UP, "!J-": JOKER_DOWN, "!S": SHIFT, "!B": BOMB_ALL}
 def _card(text: str, col: int, what: str = "card") -> int:
     code = CODE_OF.get(text.upper())
     if code is None or code >= THIEF:
-        raise NotationError(f"expected a {what} like R3, got {text!r}", col=col)
+        raise NotationError(f"expected a {what} like R3, got {short(text)}", col=col)
     return code
 
 
 def parse_action(text: str) -> Action:
     """The action written as ``text`` (raises :class:`NotationError`, col 1-based)."""
+    if not (text.isascii() and text.isprintable()):  # "!ſ".upper() would be "!S"
+        at = next(i for i, c in enumerate(text) if not " " <= c <= "~")
+        raise NotationError(f"an action is printable ASCII; {text[at]!r} is not", col=at + 1)
     parts = text.split()
     if not parts:
         raise NotationError("empty action", col=1)
@@ -96,12 +101,12 @@ def parse_action(text: str) -> Action:
         deck = split_cards(parts[1])
         col2 = len(head) + 2
         if deck is None or any(c >= THIEF for c in deck):
-            raise NotationError(f"bad deck card in {parts[1]!r}",
+            raise NotationError(f"bad deck card in {short(parts[1])}",
                                 col=col2 + bad_token_at(parts[1]) - 1)
         tp = split_cards(parts[2])
         col3 = col2 + len(parts[1]) + 1
         if tp is None or any(c < THIEF for c in tp):
-            raise NotationError(f"bad T! card in {parts[2]!r} (expected !T !J !S !B)",
+            raise NotationError(f"bad T! card in {short(parts[2])} (expected !T !J !S !B)",
                                 col=col3 + bad_token_at(parts[2]) - 1)
         return Deal(tuple(deck), tuple(tp))
     up = head.upper()
@@ -113,10 +118,10 @@ def parse_action(text: str) -> Action:
             seat = _seat_argument(parts, "the Thief names its victim: !T p<seat>")
             return THIEF_ON[seat] if seat < len(THIEF_ON) else UseThief(seat)
         raise NotationError(
-            f"unknown T! action {head!r} (expected !J+, !J-, !S, !T p<seat> or !B)", col=1
+            f"unknown T! action {short(head)} (expected !J+, !J-, !S, !T p<seat> or !B)", col=1
         )
     if len(parts) != 1:
-        raise NotationError(f"unexpected {parts[1]!r} after {head!r}", col=len(head) + 2)
+        raise NotationError(f"unexpected {short(parts[1])} after {short(head)}", col=len(head) + 2)
     if "X" not in up:
         return PLACE[_card(head, 1)]
     card_text, _, rest = up.partition("X")
@@ -130,7 +135,7 @@ def parse_action(text: str) -> Action:
             2 * i + 1 for i, c in enumerate(taken) if c >= THIEF
         )
         token = head[col - 1 + at - 1 : col - 1 + at + 1]
-        raise NotationError(f"bad table card {token!r} in {head!r}", col=col + at - 1)
+        raise NotationError(f"bad table card {token!r} in {short(head)}", col=col + at - 1)
     return Capture(card, tuple(sorted(taken)))
 
 

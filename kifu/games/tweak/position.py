@@ -6,6 +6,7 @@ import re
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Game
+from kifu.core.variant import short
 from kifu.games.tweak.cards import THIEF, cards_text, split_cards
 from kifu.games.tweak.state import (
     BOMB_PHASE,
@@ -19,8 +20,9 @@ from kifu.games.tweak.state import (
 
 FIELDS = ("rules", "phase", "round", "target", "totals", "hands", "table", "deck", "T! pile",
           "piles", "held T!")
-_PHASE = re.compile(r"(?:([FDE])|T(\d)([u+-]?)|B(\d):(\d(?:,\d)*)|S(\d):(\d))\Z")
-_ROUND = re.compile(r"r(\d+)d(\d)\Z")
+_PHASE = re.compile(r"(?:([FDE])|T([0-9])([u+-]?)|B([0-9]):([0-9](?:,[0-9])*)|S([0-9]):([0-9]))\Z")
+_ROUND = re.compile(r"r([0-9]{1,6})d([0-9])\Z")
+_TOTAL = re.compile(r"-?[0-9]{1,9}\Z")
 
 
 def from_line(game: Game, line: str) -> TweakState:
@@ -51,17 +53,16 @@ def from_line(game: Game, line: str) -> TweakState:
             if cards is None or (
                 t_cards is not None and any((c >= THIEF) != t_cards for c in cards)
             ):
-                raise err(i, f"bad cards {p!r}")
+                raise err(i, f"bad cards {short(p)}")
             if sorted(cards) != cards:
                 raise err(i, f"cards must be in canonical order: {cards_text(sorted(cards))}")
             out.append(tuple(cards))
         return out
 
     phase_t, round_t, target_t, totals_t, hands_t, table_t, deck_t, tp_t, piles_t, held_t = fields
-    try:
-        totals = tuple(int(x) for x in totals_t.split(","))
-    except ValueError:
-        raise err(4, f"bad totals {totals_t!r}") from None
+    if not all(_TOTAL.match(x) for x in totals_t.split(",")):
+        raise err(4, f"bad totals {short(totals_t)} (integers of at most 9 digits)")
+    totals = tuple(int(x) for x in totals_t.split(","))
     n = len(totals)
     try:
         game.check_players(n)
@@ -71,24 +72,24 @@ def from_line(game: Game, line: str) -> TweakState:
     state.totals = totals
     m = _ROUND.match(round_t)
     if not m or int(m.group(2)) >= n:
-        raise err(2, f"expected r<round>d<dealer seat>, got {round_t!r}")
+        raise err(2, f"expected r<round>d<dealer seat>, got {short(round_t)}")
     state.round, state.dealer = int(m.group(1)), int(m.group(2))
     state.hands = tuple(zones(5, hands_t, n))
     (table,) = zones(6, table_t, 1)
     state.table = table
     deck = split_cards(deck_t)
     if deck is None or any(c >= THIEF for c in deck):
-        raise err(7, f"bad deck {deck_t!r}")
+        raise err(7, f"bad deck {short(deck_t)}")
     state.deck, state.dpos = tuple(deck), 0
     tpile = split_cards(tp_t)
     if tpile is None or any(c < THIEF for c in tpile):
-        raise err(8, f"bad T! pile {tp_t!r}")
+        raise err(8, f"bad T! pile {short(tp_t)}")
     state.tpile, state.tpos = tuple(tpile), 0
     state.piles = tuple(zones(9, piles_t, n, t_cards=None))
     state.held = tuple(zones(10, held_t, n, t_cards=True))
     pm = _PHASE.match(phase_t)
     if not pm:
-        raise err(1, f"bad phase {phase_t!r} (F, D, E, T<seat>[u+-], B<seat>:<queue>, "
+        raise err(1, f"bad phase {short(phase_t)} (F, D, E, T<seat>[u+-], B<seat>:<queue>, "
                      "S<seat>:<victim>)")
     simple, tseat, tmark, bseat, bqueue, sseat, svictim = pm.groups()
     if simple:
@@ -104,11 +105,11 @@ def from_line(game: Game, line: str) -> TweakState:
         state.phase, state.mover, state.tused = STEAL_PHASE, int(sseat), 1
         state.victim = int(svictim)
     if state.mover >= n or any(s >= n for s in state.queue) or state.victim >= n:
-        raise err(1, f"seat out of range in {phase_t!r}")
+        raise err(1, f"seat out of range in {short(phase_t)}")
     _check_phase(state, err)
     if target_t != f"t{state.target}":
         raise err(3, f"the target is t{state.target} (the back of the deck's top card), "
-                     f"not {target_t!r}")
+                     f"not {short(target_t)}")
     if state.round:
         present = state.in_play()
         extra = list(present)

@@ -795,7 +795,7 @@ class TweakState(State):
         else:
             taken = action.taken
             piles = self.piles
-            self.piles = (*piles[:m], tuple(sorted(piles[m] + taken + (c,))), *piles[m + 1 :])
+            self.piles = (*piles[:m], tuple(sorted((*piles[m], *taken, c))), *piles[m + 1 :])
             if taken:
                 if len(taken) == len(table):  # a TWEAK (ruling 5)
                     table = ()
@@ -807,6 +807,11 @@ class TweakState(State):
                         self.tpos = tpos + 1
                 elif len(taken) == 1:
                     table = _without(table, taken[0])
+                elif len(taken) == 2:  # the two lie in order: find the second after the first
+                    a, b = taken
+                    i = table.index(a)
+                    j = table.index(b, i + 1)
+                    table = (*table[:i], *table[i + 1 : j], *table[j + 1 :])
                 else:
                     table = _without_all(table, taken)
         # the end of the turn, as _finish_turn

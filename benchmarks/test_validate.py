@@ -1,0 +1,59 @@
+"""Validation against parsing, side by side in one run, on 10,000-record TWEAK and GRAPH-T
+corpora (``big_corpora``). The issue's target: validating (parse + exact replay) takes at most
+5x the time of parsing the same corpus; the old path (``replay()`` per record) is timed too.
+Each round uses a fresh ``FastReplayer`` (cold setup and action caches)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kifu.notation.reader import read_records
+from kifu.notation.replay import FastReplayer, replay
+
+from .conftest import CORPUS_RECORDS, per_second
+
+GAMES = ["tweak", "graph-t"]
+
+
+def _text(big_corpora, gid: str) -> str:
+    return big_corpora[gid].read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_parse_corpus(benchmark, big_corpora, gid) -> None:
+    text = _text(big_corpora, gid)
+    benchmark.group = f"validation vs parsing: {gid}"
+    n = benchmark.pedantic(lambda: sum(1 for _ in read_records(text)), rounds=5,
+                           warmup_rounds=1)
+    assert n == CORPUS_RECORDS
+    per_second(benchmark, records=n, MB=len(text) / 1e6)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_validate_corpus(benchmark, big_corpora, gid) -> None:
+    """What ``kifu validate`` does per file: parse and replay every record, exactly."""
+    text = _text(big_corpora, gid)
+
+    def run() -> int:
+        fast = FastReplayer()
+        plies = 0
+        for loc in read_records(text):
+            plies += len(fast.play(loc).history)
+        return plies
+
+    benchmark.group = f"validation vs parsing: {gid}"
+    plies = benchmark.pedantic(run, rounds=5, warmup_rounds=1)
+    per_second(benchmark, records=CORPUS_RECORDS, plies=plies)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_validate_corpus_old_path(benchmark, big_corpora, gid) -> None:
+    """The path validate used before: ``replay()`` per record."""
+    text = _text(big_corpora, gid)
+
+    def run() -> int:
+        return sum(len(replay(loc).state.history) for loc in read_records(text))
+
+    benchmark.group = f"validation vs parsing: {gid}"
+    plies = benchmark.pedantic(run, rounds=3, warmup_rounds=0)
+    per_second(benchmark, records=CORPUS_RECORDS, plies=plies)

@@ -1,0 +1,212 @@
+"""From a located record to the row the archive stores (runs on workers: pure, picklable).
+
+A record is validated on the fast replay path (exact legality), written canonically and
+hashed; its row carries the indexed columns. A puzzle (a block with ``Position`` and
+``Question`` headers and no actions) becomes a puzzle row. Anything wrong becomes the same
+error report ``kifu validate`` gives, and nothing of that record is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import msgspec
+
+from kifu.core.errors import KifuError
+from kifu.core.game import State
+from kifu.notation.batch import error_report
+from kifu.notation.puzzle import Puzzle, check_located_puzzle, format_puzzle
+from kifu.notation.puzzle import is_puzzle as puzzle_headers
+from kifu.notation.reader import Located
+from kifu.notation.record import UNFINISHED, Record, format_record, split_players
+from kifu.notation.replay import FastReplayer
+
+_json = msgspec.json.Encoder()
+
+
+class RecordRow(msgspec.Struct, array_like=True):
+    """One record ready to store (positions: 64-bit keys of the positions after each ply,
+    when the position index was asked for)."""
+
+    hash: str
+    game: str
+    rules: str
+    players: str
+    names: list[str]
+    date: str | None
+    result: str
+    winner: str | None
+    plies: int
+    tags: str
+    comments: str | None
+    text: str
+    source: str
+    positions: list[int] | None = None
+
+
+class PuzzleRow(msgspec.Struct, array_like=True):
+    """One puzzle ready to store."""
+
+    hash: str
+    game: str
+    rules: str
+    position: str
+    question: str
+    answer: str | None
+    solution: str | None
+    difficulty: str | None
+    source: str | None
+    tags: str
+    text: str
+
+
+def position_key(line: str) -> int:
+    """A signed 64-bit key of a position line (what the position index stores)."""
+    return int.from_bytes(hashlib.blake2b(line.encode("utf-8"), digest_size=8).digest(),
+                          "big", signed=True)
+
+
+def is_puzzle(record: Record) -> bool:
+    """A puzzle block: puzzle headers and no actions (``kifu.notation.puzzle``)."""
+    return not record.moves and puzzle_headers(record.headers)
+
+
+def comments_of(record: Record) -> str | None:
+    parts = [record.comment] if record.comment else []
+    parts += [m.comment for m in record.moves if m.comment]
+    return "\n".join(parts) if parts else None
+
+
+def _date(value: str | None) -> str | None:
+    if not value or "?" in value:
+        return None
+    return value
+
+
+def record_row(
+    replayer: FastReplayer, loc: Located, index: int, *, positions: bool = False
+) -> RecordRow | PuzzleRow | dict[str, Any]:
+    """The row for record ``index`` of its file, or its error report (a dict)."""
+    rec = loc.record
+    try:
+        if is_puzzle(rec):
+            checked = check_located_puzzle(loc)  # the checks of kifu validate / solve
+            return puzzle_row(puzzle_to_dict(checked.puzzle))
+        keys: list[int] | None = None
+        if positions:
+            state, keys = _replay_with_positions(replayer, loc)
+        else:
+            state = replayer.play(loc)
+        text = format_record(rec)
+    except KifuError as e:
+        return error_report(loc.path, index, e)
+    h = rec.headers
+    names = split_players(h.get("Players", ""))
+    result = state.result()
+    winner = None
+    if result is not None:
+        winner = ", ".join(n for n, r in zip(names, result.ranks, strict=False) if r == 1)
+    return RecordRow(
+        hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        game=replayer.setup(loc)[0].id,
+        rules=h["Rules"],
+        players=h["Players"],
+        names=names,
+        date=_date(h.get("Date")),
+        result=h.get("Result", UNFINISHED).strip(),
+        winner=winner,
+        plies=len(rec.moves),
+        tags=_json.encode(h).decode("utf-8"),
+        comments=comments_of(rec),
+        text=text,
+        source=f"{loc.path}:{loc.line}" if loc.line else loc.path,
+        positions=keys,
+    )
+
+
+def _replay_with_positions(replayer: FastReplayer, loc: Located) -> tuple[State, list[int]]:
+    """Replay (exactly, on the fast path), then key the position after every ply by
+    pushing the actions just checked onto a fresh state."""
+    state = replayer.play(loc)  # validates first: an invalid record raises here
+    game, setup = replayer.setup(loc)
+    again = game.new_state(setup.players, setup.variant)
+    keys = []
+    for action in state.history:
+        again.push(action)
+        keys.append(position_key(again.to_line()))
+    return state, keys
+
+
+def records_import_fn(replayer: FastReplayer, loc: Located, index: int) -> Any:
+    """``record_row`` without the position index (module level: pickled to workers)."""
+    return record_row(replayer, loc, index)
+
+
+def records_import_fn_positions(replayer: FastReplayer, loc: Located, index: int) -> Any:
+    """``record_row`` with the position index."""
+    return record_row(replayer, loc, index, positions=True)
+
+
+# --- puzzles -----------------------------------------------------------------------------
+
+PUZZLE_TAGS = ("Game", "Rules", "Position", "Question", "Answer", "Solution", "Difficulty",
+               "Source")
+
+
+def puzzle_to_dict(p: Puzzle) -> dict[str, str]:
+    """A :class:`~kifu.notation.puzzle.Puzzle` -> the dict :func:`puzzle_row` takes (its
+    headers and its canonical ``text``, ``format_puzzle``)."""
+    d = {"Game": p.game, "Rules": p.rules, "Position": p.position, "Question": p.question}
+    for tag, value in (("Answer", p.answer), ("Difficulty", p.difficulty),
+                       ("Source", p.source)):
+        if value is not None:
+            d[tag] = value
+    if p.solution is not None:
+        d["Solution"] = "; ".join(p.solution)
+    d.update(p.tags)
+    d["text"] = format_puzzle(p)
+    return d
+
+
+def puzzle_dict(record: Record) -> dict[str, str]:
+    """A puzzle block read as a record -> the dict :func:`puzzle_row` takes (its headers, and
+    its canonical ``text``)."""
+    d = dict(record.headers)
+    d["text"] = format_record(Record(_puzzle_order(record.headers), [], record.comment))
+    return d
+
+
+def _puzzle_order(h: dict[str, str]) -> dict[str, str]:
+    out = {k: h[k] for k in PUZZLE_TAGS if k in h}
+    out.update((k, v) for k, v in h.items() if k not in out)
+    return out
+
+
+def puzzle_row(p: dict[str, str] | Puzzle, *, source: str | None = None) -> PuzzleRow:
+    """A puzzle given as a dict of its headers (``Game``, ``Rules``, ``Position``,
+    ``Question``, ``Answer``, ``Solution``, ``Difficulty``, ``Source``, other tags) plus its
+    canonical ``text`` (or a :class:`~kifu.notation.puzzle.Puzzle`) -> its row. Raises
+    :class:`KifuError` when a required header is missing."""
+    if isinstance(p, Puzzle):
+        p = puzzle_to_dict(p)
+    for tag in ("Game", "Position", "Question"):
+        if not p.get(tag):
+            raise KifuError(f"a puzzle needs a {tag} header")
+    text = p.get("text") or format_record(
+        Record(_puzzle_order({k: v for k, v in p.items() if k != "text"}), [])
+    )
+    tags = {k: v for k, v in p.items() if k != "text"}
+    return PuzzleRow(
+        hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        game=p["Game"],
+        rules=p.get("Rules") or p["Position"].split(" ", 1)[0],
+        position=p["Position"],
+        question=p["Question"],
+        answer=p.get("Answer"),
+        solution=p.get("Solution"),
+        difficulty=p.get("Difficulty"),
+        source=p.get("Source") or source,
+        tags=_json.encode(tags).decode("utf-8"),
+        text=text,
+    )

@@ -1,0 +1,177 @@
+"""The archive's schema, as numbered migrations, and opening a database file.
+
+The schema is plain SQLite that Datasette and the ``sqlite3`` shell read as is:
+
+``records``
+    one row per distinct record: ``id`` (import order), ``hash`` (SHA-256 of the canonical
+    text, unique), ``game``, ``rules``, ``players`` (the ``Players`` tag), ``nplayers``,
+    ``date`` (``YYYY.MM.DD``, NULL when unknown), ``result`` (the ``Result`` tag), ``winner``
+    (the names ranked first, NULL while unfinished), ``plies``, ``tags`` (every header as
+    a JSON object), ``comments`` (every comment, one a line, NULL if none), ``text`` (the
+    canonical record) and ``source`` (``file:line`` of its first import).
+``record_players``
+    ``record_id``, ``seat``, ``name``: one row per seat, indexed by name.
+``positions``
+    the opt-in position index (``import --positions``): ``pos`` (a 64-bit hash of the
+    position line), ``record_id``, ``ply``; a record appears once per ply reached.
+``puzzles``
+    ``id``, ``hash`` (unique), ``game``, ``rules``, ``position``, ``question``, ``answer``,
+    ``solution``, ``difficulty``, ``source``, ``tags`` (JSON), ``text`` (canonical).
+``records_fts``
+    FTS5 over ``records.comments`` (sqlite-utils ``enable_fts``).
+``_kifu_meta`` / ``_kifu_migrations``
+    the schema version, and which migration ran when.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+
+import sqlite_utils
+
+from kifu.core.errors import KifuError
+
+DEFAULT_DB = "kifu.db"
+ENV_DB = "KIFU_DB"
+BUSY_MS = 60_000
+
+
+class ArchiveError(KifuError):
+    """The archive file cannot be used (a newer schema, not a kifu archive, locked)."""
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db["records"].create(
+        {
+            "id": int, "hash": str, "game": str, "rules": str, "players": str,
+            "nplayers": int, "date": str, "result": str, "winner": str, "plies": int,
+            "tags": str, "comments": str, "text": str, "source": str,
+        },
+        pk="id", not_null={"hash", "game", "rules", "players", "nplayers", "plies", "text"},
+    )
+    db["records"].create_index(["hash"], unique=True)
+    for cols in (["game", "rules"], ["result"], ["date"], ["plies"], ["winner"]):
+        db["records"].create_index(cols)
+    db["record_players"].create(
+        {"record_id": int, "seat": int, "name": str},
+        pk=("record_id", "seat"), foreign_keys=[("record_id", "records", "id")],
+    )
+    db["record_players"].create_index(["name"])
+    db.execute(
+        "CREATE TABLE positions (pos INTEGER NOT NULL, record_id INTEGER NOT NULL "
+        "REFERENCES records(id), ply INTEGER NOT NULL, PRIMARY KEY (pos, record_id, ply)) "
+        "WITHOUT ROWID"
+    )
+    db["puzzles"].create(
+        {
+            "id": int, "hash": str, "game": str, "rules": str, "position": str,
+            "question": str, "answer": str, "solution": str, "difficulty": str,
+            "source": str, "tags": str, "text": str,
+        },
+        pk="id", not_null={"hash", "game", "position", "question", "text"},
+    )
+    db["puzzles"].create_index(["hash"], unique=True)
+    db["puzzles"].create_index(["game", "question"])
+    db["records"].enable_fts(["comments"], fts_version="FTS5")
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
+    (1, "records, players, positions, puzzles, comment search", _v1),
+]
+"""Every schema change, in order. Add one with the next number; never edit a released one."""
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def db_path(path: str | None) -> str:
+    """``--db PATH``, else ``$KIFU_DB``, else ``./kifu.db``."""
+    return path or os.environ.get(ENV_DB) or DEFAULT_DB
+
+
+def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
+    """Open (and for writing, create or migrate) the archive at ``path``.
+
+    Raises :class:`ArchiveError` for an archive written by a newer kifu, or a file that is
+    not a kifu archive."""
+    if readonly:
+        if not os.path.exists(path):
+            raise ArchiveError(f"{path}: no such archive (create one with kifu archive import)")
+        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True,
+                               timeout=BUSY_MS / 1000)
+        db = sqlite_utils.Database(conn)
+        db.execute("PRAGMA query_only = 1")
+        _check_version(db, path, readonly=True)
+        return db
+    conn = sqlite3.connect(path, timeout=BUSY_MS / 1000)
+    db = sqlite_utils.Database(conn)
+    db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+    try:
+        db.enable_wal()  # a reader never blocks an import, and an import never blocks readers
+    except sqlite3.DatabaseError as e:
+        raise ArchiveError(f"{path}: not a kifu archive ({e})") from None
+    db.execute("PRAGMA synchronous = NORMAL")
+    migrate(db, path)
+    return db
+
+
+def _version(db: sqlite_utils.Database) -> int:
+    if "_kifu_meta" not in db.table_names():
+        return 0
+    row = db.execute("SELECT value FROM _kifu_meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _check_version(db: sqlite_utils.Database, path: str, *, readonly: bool) -> int:
+    try:
+        version = _version(db)
+    except sqlite3.DatabaseError as e:
+        raise ArchiveError(f"{path}: not a kifu archive ({e})") from None
+    if version > SCHEMA_VERSION:
+        raise ArchiveError(
+            f"{path}: archive schema version {version} is newer than this kifu understands "
+            f"(up to {SCHEMA_VERSION}); upgrade kifu to use it"
+        )
+    if readonly and version == 0:
+        raise ArchiveError(f"{path}: not a kifu archive (no _kifu_meta table)")
+    return version
+
+
+def migrate(db: sqlite_utils.Database, path: str = "<archive>") -> int:
+    """Run every migration newer than the archive's version, each in its own transaction
+    (``BEGIN IMMEDIATE``, so two processes opening a new archive at once do not both run
+    it). Returns the schema version."""
+    version = _check_version(db, path, readonly=False)
+    if version == 0 and db.table_names() and "_kifu_meta" not in db.table_names():
+        raise ArchiveError(f"{path}: not a kifu archive (it has other tables)")
+    for number, name, step in MIGRATIONS:
+        if number <= version:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if _version(db) >= number:  # another process got there first
+                db.execute("COMMIT")
+                continue
+            if number == 1:
+                db.execute("CREATE TABLE _kifu_meta (key TEXT PRIMARY KEY, value TEXT)")
+                db.execute(
+                    "CREATE TABLE _kifu_migrations (version INTEGER PRIMARY KEY, name TEXT, "
+                    "applied_at TEXT)"
+                )
+            step(db)
+            db.execute(
+                "INSERT OR REPLACE INTO _kifu_meta (key, value) VALUES ('schema_version', ?)",
+                [str(number)],
+            )
+            db.execute(
+                "INSERT INTO _kifu_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                [number, name, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())],
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.conn.rollback()
+            raise
+        version = number
+    return version

@@ -1,0 +1,256 @@
+"""``kifu archive``: import records and puzzles into a SQLite archive, query, export, stats."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import click
+
+from kifu.archive import Archive, Filters
+from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, expand_paths, parse_tag
+from kifu.cli.common import handle_errors
+
+TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
+
+
+def db_option(func: Callable) -> Callable:
+    return click.option(
+        "--db", "db", metavar="PATH", default=None,
+        help="The archive file (default: $KIFU_DB, else ./kifu.db).",
+    )(func)
+
+
+def output_options(func: Callable) -> Callable:
+    @click.option("-f", "--format", "fmt", default="table", show_default=True,
+                  type=click.Choice(["table", "records", "json"]),
+                  help="table: one line a record; records: canonical notation; json: one "
+                       "JSON object a line.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@click.group("archive")
+def archive() -> None:
+    """A SQLite archive of records and puzzles (sqlite-utils; Datasette and sqlite3 read it).
+
+    Example: kifu archive import games/ --db games.db && kifu archive query --player Ann
+    """
+
+
+@archive.command("import")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@db_option
+@click.option("-w", "--workers", type=int, default=1, show_default=True,
+              help="Validate on N processes (this process alone writes).")
+@click.option("--positions", is_flag=True,
+              help="Also index every position reached (for query --position).")
+@click.option("--batch-rows", type=int, default=BATCH_ROWS, show_default=True,
+              help="Records per write transaction.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@handle_errors
+def import_cmd(paths, db, workers, positions, batch_rows, quiet) -> None:
+    """Validate and store every record and puzzle of PATH... (files, folders, - for stdin).
+
+    Invalid records are reported (FILE:LINE:COL: ...) and skipped, never half stored; a
+    record already in the archive is skipped and counted. Exit code 1 if any was invalid.
+    """
+    files = list(expand_paths(paths))
+    total = sum(os.path.getsize(p) for p in files if p != "-" and os.path.isfile(p))
+    errors = 0
+
+    def on_error(report: dict[str, Any]) -> None:
+        nonlocal errors
+        errors += 1
+        click.echo(report["error"], err=True)
+
+    with Archive(db) as a:
+        bar = click.progressbar(length=max(total, 1), label="importing", file=sys.stderr)
+        show = not quiet and sys.stderr.isatty()
+        if show:
+            bar.__enter__()
+        try:
+            stats = a.import_paths(
+                files, workers=workers, positions=positions, on_error=on_error,
+                batch_rows=max(1, batch_rows),
+                on_record=(lambda n: bar.update(n)) if show else None,
+            )
+        finally:
+            if show:
+                bar.__exit__(None, None, None)
+    if not quiet:
+        click.echo(
+            f"{a.path}: {stats.imported} record(s) imported, {stats.duplicates} duplicate(s) "
+            f"skipped, {stats.invalid} invalid; {stats.puzzles} puzzle(s) imported, "
+            f"{stats.puzzle_duplicates} duplicate(s)"
+        )
+    if errors:
+        raise SystemExit(1)
+
+
+def filter_options(func: Callable) -> Callable:
+    options = [
+        click.option("--game", help="Game id or alias."),
+        click.option("--rules", help="Exact Rules tag, e.g. 'tweak/1;rounds=1'."),
+        click.option("--player", help="A player's name (any seat)."),
+        click.option("--result", help="Exact Result tag, e.g. '41 30 12' or '*'."),
+        click.option("--winner", help="The name(s) ranked first, joined by ', '."),
+        click.option("--tag", "tags", multiple=True, metavar="NAME=VALUE",
+                     help="A header's value (repeatable)."),
+        click.option("--min-plies", type=int), click.option("--max-plies", type=int),
+        click.option("--from", "date_from", metavar="YYYY.MM.DD", help="Dated on or after."),
+        click.option("--to", "date_to", metavar="YYYY.MM.DD", help="Dated on or before."),
+        click.option("--position", metavar="LINE",
+                     help="Records that reach this position (needs import --positions)."),
+        click.option("--text", metavar="QUERY", help="Full-text search in comments (FTS5)."),
+        click.option("--limit", type=int, help="At most this many records."),
+    ]
+    for opt in reversed(options):
+        func = opt(func)
+    return func
+
+
+def make_filters(kw: dict[str, Any]) -> Filters:
+    tags = [parse_tag(t) for t in kw.pop("tags", ())]
+    return Filters(tags=tags, **{k: v for k, v in kw.items() if v is not None})
+
+
+FILTER_KEYS = ("game", "rules", "player", "result", "winner", "tags", "min_plies",
+               "max_plies", "date_from", "date_to", "position", "text", "limit")
+
+
+@archive.command("query")
+@db_option
+@filter_options
+@click.option("--sql", metavar="SQL", help="Run this read-only SQL instead of the filters.")
+@output_options
+@handle_errors
+def query_cmd(db, sql, fmt, **kw) -> None:
+    """Select records by game, rules, player, result, tags, length, date, a position reached
+    or comment text; or run read-only SQL (--sql). Filters combine with AND.
+
+    Example: kifu archive query --game tweak --player Ann --min-plies 30 -f json
+    """
+    with Archive(db, readonly=True) as a:
+        if sql:
+            names, rows = a.sql(sql)
+            _emit((dict(zip(names, r, strict=True)) for r in rows), fmt, names)
+            return
+        filters = make_filters({k: kw[k] for k in FILTER_KEYS})
+        cols = ("text",) if fmt == "records" else (
+            TABLE_COLUMNS if fmt == "table" else RECORD_COLUMNS)
+        _emit(a.query(filters, columns=cols), fmt, list(cols))
+
+
+def _emit(rows: Iterable[dict[str, Any]], fmt: str, names: list[str]) -> None:
+    if fmt == "records":
+        first = True
+        for row in rows:
+            text = row.get("text")
+            if text is None:
+                raise click.ClickException("-f records needs a text column")
+            click.echo(("" if first else "\n") + text, nl=False)
+            first = False
+    elif fmt == "json":
+        for row in rows:
+            click.echo(json.dumps(row, ensure_ascii=False))
+    else:
+        _table(rows, names)
+
+
+def _table(rows: Iterable[dict[str, Any]], names: list[str]) -> None:
+    from tabulate import tabulate
+
+    batch: list[list[Any]] = []
+    first = True
+    for row in rows:
+        batch.append([row.get(n) for n in names])
+        if len(batch) == 1000:  # stream long results in blocks
+            click.echo(tabulate(batch, headers=names if first else ()))
+            batch, first = [], False
+    if batch or first:
+        click.echo(tabulate(batch, headers=names if first else ()))
+
+
+@archive.command("export")
+@db_option
+@filter_options
+@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
+              help="Where to write the records (- for stdout).")
+@handle_errors
+def export_cmd(db, output, **kw) -> None:
+    """Write the selected records (default: all) back as notation: each byte for byte the
+    canonical text that was imported, in import order, one blank line between records."""
+    with Archive(db, readonly=True) as a:
+        _write_stream(output, _joined(a.export(make_filters({k: kw[k] for k in FILTER_KEYS}))))
+
+
+def _joined(texts: Iterable[str]) -> Iterator[str]:
+    first = True
+    for t in texts:
+        yield t if first else "\n" + t
+        first = False
+
+
+def _write_stream(path: str, parts: Iterable[str]) -> None:
+    """Stream ``parts`` to ``path`` (``-``: stdout), atomically for a file."""
+    if path == "-":
+        for p in parts:
+            click.echo(p, nl=False)
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            for p in parts:
+                f.write(p)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@archive.command("stats")
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="The figures as one JSON object.")
+@handle_errors
+def stats_cmd(db, as_json) -> None:
+    """Counts per game (records, finished, average length, players), puzzles, positions."""
+    with Archive(db, readonly=True) as a:
+        s = a.stats()
+    if as_json:
+        click.echo(json.dumps(s, indent=2))
+        return
+    from tabulate import tabulate
+
+    click.echo(f"{a.path}: {s['records']} record(s), schema version {s['schema_version']}")
+    if s["games"]:
+        click.echo(tabulate([list(g.values()) for g in s["games"]], headers=list(s["games"][0])))
+    puzzles = ", ".join(f"{g} {n}" for g, n in s["puzzles"].items()) or "none"
+    click.echo(f"puzzles: {puzzles}; positions indexed: {s['positions_indexed']}")
+
+
+@archive.command("puzzles")
+@db_option
+@click.option("--game", help="Only this game's puzzles.")
+@click.option("--question", help="Only this question (with or without its argument).")
+@click.option("--limit", type=int)
+@click.option("-f", "--format", "fmt", default="table", show_default=True,
+              type=click.Choice(["table", "records", "json"]),
+              help="table, records (the canonical puzzle blocks) or json.")
+@handle_errors
+def puzzles_cmd(db, game, question, limit, fmt) -> None:
+    """List the archive's puzzles."""
+    with Archive(db, readonly=True) as a:
+        rows = a.iter_puzzles(game=game, question=question, limit=limit)
+        names = ["id", "game", "question", "answer", "difficulty", "source"]
+        _emit(rows, fmt, names)

@@ -1,0 +1,78 @@
+"""``kifu html``: a self-contained HTML page for a record (a replay viewer) or a puzzle
+file (a puzzle sheet)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import click
+
+from kifu.cli.common import display_name, handle_errors, load_records, read_stream, write_output
+from kifu.core.errors import KifuError
+
+_HEADER = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)\s")
+
+
+def first_block_is_puzzle(head: str) -> bool:
+    """Whether the first block of a file (text or JSON) is a puzzle: its first headers
+    include ``Position`` and ``Question`` (JSON: its keys ``position`` and ``question``)."""
+    from kifu.notation.puzzle import is_puzzle, looks_like_json
+
+    if looks_like_json(head):
+        return '"position"' in head and '"question"' in head and '"moves"' not in head
+    names: dict[str, str] = {}
+    for line in head.split("\n"):
+        s = line.strip()
+        m = _HEADER.match(s)
+        if m:
+            names[m.group(1)] = ""
+        elif names and (not s or not s.startswith(("[", "{"))):
+            break
+    return is_puzzle(names)
+
+
+@click.command("html")
+@click.argument("file", metavar="FILE")
+@click.option("--index", type=int, default=1, show_default=True,
+              help="Which record of the file (1 = the first); not for a puzzle file.")
+@click.option("--player", "seat", type=int, default=None, metavar="P",
+              help="Show only what seat P sees (other hands face down, the deal hidden).")
+@click.option("-o", "--output", default="-", show_default=True,
+              help="Where to write the page (- for stdout).")
+@handle_errors
+def html_cmd(file: str, index: int, seat: int | None, output: str) -> None:
+    """Write one HTML file (inline CSS, script and SVG; no network) that replays a record of
+    FILE with first/previous/next/last buttons, arrow keys, a slider and a clickable move
+    list. A FILE of puzzles (blocks with Position and Question headers) becomes a puzzle
+    sheet with a button revealing each answer.
+
+    Example: kifu html g.kifu --player 0 -o g.html
+    """
+    from kifu.html import puzzle_page, record_page
+    from kifu.notation.puzzle import load_puzzles
+
+    name = display_name(file)
+    data = click.get_binary_stream("stdin").read() if file == "-" else None
+    if data is None:
+        with open(file, "rb") as f:
+            head = f.read(4096)
+    else:
+        head = data[:4096]
+    if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
+        if seat is not None:
+            raise KifuError("--player is for a game record, not a puzzle sheet")
+        try:
+            text = None if data is None else data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise KifuError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
+        title = "Puzzles" if file == "-" else f"Puzzles: {name}"
+        write_output(output, puzzle_page(load_puzzles(name, text), title=title),
+                     inputs=(file,))
+        return
+    locs = list(load_records(file) if data is None else read_stream(io.BytesIO(data), name))
+    if not locs:
+        raise KifuError(f"{name}: no record in the file")
+    if not 1 <= index <= len(locs):
+        raise KifuError(f"{name}: there is no record #{index} (the file has {len(locs)})")
+    write_output(output, record_page(locs[index - 1], seat=seat, index=index), inputs=(file,))

@@ -1,0 +1,100 @@
+"""Options several commands share (the sqlite-utils habit: one decorator, one check).
+
+Each check turns bad input into a one-line :class:`~kifu.cli.common.CliError` (exit code 1)
+instead of click's multi-line usage error, as every other kind of bad input is reported.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from kifu.cli.common import CliError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_INT = re.compile(r"-?[0-9]+\Z")
+_DATE = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)\Z")
+MAX_SEED_DIGITS = 40
+MAX_SEED_TEXT = 200
+
+
+def parse_seed(text: str) -> int | str:
+    """A seed: a plain ASCII integer (``7``, ``-3``) or a text without control characters.
+
+    Text that looks like a number but is not a plain ASCII integer (``²``, ``--5``, ``+5``,
+    ``٣``) is refused rather than hashed as text, since it is almost surely a mistake.
+
+    >>> parse_seed("7"), parse_seed("tuesday club")
+    (7, 'tuesday club')
+    """
+    if _INT.match(text):
+        if len(text.lstrip("-")) > MAX_SEED_DIGITS:
+            raise CliError(f"--seed: an integer seed has at most {MAX_SEED_DIGITS} digits")
+        return int(text)
+    if not text:
+        raise CliError("--seed: the seed is empty")
+    if len(text) > MAX_SEED_TEXT:
+        raise CliError(f"--seed: a text seed has at most {MAX_SEED_TEXT} characters")
+    bad = next((c for c in text if unicodedata.category(c)[0] == "C"), None)
+    if bad is not None:
+        raise CliError(f"--seed: the seed may not contain the control character {bad!r}")
+    if text[0] in "+-" or all(c.isnumeric() for c in text):
+        raise CliError(f"--seed: {text!r} is not a plain ASCII integer (0-9, an optional "
+                       "leading -); give an integer or a text seed")
+    return text
+
+
+def parse_date(text: str) -> str:
+    """A ``Date`` tag: ``YYYY.MM.DD``, with ``??`` for an unknown part (``2026.??.??``)."""
+    m = _DATE.match(text)
+    if not m:
+        raise CliError(f"--date: {text!r} is not YYYY.MM.DD (or ????.??.?? when unknown)")
+    _year, month, day = m.groups()
+    if month != "??" and not 1 <= int(month) <= 12:
+        raise CliError(f"--date: there is no month {month}")
+    if day != "??" and not 1 <= int(day) <= 31:
+        raise CliError(f"--date: there is no day {day}")
+    return text
+
+
+def seed_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    return None if value is None else parse_seed(value)
+
+
+def date_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    return None if value is None else parse_date(value)
+
+
+def variant_options(func: F) -> F:
+    """``--rules SPEC`` and ``--set FIELD=VALUE`` (repeatable)."""
+    func = click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
+                        help="Change one variant field (repeatable), e.g. --set rounds=1.")(func)
+    return click.option("--rules", default=None, metavar="SPEC",
+                        help="A rules spec, e.g. 'tweak/1;rounds=1'.")(func)
+
+
+def positive(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback refusing values below 1 (``--games 0``)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None and value < 1:
+            raise CliError(f"{name} must be at least 1, not {value}")
+        return value
+
+    return check
+
+
+def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback refusing negative values (``perft --depth -1``)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None and value < 0:
+            raise CliError(f"{name} must be 0 or more, not {value}")
+        return value
+
+    return check

@@ -1,0 +1,312 @@
+"""The archive: import and export round trip, dedupe, invalid records, queries, puzzles,
+schema versions, crash safety, concurrent importers, Datasette."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kifu import games
+from kifu.archive import Archive, ArchiveError, Filters, add_puzzles, iter_puzzles
+from kifu.archive.rows import comments_of
+from kifu.archive.schema import SCHEMA_VERSION
+from kifu.cli.main import cli
+from kifu.notation.reader import read_records
+from kifu.notation.record import format_record, split_players
+from kifu.notation.replay import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+FIX = ROOT / "fixtures"
+VALID = sorted(p for g in games.ids() for p in (FIX / g).glob("*.kifu"))
+
+
+def fixture_records():
+    return [loc.record for p in VALID for loc in read_records(p.read_text(encoding="utf-8"))]
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory):
+    """An archive of every valid fixture, with the position index."""
+    path = str(tmp_path_factory.mktemp("arch") / "fx.db")
+    with Archive(path) as a:
+        stats = a.import_paths([str(p) for p in VALID], positions=True)
+    return path, stats
+
+
+def test_import_then_export_reproduces_every_canonical_record(filled) -> None:
+    path, stats = filled
+    seen, expected = set(), []
+    for rec in fixture_records():
+        text = format_record(rec)
+        if text not in seen:
+            seen.add(text)
+            expected.append(text)
+    assert stats.imported == len(expected) and stats.invalid == 0
+    with Archive(path, readonly=True) as a:
+        assert list(a.export()) == expected
+    out = CliRunner().invoke(cli, ["archive", "export", "--db", path])
+    assert out.exit_code == 0 and out.stdout == "\n".join(expected)
+
+
+def test_duplicates_skipped_and_invalid_reported(tmp_path) -> None:
+    path = str(tmp_path / "d.db")
+    good = VALID[0].read_text(encoding="utf-8")
+    bad = good.replace('[Result "', '[Result "7', 1)
+    (tmp_path / "in.kifu").write_text(good + "\n" + good + "\n" + bad)
+    errors = []
+    with Archive(path) as a:
+        s = a.import_paths([str(tmp_path / "in.kifu")], on_error=errors.append)
+        assert (s.imported, s.duplicates, s.invalid) == (1, 1, 1)
+        assert errors[0]["record"] == 3 and "Result" in errors[0]["error"]
+        assert errors[0]["error"].startswith(f"{tmp_path / 'in.kifu'}:")
+        s = a.import_paths([str(tmp_path / "in.kifu")])
+        assert (s.imported, s.duplicates) == (0, 2)
+        assert a.stats()["records"] == 1
+
+
+def _ids(path: str, **kw) -> list[int]:
+    with Archive(path, readonly=True) as a:
+        return [r["id"] for r in a.query(Filters(**kw), columns=("id",))]
+
+
+def _expected(pred) -> list[int]:
+    """Archive ids (import order, after dedupe) of the fixture records passing ``pred``."""
+    out, seen = [], set()
+    for rec in fixture_records():
+        text = format_record(rec)
+        if text in seen:
+            continue
+        seen.add(text)
+        if pred(rec):
+            out.append(len(seen))
+    return out
+
+
+def test_query_by_game_player_result_tag(filled) -> None:
+    path, _ = filled
+    for gid in games.ids():
+        got = _ids(path, game=gid)
+        assert got and got == _expected(lambda r, g=gid: r.headers["Game"] == g)
+    some = fixture_records()[3]
+    name = split_players(some.headers["Players"])[0]
+    assert _ids(path, player=name) == _expected(
+        lambda r: name in split_players(r.headers["Players"]))
+    result = some.headers["Result"]
+    assert _ids(path, result=result) == _expected(lambda r: r.headers["Result"] == result)
+    rules = some.headers["Rules"]
+    assert _ids(path, tags=[("Rules", rules)], game=some.headers["Game"]) == _expected(
+        lambda r: r.headers["Rules"] == rules)
+    n = len(some.moves)
+    assert _ids(path, min_plies=n, max_plies=n) == _expected(lambda r: len(r.moves) == n)
+
+
+def test_query_by_comment_text(filled) -> None:
+    path, _ = filled
+    rec = next(r for r in fixture_records() if comments_of(r))
+    word = max(comments_of(rec).split(), key=len).strip(".,:;()!?'\"")
+    got = _ids(path, text=f'"{word}"')
+    assert got and got == _expected(lambda r: word.lower() in (comments_of(r) or "").lower())
+
+
+def test_query_by_position_reached(filled) -> None:
+    path, _ = filled
+    rec = fixture_records()[5]
+    states = replay(rec, upto=7)
+    line = states.state.to_line()
+
+    def reaches(r) -> bool:
+        n = len(r.moves)
+        for k in range(1, n + 1):
+            if replay(r, upto=k, check_result=False).state.to_line() == line:
+                return True
+        return False
+
+    got = _ids(path, position=line)
+    assert got and got == _expected(reaches)
+    r = CliRunner().invoke(cli, ["archive", "query", "--db", path, "--position", line,
+                                 "-f", "json"])
+    assert r.exit_code == 0 and len(r.stdout.strip().split("\n")) == len(got)
+
+
+def test_sql_is_read_only_and_stats(filled) -> None:
+    path, stats = filled
+    runner = CliRunner()
+    r = runner.invoke(cli, ["archive", "query", "--db", path, "--sql",
+                            "select count(*) as n from records", "-f", "json"])
+    assert r.exit_code == 0 and r.stdout.strip() == f'{{"n": {stats.imported}}}'
+    r = runner.invoke(cli, ["archive", "query", "--db", path, "--sql", "delete from records"])
+    assert r.exit_code != 0
+    with Archive(path, readonly=True) as a:
+        s = a.stats()
+        assert s["records"] == stats.imported
+        assert {g["game"] for g in s["games"]} == set(games.ids())
+
+
+PUZZLE = {
+    "Game": "tweak", "Rules": "tweak/1",
+    "Position": "tweak/1 T0 r1d1 t7 0,0 R6O5G4/R2O2Y2 R3Y1 G5G6G1 - -/- -/-",
+    "Question": "tweak-this-turn", "Answer": "forced", "Difficulty": "nodes=5",
+    "Source": "x.kifu#1@ply3",
+}
+
+
+def test_puzzles_table(tmp_path) -> None:
+    db = str(tmp_path / "p.db")
+    s = add_puzzles([PUZZLE, dict(PUZZLE), {**PUZZLE, "Question": "tweak-within 2"}], db=db)
+    assert (s.puzzles, s.puzzle_duplicates) == (2, 1)
+    got = list(iter_puzzles(db=db, question="tweak-within"))
+    assert [p["question"] for p in got] == ["tweak-within 2"]
+    assert got[0]["position"] == PUZZLE["Position"] and got[0]["text"].startswith('[Game "tweak"]')
+
+
+def test_bundled_puzzle_files_import_checked_and_canonical(tmp_path) -> None:
+    from kifu.notation.puzzle import format_puzzle, load_puzzles
+
+    files = sorted((FIX / "puzzles").glob("*.kifu"))
+    if not files:
+        pytest.skip("no bundled puzzle files (fixtures/puzzles) on this branch")
+    db = str(tmp_path / "pz.db")
+    with Archive(db) as a:
+        s = a.import_paths([str(f) for f in files])
+        assert s.invalid == 0 and s.imported == 0
+        want = [format_puzzle(lp.puzzle) for f in files for lp in load_puzzles(str(f))]
+        got = [p["text"] for p in a.iter_puzzles()]
+        assert got == list(dict.fromkeys(want)) and s.puzzles == len(got)
+    # Puzzle structs (what kifu puzzles generate --db stores) dedupe against the same text
+    again = add_puzzles([lp.puzzle for f in files for lp in load_puzzles(str(f))], db=db)
+    assert again.puzzles == 0 and again.puzzle_duplicates == len(want)
+    # a puzzle with an unknown question is reported (located) and not stored
+    bad = files[0].read_text(encoding="utf-8").split("\n\n[Game")[0]
+    (tmp_path / "bad.kifu").write_text(bad.replace('[Question "', '[Question "no-such-', 1))
+    errors = []
+    with Archive(db) as a:
+        s = a.import_paths([str(tmp_path / "bad.kifu")], on_error=errors.append)
+    assert s.invalid == 1 and s.puzzles == 0 and "unknown question" in errors[0]["error"]
+
+
+def test_newer_schema_is_refused(tmp_path) -> None:
+    db = str(tmp_path / "n.db")
+    Archive(db).close()
+    con = sqlite3.connect(db)
+    con.execute("UPDATE _kifu_meta SET value = ? WHERE key = 'schema_version'",
+                [str(SCHEMA_VERSION + 1)])
+    con.commit()
+    con.close()
+    for ro in (False, True):
+        with pytest.raises(ArchiveError, match="newer than this kifu"):
+            Archive(db, readonly=ro)
+    r = CliRunner().invoke(cli, ["archive", "stats", "--db", db])
+    assert r.exit_code == 1 and "upgrade kifu" in r.stderr
+
+
+def test_datasette_reads_the_archive(filled) -> None:
+    datasette_app = pytest.importorskip("datasette.app", reason="datasette (test extra)")
+    path, stats = filled
+
+    async def fetch():
+        ds = datasette_app.Datasette([path], settings={"max_returned_rows": 10})
+        name = Path(path).stem
+        r = await ds.client.get(f"/{name}/records.json?_shape=array&_size=3&_col=hash")
+        q = await ds.client.get(f"/{name}.json?sql=select+count(*)+as+n+from+records"
+                                "&_shape=array")
+        return r, q
+
+    r, q = asyncio.run(fetch())
+    assert r.status_code == 200 and len(r.json()) == 3 and len(r.json()[0]["hash"]) == 64
+    assert q.status_code == 200 and q.json() == [{"n": stats.imported}]
+
+
+# --- crash safety and concurrency (subprocesses) -------------------------------------------
+
+def _many(tmp_path: Path, n: int, tag: str) -> Path:
+    """``n`` distinct valid records: small fixtures, each with its own Event tag."""
+    base = [p.read_text(encoding="utf-8") for p in VALID if "single-round-2p" in p.name
+            or "2p-tie" in p.name]
+    out = []
+    for k in range(n):
+        t = base[k % len(base)]
+        out.append(t.replace("\n\n", f'\n[Event "{tag} {k}"]\n\n', 1))
+    path = tmp_path / f"{tag}.kifu"
+    path.write_text("\n".join(out))
+    return path
+
+
+def _kifu(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from kifu.cli.main import main; main()", *args]
+
+
+def _count(db: str) -> int:
+    try:
+        con = sqlite3.connect(db, timeout=5)
+        try:
+            return con.execute("SELECT count(*) FROM records").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_sigkill_mid_import_keeps_whole_records_and_resumes(tmp_path) -> None:
+    n, batch = 4000, 40
+    src = _many(tmp_path, n, "k")
+    db = str(tmp_path / "k.db")
+    proc = subprocess.Popen(_kifu("archive", "import", str(src), "--db", db, "-q",
+                                  "--batch-rows", str(batch)))
+    deadline = time.time() + 60
+    while _count(db) < batch and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    kept = con.execute("SELECT count(*) FROM records").fetchone()[0]
+    assert 0 < kept < n, "the import was not caught half-way"
+    assert kept % batch == 0  # whole transactions only
+    seats = con.execute("SELECT coalesce(sum(nplayers), 0) FROM records").fetchone()[0]
+    assert con.execute("SELECT count(*) FROM record_players").fetchone()[0] == seats
+    for text, h in con.execute("SELECT text, hash FROM records"):
+        (loc,) = read_records(text)
+        assert format_record(loc.record) == text and len(h) == 64
+    con.close()
+    r = subprocess.run(_kifu("archive", "import", str(src), "--db", db), capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert f"{n - kept} record(s) imported, {kept} duplicate(s)" in r.stdout
+    assert _count(db) == n
+
+
+def test_two_importers_at_once(tmp_path) -> None:
+    a, b = _many(tmp_path, 600, "a"), _many(tmp_path, 600, "b")
+    both = tmp_path / "ab.kifu"
+    both.write_text(a.read_text() + "\n" + b.read_text())
+    db = str(tmp_path / "c.db")
+    procs = [subprocess.Popen(_kifu("archive", "import", str(p), "--db", db, "--batch-rows",
+                                    "50"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for p in (a, both)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert _count(db) == 1200
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(DISTINCT hash) FROM records").fetchone()[0] == 1200
+    con.close()
+
+
+def test_solve_reads_puzzles_from_the_archive(tmp_path) -> None:
+    src = FIX / "puzzles" / "tweak.kifu"
+    if not src.exists():
+        pytest.skip("no bundled TWEAK puzzles on this branch")
+    db = str(tmp_path / "s.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["archive", "import", "-q", "--db", db, str(src)]).exit_code == 0
+    r = runner.invoke(cli, ["solve", "--db", db, "tweak", "--check"])
+    n = sum(1 for line in src.read_text().split("\n") if line.startswith("[Game"))
+    assert r.exit_code == 0 and f"{n} puzzle(s), {n} answer(s) verified" in r.stdout

@@ -1,0 +1,162 @@
+"""``kifu html`` pages in a real headless Chromium (one browser for the whole module).
+
+For each registered game: step through the page with the buttons, the arrow keys, the
+slider and a click on a move, and compare the position text the page shows with
+``kifu replay --ply N -f position``; check the page made no network request and logged no
+console error. Skips when the browser is not installed (see ``docs/html.md``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kifu import games
+from kifu.cli.main import cli
+from kifu.html import browser
+
+pytestmark = pytest.mark.skipif(browser.find() is None, reason=browser.INSTALL_HINT)
+
+from test_html import puzzle_file, record_file  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def driver():
+    d = browser.start(1100, 900)
+    yield d
+    d.quit()
+
+
+def replay_line(path: Path, ply: int, seat: int | None = None) -> str:
+    args = ["replay", str(path), "--ply", str(ply), "-f", "position"]
+    if seat is not None:
+        args += ["--seat", str(seat)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return result.output.strip()
+
+
+def export(path: Path, *extra: str) -> Path:
+    out = path.with_suffix(".html" if not extra else f".p{extra[-1]}.html")
+    result = CliRunner().invoke(cli, ["html", str(path), "-o", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def shown(driver) -> tuple[int, str]:
+    """The ply the page is at and the position text it shows."""
+    ply = int(driver.find_element("tag name", "body").get_attribute("data-ply"))
+    return ply, driver.find_element("id", "position").get_attribute("textContent")
+
+
+def check_clean(driver, page: Path) -> None:
+    """No console message at error level, no request but the page itself."""
+    errors = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    assert not errors, errors
+    urls = []
+    for entry in driver.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.requestWillBeSent":
+            urls.append(msg["params"]["request"]["url"])
+    assert all(u.split("#")[0] == page.resolve().as_uri() for u in urls), urls
+    assert driver.execute_script(
+        "return performance.getEntriesByType('resource').length") == 0
+
+
+def open_page(driver, page: Path) -> None:
+    driver.get_log("browser")
+    driver.get_log("performance")
+    driver.get(page.resolve().as_uri())
+    driver.find_element("css selector", "#board svg")
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_steps_match_replay(driver, gid: str, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    path, total = record_file(gid, tmp_path)
+    page = export(path)
+    open_page(driver, page)
+
+    def at(expected: int) -> None:
+        ply, text = shown(driver)
+        assert ply == expected
+        assert text == replay_line(path, expected), f"ply {expected}"
+
+    at(0)
+    body = driver.find_element("tag name", "body")
+    for _ in range(3):
+        body.send_keys(Keys.ARROW_RIGHT)
+    at(3)
+    driver.find_element("id", "next").click()
+    at(4)
+    driver.find_element("id", "prev").click()
+    driver.find_element("id", "prev").click()
+    at(2)
+    driver.find_element("id", "last").click()
+    at(total)
+    assert driver.find_element("id", "next").get_attribute("disabled") is not None
+    mid = total // 2
+    move = driver.find_element("css selector", f'#moves button[data-ply="{mid}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", move)
+    move.click()
+    at(mid)
+    assert move.get_attribute("aria-current") == "step"
+    slider = driver.find_element("id", "slider")
+    slider.send_keys(Keys.HOME)
+    at(0)
+    slider.send_keys(Keys.ARROW_RIGHT)
+    at(1)
+    body.send_keys(Keys.END)
+    at(total)
+    driver.find_element("id", "first").click()
+    at(0)
+    labels = driver.find_elements("css selector", "#board svg [role=img] > title")
+    assert labels, "the picture has no text alternatives"
+    check_clean(driver, page)
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_player_view_matches_replay_seat(driver, gid: str, tmp_path: Path) -> None:
+    path, total = record_file(gid, tmp_path)
+    page = export(path, "--player", "1")
+    for ply in (0, total // 2, total):
+        open_page(driver, page)
+        driver.execute_script(f"location.hash = 'ply={ply}'")
+        assert shown(driver) == (ply, replay_line(path, ply, seat=1))
+    check_clean(driver, page)
+
+
+def test_phone_width_has_no_sideways_scroll(driver, tmp_path: Path) -> None:
+    path, _ = record_file("graph-t", tmp_path)
+    page = export(path)
+    browser.set_viewport(driver, 390, 800)
+    try:
+        open_page(driver, page)
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        inner = driver.execute_script("return window.innerWidth")
+        assert width <= inner, (width, inner)
+        board = driver.find_element("css selector", "#board svg").size["width"]
+        assert 300 <= board <= inner
+    finally:
+        browser.set_viewport(driver, 0, 0)
+
+
+def test_puzzle_sheet_reveals_answers(driver, tmp_path: Path) -> None:
+    path, puzzles = puzzle_file(tmp_path)
+    page = export(path)
+    driver.get_log("browser")
+    driver.get_log("performance")
+    driver.get(page.resolve().as_uri())
+    assert driver.find_element("tag name", "body").get_attribute("data-ready") == "1"
+    answer = driver.find_element("id", "pz1-a")
+    assert not answer.is_displayed()
+    button = driver.find_element("css selector", 'button[data-reveal="pz1-a"]')
+    button.click()
+    assert answer.is_displayed() and f"Answer: {puzzles[0].answer}" in answer.text
+    assert button.get_attribute("aria-expanded") == "true"
+    assert not driver.find_element("id", "pz2-a").is_displayed()
+    check_clean(driver, page)
