@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from kifu.cli import puzzles as puzzles_cli
 from kifu.cli.main import cli
 from kifu.core.errors import KifuError
 from kifu.core.executor import executor, map_chunks
+from kifu.notation import batch
 
 distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed (pip install 'kifu[dask]')")
@@ -28,6 +30,10 @@ cloudpickle = pytest.importorskip("cloudpickle", reason="comes with the dask ext
 # Workers cannot import this test module: ship its functions by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = sorted(str(p) for p in ROOT.glob("fixtures/*/*.kifu")) + sorted(
+    str(p) for p in ROOT.glob("fixtures/*/invalid/*.kifu"))
+VALIDATE = ("validate", "--all", "--json", *RECORDS)
 GENERATE = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "6",
             "--seed", "11")
 
@@ -70,13 +76,13 @@ def test_generate_dask_local_matches_one_process(generated_single, tmp_path):
     assert on_local_cluster == generated_single
 
 
-def _die_once(marker: str, fn, args):
+def _die_once(marker: str, fn, *args):
     """``fn(args)``, but the first call anywhere (the marker file is the token) kills the
     worker process running it, as a crashed or preempted machine would."""
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        return fn(args)
+        return fn(*args)
     os.close(fd)
     os._exit(1)
 
@@ -119,3 +125,52 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
     r = CliRunner().invoke(cli, [*GENERATE, "--dask", "tcp://127.0.0.1:9"])
     assert r.exit_code == 1
     assert "cannot reach the Dask scheduler" in r.output
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return r.exit_code, r.stdout, r.stderr
+
+
+@pytest.fixture(scope="module")
+def validated_single() -> tuple[int, str, str]:
+    out = run_cli(*VALIDATE)
+    assert out[0] == 1 and '"ok": false' in out[1]  # the invalid fixtures are reported
+    return out
+
+
+def test_validate_on_a_cluster_matches_one_process(cluster, validated_single):
+    assert run_cli(*VALIDATE, "--dask", cluster.scheduler_address,
+                   "--chunk-size", "3") == validated_single
+    assert run_cli(*VALIDATE, "--workers", "2", "--chunk-size", "3") == validated_single
+
+
+def test_validate_survives_a_killed_worker(cluster, validated_single, tmp_path, monkeypatch):
+    marker = tmp_path / "killed"
+    monkeypatch.setattr(batch, "run_chunk",
+                        functools.partial(_die_once, str(marker), batch.run_chunk))
+    out = run_cli(*VALIDATE, "--dask", cluster.scheduler_address, "--chunk-size", "2")
+    assert marker.exists()  # a worker really died
+    assert out == validated_single
+    cluster.wait_for_workers(2, timeout=60)
+
+
+def dump(db: Path) -> list:
+    con = sqlite3.connect(db)
+    try:
+        return [con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall()
+                for t in ("records", "record_players", "puzzles", "positions")]
+    finally:
+        con.close()
+
+
+def test_archive_import_on_a_cluster_matches_one_process(cluster, tmp_path):
+    args = ("archive", "import", str(ROOT / "fixtures"), "--positions", "-q")
+    one = run_cli(*args, "--db", str(tmp_path / "one.db"))
+    on_dask = run_cli(*args, "--db", str(tmp_path / "dask.db"), "--dask",
+                      cluster.scheduler_address, "--chunk-size", "3")
+    assert one[0] == 1 and one[2]  # the invalid fixtures are reported and skipped
+    assert on_dask == one
+    rows = dump(tmp_path / "one.db")
+    assert len(rows[0]) > 20 and rows[1] and rows[2] and rows[3]
+    assert dump(tmp_path / "dask.db") == rows
