@@ -121,7 +121,8 @@ def test_on_chunk_done_counts_chunks_in_order(cluster):
     assert done == [0, 1, 2, 3, 4]
 
 
-def test_unreachable_scheduler_is_one_line(tmp_path):
+def test_unreachable_scheduler_is_one_line(monkeypatch):
+    monkeypatch.setattr("kifu.core.executor.CONNECT_TIMEOUT", 1.0)
     r = CliRunner().invoke(cli, [*GENERATE, "--dask", "tcp://127.0.0.1:9"])
     assert r.exit_code == 1
     assert "cannot reach the Dask scheduler" in r.output

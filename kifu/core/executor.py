@@ -44,6 +44,9 @@ class InlineExecutor(cf.Executor):
         return future
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler (``--dask ADDRESS``) before giving up."""
+
 DASK_RETRIES = 2
 """How often Dask reruns a chunk whose function raised (a worker lost mid-chunk is
 rescheduled by the scheduler itself, up to its ``allowed-failures``)."""
@@ -86,7 +89,7 @@ def _dask_client(address: str, workers: int):  # pragma: no cover - exercised wi
         )
         return distributed.Client(cluster), cluster
     try:
-        return distributed.Client(address, timeout=10), None
+        return distributed.Client(address, timeout=CONNECT_TIMEOUT), None
     except (OSError, TimeoutError, ValueError) as e:
         raise KifuError(f"--dask {address}: cannot reach the Dask scheduler ({e})") from None
 
