@@ -14,7 +14,7 @@ from kifu.core.rng import Rng
 
 from .conftest import load_game, per_second
 
-TYPICAL_RULES = {"tweak": "tweak/1;rounds=1"}
+TYPICAL_RULES = {"tweak": "tweak/1;rounds=1", "towai": "towai/1;wins=1"}
 """The variant of each game's typical games (default: the game's defaults)."""
 TYPICAL_GAMES = 12
 
@@ -71,7 +71,19 @@ def _graph_t_deal(game, seed: int, follow: bool) -> State:
     return state
 
 
+def _towai(line: str) -> Callable[[], State]:
+    """A TOWAI worst case: ``lead-17`` leads from a hand of all 17 kinds (34 leads);
+    ``follow-13`` follows a Night 1 by Day with every Day and Twai kind (12 plays + pass)."""
+    return lambda: load_game("towai").from_line(line)
+
+
 WORST: dict[str, dict[str, Callable[[], State]]] = {
+    "towai": {
+        "lead-17": _towai("towai/1 L0 day D3D4D5D6D7N1N2N3N4N5T1T2T3T4T5T6T7/D3/D3 - N1 - "
+                          "-:0 0,0,0 f0t0"),
+        "follow-13": _towai("towai/1 P1 day N2/D3D4D5D6D7N2N3T1T2T3T4T5T6T7/N3 N1 D3 - "
+                            "p0:0 0,0,0 f0t1"),
+    },
     "tweak": {"table-12": _tweak_table_12},
     "graph-t": {"lead-13": _graph_t_13(False), "follow-13": _graph_t_13(True)},
 }

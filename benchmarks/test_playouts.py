@@ -12,7 +12,7 @@ from kifu.play import play_actions
 
 from .conftest import load_game, per_second, random_play
 
-PLAYOUT = {"tweak": (3, "tweak/1;rounds=1"), "graph-t": (4, None)}
+PLAYOUT = {"tweak": (3, "tweak/1;rounds=1"), "graph-t": (4, None), "towai": (4, "towai/1;wins=1")}
 """Players and rules of each game's playouts (TWEAK: one round; GRAPH-T: 13-card hands)."""
 GAMES_PER_ROUND = 20
 

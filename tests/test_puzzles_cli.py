@@ -150,3 +150,21 @@ def test_dask_without_the_extra_says_how_to_install(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(KifuError, match=r"pip install 'kifu\[dask\]'"):
         list(map_chunks(abs, [1], dask="local"))
+
+
+def test_validate_reads_puzzle_files(run, tmp_path) -> None:
+    """Puzzles without comments (no body) are still separate blocks for kifu validate."""
+    import msgspec
+
+    from kifu.notation.puzzle import format_puzzles
+
+    bare = [msgspec.structs.replace(lp.puzzle, comment=None)
+            for lp in load_puzzles(str(PUZZLES / "tweak.kifu"))][:3]
+    text = format_puzzles(bare)
+    assert "{" not in text
+    (tmp_path / "bare.kifu").write_text(text)
+    r = run("validate", "bare.kifu")
+    assert r.exit_code == 0 and "3 of 3 record(s) valid" in r.stdout, r.output
+    (tmp_path / "bad.kifu").write_text(text.replace('"tweak-this-turn"', '"tweak-this-tun"', 1))
+    r = run("validate", "bad.kifu")
+    assert r.exit_code == 1 and r.stderr.startswith("bad.kifu:4:"), r.output

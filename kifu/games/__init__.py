@@ -14,6 +14,7 @@ from kifu.core.game import Game
 _REGISTRY: dict[str, tuple[str, str]] = {
     "tweak": ("kifu.games.tweak", "GAME"),
     "graph-t": ("kifu.games.graph_t", "GAME"),
+    "towai": ("kifu.games.towai", "GAME"),
     "alice": ("kifu.games.alice", "GAME"),
     "lianxian": ("kifu.games.lianxian", "GAME"),
 }
@@ -23,7 +24,7 @@ _ALIASES: dict[str, str] = {
 _LOADED: dict[str, Game] = {}
 
 # Games of the project that are not implemented yet (named in errors, not loadable).
-PLANNED = ("towai",)
+PLANNED: tuple[str, ...] = ()
 
 
 def ids() -> list[str]:

@@ -30,6 +30,7 @@ position, a well-formed answer, a legal solution line. Each failure is a one-lin
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
@@ -380,6 +381,51 @@ def check_located_puzzle(loc: Any) -> Checked:
     lp = LocatedPuzzle(_puzzle_from_headers(record.headers, record.comment), loc.path, 1,
                        loc.line, dict(loc.header_lines))
     return check_puzzle(lp)
+
+
+def is_puzzle_file(path: str) -> bool:
+    """Whether a text file starts with a puzzle block (its first header block has a
+    ``Question`` and a ``Position`` header)."""
+    if path == "-" or not os.path.isfile(path):
+        return False
+    names = set()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            s = raw.strip()
+            if not s:
+                if names:
+                    break
+                continue
+            if not s.startswith("["):
+                break
+            names.add(s[1:].split(" ", 1)[0].split('"', 1)[0])
+    return {"Question", "Position"} <= names
+
+
+def records_or_puzzles(path: str, load_records: Any) -> Iterator[Any]:
+    """For ``kifu validate``: the blocks of ``path`` as the record reader's
+    :class:`~kifu.notation.reader.Located` records, except that a puzzle file is read by
+    the puzzle reader (a puzzle has no actions, so the record reader would run two blocks
+    together) and each puzzle is given as a record of its headers, for
+    :func:`check_located_puzzle`."""
+    if not is_puzzle_file(path):
+        yield from load_records(path)
+        return
+    from kifu.notation.reader import Located
+
+    for lp in load_puzzles(path):
+        p = lp.puzzle
+        headers = {"Game": p.game, "Rules": p.rules, "Position": p.position,
+                   "Question": p.question}
+        for name, value in (("Answer", p.answer), ("Difficulty", p.difficulty),
+                            ("Source", p.source)):
+            if value is not None:
+                headers[name] = value
+        if p.solution is not None:
+            headers["Solution"] = "; ".join(p.solution)
+        headers.update(p.tags)
+        yield Located(Record(headers, [], p.comment), lp.path, lp.line, [],
+                      dict(lp.header_lines))
 
 
 def _names_for(gid: str) -> list[str]:

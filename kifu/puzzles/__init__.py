@@ -25,6 +25,8 @@ QUESTIONS: dict[str, tuple[str, str]] = {
     "tweak-within": ("kifu.puzzles.tweak", "Within"),
     "best-points": ("kifu.puzzles.tweak", "BestPoints"),
     "double-dummy": ("kifu.puzzles.graph_t", "DoubleDummy"),
+    "towai-out-this-turn": ("kifu.puzzles.towai", "OutThisTurn"),
+    "towai-win-round": ("kifu.puzzles.towai", "WinRound"),
     "alice-bard-wins": ("kifu.puzzles.alice", "BardWins"),
     "lianxian-best": ("kifu.puzzles.lianxian", "Best"),
     "lianxian-finish": ("kifu.puzzles.lianxian", "Finish"),

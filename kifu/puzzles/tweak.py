@@ -16,10 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from kifu.core.errors import NotationError
-from kifu.core.game import Action, State
+from kifu.core.game import Action, State, actor_name
 from kifu.games.tweak import GAME
 from kifu.games.tweak.actions import Capture, Pass, Place, UseBomb, UseJoker, UseShifter, UseThief
-from kifu.games.tweak.cards import POINTS
+from kifu.games.tweak.cards import FACE, POINTS
 from kifu.games.tweak.state import BOMB_PHASE, STEAL_PHASE, TURN, TweakState
 from kifu.puzzles.base import (
     UNKNOWN,
@@ -28,7 +28,6 @@ from kifu.puzzles.base import (
     Budget,
     Question,
     Solution,
-    action_text,
     line_texts,
 )
 from kifu.puzzles.search import minimax, probability, prove
@@ -109,12 +108,22 @@ class ThisTurn(Question):
         return solution.answer != "no" and len(solution.line) > 1
 
     def goal(self, state: TweakState) -> Any:
+        """(player, goal). Past the root, at the player's own card play the outcome is
+        known without trying each play: a TWEAK exists iff some hand card's face plus every
+        table card's face is the target (the Joker's delta included); so the goal says
+        True there if one exists, False if no T! card can still be used, and the search
+        only tries the T! cards (:func:`_t_only`)."""
         player, base = state.mover, len(state.history)
 
         def goal(st: State) -> bool | None:
             if len(st.history) == base:
                 return None
-            ended, tweak = _last_play(st, player)  # type: ignore[arg-type]
+            s: TweakState = st  # type: ignore[assignment]
+            if s.phase == TURN and s.mover == player and not _ended(s, player):
+                if _tweak_now(s):
+                    return True
+                return False if s.tused or not s.held[player] else None
+            ended, tweak = _last_play(s, player)
             if tweak:
                 return True
             return False if ended else None
@@ -124,21 +133,57 @@ class ThisTurn(Question):
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
         assert isinstance(state, TweakState)
         player, goal = self.goal(state)
-        chance = probability(state, player=player, goal=goal, budget=budget,
-                             order=order_actions, values=True)
-        maybe = prove(state, player=player, goal=goal, chance="any", others="with",
-                      budget=budget, order=order_actions, values=True)
-        nodes = chance.nodes + maybe.nodes
-        seconds = chance.seconds + maybe.seconds
-        if not (chance.complete and maybe.complete):
-            return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
-        answer = this_turn_text(chance.value, maybe.ok)
-        vals = [
-            (a, this_turn_text(p, ok))
-            for (a, p), (_, ok) in zip(chance.values, maybe.values, strict=True)
-        ]
-        line = chance.line if chance.value > 0 else maybe.line
-        return _solution(state, answer, vals, line, nodes, seconds)
+        nodes, seconds = 0, 0.0
+        vals: list[tuple[Action, str, tuple]] = []  # (first action, its text, its rank)
+        lines: dict[Action, list[Action]] = {}
+        n_table = len(state.table)
+        at_play = state.phase == TURN
+        win, lose = ("forced", (1, True)), ("no", (0, False))
+        t_best: tuple = (0, False)  # the best rank of a first action so far
+        for a in state.legal_actions() if at_play else [None]:
+            t = type(a)
+            if at_play and t is not UseJoker and t is not UseShifter and t is not UseThief \
+                    and t is not UseBomb:
+                # a card play ends the turn: a TWEAK iff it takes the whole table
+                sweep = t is Capture and n_table and len(a.taken) == n_table  # type: ignore[union-attr]
+                vals.append((a, *(win if sweep else lose)))
+                if sweep and t_best != (1, True):
+                    t_best = (1, True)
+                    lines = {a: [a]}
+                nodes += 1
+                continue
+            if a is not None:
+                state.push(a)
+            try:
+                chance = probability(state, player=player, goal=goal, budget=budget,
+                                     order=_t_only(player), values=a is None)
+                maybe = prove(state, player=player, goal=goal, chance="any", others="with",
+                              budget=budget, order=_t_only(player), values=a is None)
+            finally:
+                if a is not None:
+                    state.pop()
+            nodes += chance.nodes + maybe.nodes
+            seconds += chance.seconds + maybe.seconds
+            if not (chance.complete and maybe.complete):
+                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+            if a is None:  # the root is in the middle of the turn: search it whole
+                vals = [(b, this_turn_text(p, ok), (p, ok)) for (b, p), (_, ok) in
+                        zip(chance.values, maybe.values, strict=True)]
+                answer = this_turn_text(chance.value, maybe.ok)
+                line = chance.line if chance.value > 0 else maybe.line
+                break
+            rank = (chance.value, maybe.ok or chance.value > 0)
+            vals.append((a, this_turn_text(*rank), rank))
+            if rank > t_best:
+                t_best = rank
+                lines.clear()
+            if rank == t_best and not lines:
+                lines[a] = [a, *(chance.line if chance.value > 0 else maybe.line)]
+        else:
+            answer = this_turn_text(Fraction(t_best[0]), t_best[1])
+            line = next(iter(lines.values())) if lines and answer != "no" else []
+        return _solution(state, answer, [(a, text) for a, text, _ in vals], line, nodes,
+                         seconds)
 
     def parse_answer(self, text: str) -> str:
         t = " ".join(text.split())
@@ -157,6 +202,34 @@ class ThisTurn(Question):
                 line=1, col=len("possible p=") + 1,
             )
         return this_turn_text(Fraction(num, den), True)
+
+
+def _ended(s: TweakState, player: int) -> bool:
+    """Whether the last action ended ``player``'s turn (a new turn of theirs starts)."""
+    return bool(s.history) and _last_play(s, player)[0]
+
+
+def _tweak_now(s: TweakState) -> bool:
+    """Whether the player to play a card can sweep the table with one hand card now."""
+    table = s.table
+    if not table:
+        return False
+    need = s.target + s.jdelta - sum([FACE[c] for c in table])
+    return any(FACE[c] == need for c in s.hands[s.mover])
+
+
+def _t_only(player: int) -> Any:
+    """The move filter of ``tweak-this-turn``: at the player's card play (the goal has
+    found no TWEAK there) only the T! cards can still lead to one; elsewhere every action."""
+    kinds = (UseJoker, UseShifter, UseThief, UseBomb)
+
+    def order(state: State, actions: list[Action]) -> list[Action]:
+        s: TweakState = state  # type: ignore[assignment]
+        if s.phase == TURN and s.mover == player:
+            return [a for a in actions if type(a) in kinds]
+        return actions
+
+    return order
 
 
 # --- tweak-within N ------------------------------------------------------------------------------
@@ -321,9 +394,23 @@ def _points_order(state: State, actions: list[Action]) -> list[Action]:
 # --- shared ---------------------------------------------------------------------------
 
 
+_TEXTS: dict[Action, str] = {}
+"""Action texts already written (actions are shared, frozen instances); bounded."""
+
+
+def _text(a: Action) -> str:
+    text = _TEXTS.get(a)
+    if text is None:
+        if len(_TEXTS) > 100_000:
+            _TEXTS.clear()
+        text = _TEXTS[a] = GAME.format_action(None, a)  # type: ignore[arg-type]
+    return text
+
+
 def _solution(state: State, answer: str, vals: list[tuple[Action, str]], line: list[Action],
               nodes: int, seconds: float) -> Solution:
-    values = [ActionValue(action_text(GAME, state, a), v) for a, v in vals]
+    actor = f"{actor_name(state.to_move)} "  # type: ignore[arg-type]
+    values = [ActionValue(actor + _text(a), v) for a, v in vals]
     winning = sum(1 for v in values if v.value == answer)
     return Solution(answer, values, line_texts(GAME, state, line), nodes, seconds, True,
                     winning)

@@ -1,0 +1,203 @@
+"""TOWAI bots.
+
+``greedy`` reads only its own hand and the public field. ``out`` also searches its turn
+for a sure way out, and that search, like the puzzle question ``towai-out-this-turn``,
+reads the other hands (their Swap choices are played against it): it is an oracle bot.
+"""
+
+from __future__ import annotations
+
+from kifu.core.game import Action, Bot, State
+from kifu.games.towai.actions import GIVES, LEADS, PASS, PLAYS, STOP, Pass, Play, Rebuild, Stop
+from kifu.games.towai.cards import DAY, NIGHT, NUM, RESET, TWAI, TYPE, count_of, kinds
+from kifu.games.towai.state import (
+    CHAIN,
+    LEAD,
+    PLAY,
+    REBUILD,
+    SWAP_PHASE,
+    TowaiState,
+)
+
+
+def number_counts(hand: int) -> list[int]:
+    """How many non-Twai cards of each number (0..7) a hand zone holds."""
+    counts = [0] * 8
+    for c in range(10):
+        counts[NUM[c]] += count_of(hand, c)
+    return counts
+
+
+class GreedyBot(Bot):
+    """Sheds the numbers it holds most often and keeps its Twai cards for flips.
+
+    - Lead: a Day or Night card of its most-held number, on the side that card fits; with
+      only Twai cards, a Twai of its most-held number (a Reset first).
+    - Follow: the Day or Night card of its most-held number (ties: the one that leaves the
+      most room: the lowest by Day, the highest by Night); a Twai only when nothing else
+      fits (a Reset first); otherwise pass.
+    - Combo: every Day or Night card of the number; a Twai only if it is the last card or
+      the flip lets a held card of the number follow; then stop.
+    - Swap: gives a Day or Night card of its least-held number (a Twai only if it holds
+      nothing else).
+
+    Deterministic: ties go to the lower card code.
+    """
+
+    name = "greedy"
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, TowaiState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return greedy_choice(state, legal)
+
+
+def greedy_choice(state: TowaiState, legal: list[Action]) -> Action:
+    seat = state.turn
+    hand = state.hand(seat)  # type: ignore[arg-type]
+    counts = number_counts(hand)
+    phase = state.phase
+    if phase == SWAP_PHASE:
+        plain = [a.card for a in legal if TYPE[a.card] != TWAI]  # type: ignore[attr-defined]
+        if plain:
+            return GIVES[min(plain, key=lambda c: (counts[NUM[c]], -c))]
+        return legal[0]
+    if phase == LEAD:
+        held = kinds(state.held(seat))  # type: ignore[arg-type]
+        plain = [c for c in held if TYPE[c] != TWAI]
+        if plain:
+            c = max(plain, key=lambda c: (counts[NUM[c]], -c))
+            lead = LEADS[TYPE[c]][c]
+        else:
+            c = RESET if RESET in held else held[0]
+            # the Twai flips the side: choose the side whose flip suits the hand less
+            lead = LEADS[0][c]
+        return lead if lead in legal else legal[0]
+    cards = [a.card for a in legal if type(a) is Play]  # type: ignore[attr-defined]
+    plain = [c for c in cards if TYPE[c] != TWAI]
+    if phase == PLAY:
+        if plain:
+            if state.side == DAY:
+                return PLAYS[max(plain, key=lambda c: (counts[NUM[c]], -NUM[c], -c))]
+            return PLAYS[max(plain, key=lambda c: (counts[NUM[c]], NUM[c], -c))]
+        if cards:
+            return PLAYS[RESET if RESET in cards else cards[0]]
+        return PASS
+    # CHAIN
+    if plain:
+        return PLAYS[plain[0]]
+    size = state.hand_size(seat)  # type: ignore[arg-type]
+    flipped = 1 - state.side
+    for c in cards:
+        if size == 1:
+            return PLAYS[c]
+        for d in range(10):
+            if NUM[d] == NUM[c] and TYPE[d] == (NIGHT if flipped else DAY) and count_of(hand, d):
+                return PLAYS[c]
+    return STOP
+
+
+def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None:
+    """A line of the player to move that goes out before the turn ends whatever the other
+    players give in Swaps (their choices are searched), or None (also when the search
+    passes ``node_limit`` nodes). A rebuild during a Draw cannot change the player's hand,
+    so it is played in one fixed order (the pool sorted)."""
+    player = state.turn
+    if state.phase not in (LEAD, PLAY, CHAIN):
+        return None
+    start = state.wins[player]  # type: ignore[index]
+    memo: dict = {}
+    nodes = 0
+
+    class Budget(Exception):
+        pass
+
+    def search() -> list[Action] | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > node_limit:
+            raise Budget
+        if state.wins[player] > start:  # type: ignore[index]
+            return []
+        phase = state.phase
+        if phase == REBUILD:
+            rebuild = Rebuild(state.pool())
+            state.push(rebuild)
+            r = search()
+            state.pop()
+            return None if r is None else [rebuild, *r]
+        turn = state.turn
+        if phase not in (LEAD, PLAY, CHAIN, SWAP_PHASE) or (turn != player and phase !=
+                                                              SWAP_PHASE):
+            return None
+        key = state.key()
+        if key in memo:
+            return memo[key]
+        result: list[Action] | None = None
+        if phase == SWAP_PHASE and turn != player:
+            line: list[Action] | None = None
+            for a in state.legal_actions():
+                state.push(a)
+                r = search()
+                state.pop()
+                if r is None:
+                    line = None
+                    break
+                if line is None:
+                    line = [a, *r]
+            result = line
+        else:
+            for a in state.legal_actions():
+                if type(a) in (Stop, Pass):
+                    continue
+                state.push(a)
+                r = search()
+                state.pop()
+                if r is not None:
+                    result = [a, *r]
+                    break
+        memo[key] = result
+        return result
+
+    try:
+        return search()
+    except Budget:
+        return None
+
+
+class OutBot(Bot):
+    """Goes out this turn whenever a line does so whatever the others give in Swaps (found
+    by the solver, the question ``towai-out-this-turn``; :func:`out_line` is the same
+    search written out, kept as a cross-check); otherwise plays as ``greedy``."""
+
+    name = "out"
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, TowaiState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if state.phase in (LEAD, PLAY, CHAIN):
+            line = solver_out_line(state)
+            if line:
+                return line[0]
+        return greedy_choice(state, legal)
+
+
+def solver_out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None:
+    """The winning line of the puzzle question ``towai-out-this-turn`` (the solver's AND-OR
+    search), or None (also past ``node_limit`` nodes)."""
+    from kifu.puzzles.base import Budget
+    from kifu.puzzles.search import prove
+    from kifu.puzzles.towai import OutThisTurn, order_actions
+
+    player, goal = OutThisTurn().goal(state)
+    proof = prove(state, player=player, goal=goal, budget=Budget(nodes=node_limit,
+                                                                 seconds=None),
+                  order=order_actions)
+    return proof.line if proof.ok and proof.complete else None
+
+
+__all__ = ["GreedyBot", "OutBot", "out_line"]

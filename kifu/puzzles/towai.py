@@ -1,0 +1,184 @@
+"""TOWAI questions: ``towai-out-this-turn`` and ``towai-win-round`` (ruling 15).
+
+Both see every hand and the deck's order. The player is the one whose turn it is
+(``state.mover``). Answers are ``yes`` or ``no``; each first action gets the same.
+
+- ``towai-out-this-turn``: can the player go out (win the round) before the turn ends,
+  Reset leads and combos included, whatever the others choose in the player's Swaps? A
+  rebuild during the player's Draw cannot change the player's hand (the chain goes on with
+  3s only), so at a rebuild the goal decides directly whether the player can shed every card
+  as a 3.
+- ``towai-win-round``: can the player win the round against any defence (every other seat
+  plays against the player)? A rebuild is a shuffle nobody knows: a line that needs one does
+  not count as forced (the search scores the rebuild as a failure for the player).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from kifu.core.errors import NotationError
+from kifu.core.game import Action, State
+from kifu.games.towai import GAME
+from kifu.games.towai.actions import Pass, Stop
+from kifu.games.towai.cards import DRAW, NUM, TYPE
+from kifu.games.towai.state import (
+    CHAIN,
+    DEAL,
+    LEAD,
+    OVER,
+    PLAY,
+    R_PASS,
+    REBUILD,
+    TowaiState,
+)
+from kifu.puzzles.base import (
+    UNKNOWN,
+    UNLIMITED,
+    ActionValue,
+    Budget,
+    Question,
+    Solution,
+    action_text,
+    line_texts,
+)
+from kifu.puzzles.search import prove
+
+
+def _turn(state: State) -> str | None:
+    assert isinstance(state, TowaiState)
+    if state.phase not in (LEAD, PLAY, CHAIN):
+        return "no player is to lead, follow or continue a combo"
+    return None
+
+
+@cache
+def _threes(day: int, night: int, twai: int, side: int) -> bool:
+    """Can a combo of 3s shed ``day`` D3, ``night`` N3 and ``twai`` T3 from ``side``
+    (a Twai flips it; the last card may be any that fits)?"""
+    if day + night + twai == 0:
+        return True
+    if twai and _threes(day, night, twai - 1, 1 - side):
+        return True
+    if side == 0 and day and _threes(day - 1, night, twai, side):
+        return True
+    return bool(side == 1 and night and _threes(day, night - 1, twai, side))
+
+
+def out_by_threes(state: TowaiState, player: int) -> bool:
+    """At a rebuild during ``player``'s Draw: the rest of the turn is a combo of 3s."""
+    cards = state.hand_cards(player)
+    if any(NUM[c] != 3 for c in cards):
+        return False
+    day = sum(1 for c in cards if TYPE[c] == 0)
+    night = sum(1 for c in cards if TYPE[c] == 1)
+    return _threes(day, night, len(cards) - day - night, state.side)
+
+
+def order_actions(state: State, actions: list[Action]) -> list[Action]:
+    """Plays before stop and pass; among plays, Twai effects (Reset, Swap, Draw) first."""
+
+    def rank(a: Action) -> int:
+        t = type(a)
+        if t is Stop or t is Pass:
+            return 3
+        c = getattr(a, "card", 0)
+        return 0 if c >= 12 and c <= 14 else 1
+
+    return sorted(actions, key=rank)
+
+
+def _solution(state: State, proof, answer: str, nodes: int, seconds: float) -> Solution:
+    values = [ActionValue(action_text(GAME, state, a), "yes" if ok else "no")
+              for a, ok in proof.values]
+    winning = sum(1 for v in values if v.value == answer)
+    line = line_texts(GAME, state, proof.line) if proof.ok else []
+    return Solution(answer, values, line, nodes, seconds, True, winning)
+
+
+class _YesNo(Question):
+    game = "towai"
+
+    def applies(self, state: State) -> str | None:
+        return _turn(state)
+
+    def goal(self, state: TowaiState) -> tuple[int, Any]:
+        raise NotImplementedError
+
+    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        assert isinstance(state, TowaiState)
+        player, goal = self.goal(state)
+        proof = prove(state, player=player, goal=goal, budget=budget, order=order_actions,
+                      values=True)
+        if not proof.complete:
+            return Solution(UNKNOWN, [], [], proof.nodes, proof.seconds, False, 0)
+        return _solution(state, proof, "yes" if proof.ok else "no", proof.nodes,
+                         proof.seconds)
+
+    def candidate(self, state: State) -> bool:
+        assert isinstance(state, TowaiState)
+        return sum(state.hand_size(s) for s in range(state.n)) <= 10
+
+    def interesting(self, solution: Solution) -> bool:
+        """A yes that takes more than one play."""
+        return solution.answer == "yes" and len(solution.line) > 1
+
+    def parse_answer(self, text: str) -> str:
+        t = " ".join(text.split())
+        if t not in ("yes", "no"):
+            raise NotationError(f"bad answer {text!r} to {self.name}: expected yes or no",
+                                col=1)
+        return t
+
+
+class OutThisTurn(_YesNo):
+    name = "towai-out-this-turn"
+    summary = ("can the player to move go out before the turn ends (combos, Reset leads, "
+               "the others' Swap choices against it)? yes / no")
+
+    def goal(self, state: TowaiState) -> tuple[int, Any]:
+        player = state.mover
+        start = state.wins[player]
+
+        def goal(st: State) -> bool | None:
+            if st.wins[player] > start:  # type: ignore[attr-defined]
+                return True
+            phase = st.phase  # type: ignore[attr-defined]
+            if phase in (DEAL, OVER):
+                return False
+            if phase == REBUILD:
+                if st.pending[0] == R_PASS:  # type: ignore[attr-defined]
+                    return False
+                return out_by_threes(st, player)  # type: ignore[arg-type]
+            if phase in (LEAD, PLAY, CHAIN) and st.mover != player:  # type: ignore[attr-defined]
+                return False
+            return None
+
+        return player, goal
+
+    def candidate(self, state: State) -> bool:
+        assert isinstance(state, TowaiState)
+        return state.hand_size(state.mover) <= 6
+
+
+class WinRound(_YesNo):
+    name = "towai-win-round"
+    summary = ("can the player to move win the round against any defence, every hand and "
+               "the deck order known (a rebuild counts against it)? yes / no")
+
+    def goal(self, state: TowaiState) -> tuple[int, Any]:
+        player = state.mover
+        start = state.wins[player]
+
+        def goal(st: State) -> bool | None:
+            if st.wins[player] > start:  # type: ignore[attr-defined]
+                return True
+            if st.phase in (DEAL, OVER, REBUILD):  # type: ignore[attr-defined]
+                return False
+            return None
+
+        return player, goal
+
+
+__all__ = ["DRAW", "OutThisTurn", "WinRound", "out_by_threes"]

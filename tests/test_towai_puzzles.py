@@ -1,0 +1,146 @@
+"""TOWAI puzzle questions: a few answers worked out by hand, and both questions checked
+against a deliberately naive brute force (plain recursion over ``copy()``/``apply``, no
+pruning, no tables) on random small positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from kifu import games
+from kifu.core.errors import NotationError
+from kifu.core.rng import Rng
+from kifu.games.towai.actions import Rebuild
+from kifu.games.towai.cards import ALL_CARDS, cards_text
+from kifu.games.towai.state import CHAIN, DEAL, LEAD, OVER, PLAY, REBUILD, SWAP_PHASE
+from kifu.puzzles import Budget, get_question, questions_for
+
+GAME = games.get("towai")
+OUT, WIN = get_question("towai-out-this-turn"), get_question("towai-win-round")
+
+
+def test_questions_are_registered() -> None:
+    assert questions_for("towai") == ["towai-out-this-turn", "towai-win-round"]
+    assert OUT.parse_answer(" yes ") == "yes"
+    with pytest.raises(NotationError):
+        WIN.parse_answer("maybe")
+
+
+def test_hand_checked_answers() -> None:
+    # T4 follows D3 by Day, the Reset clears the field, N2 is led: out in one turn
+    state = GAME.from_line("towai/1 P0 day N2T4/D3D4/N1N2 D3 N3 - p2:0 0,0,0 f0t1")
+    sol = OUT.solve(state)
+    assert sol.answer == "yes" and sol.line == ["p0 T4", "p0 day N2"]
+    # the Swap needs a 5 back from p1, who can give D3 instead
+    state = GAME.from_line("towai/1 L0 day N2T5/D3N5/N1N2 - N3 - -:0 0,0,0 f0t0")
+    assert OUT.solve(state).answer == "no"
+    # ...unless p1 holds only 5s
+    state = GAME.from_line("towai/1 L0 day N2T5/N5N5/N1N2 - N3 - -:0 0,0,0 f0t0")
+    sol = OUT.solve(state)
+    assert sol.answer == "yes" and sol.line[-1] == "p0 +N5"
+    # D6, D6, T6: a Twai always fits the combo
+    state = GAME.from_line("towai/1 P1 day D5/D6D6T6/N1 D5 N3 - p0:0 0,0,0 f0t1")
+    assert OUT.solve(state).answer == "yes" and WIN.solve(state).answer == "yes"
+    assert OUT.applies(GAME.from_line("towai/1 E day -/D3 - - - -:0 2,0 f0t0")) is not None
+
+
+def test_out_this_turn_through_a_rebuild_during_a_draw() -> None:
+    # p0's Draw empties the deck for p1 and p2: a rebuild, then p0 sheds N3 by Night
+    state = GAME.from_line("towai/1 P0 day N3T3/D4/N1 D3 N2 D5D6 p2:0 0,0,0 f0t1")
+    sol = OUT.solve(state)
+    assert sol.answer == "yes" and sol.line[0] == "p0 T3"
+
+
+# --- the naive brute force ---------------------------------------------------------------------
+
+
+def naive_out(state, player: int, start: int) -> bool:
+    if state.wins[player] > start:
+        return True
+    if state.phase in (DEAL, OVER):
+        return False
+    if state.phase == REBUILD:  # any order will do: try the pool as it is sorted
+        nxt = state.copy()
+        nxt.apply(Rebuild(state.pool()))
+        return naive_out(nxt, player, start)
+    if state.phase in (LEAD, PLAY, CHAIN) and state.mover != player:
+        return False
+    results = []
+    for a in state.legal_actions():
+        nxt = state.copy()
+        nxt.apply(a)
+        results.append(naive_out(nxt, player, start))
+    if state.phase == SWAP_PHASE and state.to_move != player:
+        return all(results)
+    return any(results)
+
+
+def naive_win(state, player: int, start: int) -> bool:
+    if state.wins[player] > start:
+        return True
+    if state.phase in (DEAL, OVER, REBUILD):
+        return False
+    results = []
+    for a in state.legal_actions():
+        nxt = state.copy()
+        nxt.apply(a)
+        results.append(naive_win(nxt, player, start))
+    return any(results) if state.to_move == player else all(results)
+
+
+def small_positions(count: int, seed: int):
+    """Random small positions: 2-3 players with 1-3 cards each, a short field, deck and
+    discard pile, a lead or a follow to make, a turn cap of 6."""
+    rng = Rng(seed)
+    made = 0
+    while made < count:
+        n = 2 + rng.below(2)
+        cards = rng.shuffled(ALL_CARDS)
+        hands = []
+        for _ in range(n):
+            k = 1 + rng.below(3)
+            hands.append(sorted(cards[:k]))
+            cards = cards[k:]
+        lead = rng.below(3) == 0
+        mover = rng.below(n)
+        field = [] if lead else cards[: 1 + rng.below(2)]
+        cards = cards[len(field):]
+        deck = cards[: rng.below(4)]
+        cards = cards[len(deck):]
+        discards = sorted(cards[: rng.below(3)])
+        if lead:
+            phase, side, last = f"L{mover}", "day", "-:0"
+        else:
+            passes = rng.below(n - 1)
+            phase, side = f"P{mover}", ("day", "night")[rng.below(2)]
+            last = f"p{(mover - 1 - passes) % n}:{passes}"
+        line = " ".join([
+            "towai/1;cap=6", phase, side, "/".join(cards_text(h) for h in hands),
+            cards_text(field), cards_text(deck), cards_text(discards), last,
+            ",".join("0" * n), f"f{mover}t0",
+        ])
+        try:
+            state = GAME.from_line(line)
+        except NotationError:
+            continue
+        made += 1
+        yield state
+
+
+def test_both_questions_agree_with_the_naive_brute_force() -> None:
+    answers = {OUT.name: set(), WIN.name: set()}
+    budget = Budget(nodes=500_000, seconds=None)
+    for state in small_positions(220, seed=15):
+        player, start = state.mover, state.wins[state.mover]
+        out = OUT.solve(state, budget)
+        win = WIN.solve(state, budget)
+        assert out.complete and win.complete
+        assert (out.answer == "yes") == naive_out(state.copy(), player, start), state.to_line()
+        assert (win.answer == "yes") == naive_win(state.copy(), player, start), state.to_line()
+        answers[OUT.name].add(out.answer)
+        answers[WIN.name].add(win.answer)
+        # every first action's stated value agrees too
+        for v in out.values:
+            nxt = state.copy()
+            nxt.apply(GAME.parse_action(nxt, v.action.split(" ", 1)[1]))
+            assert (v.value == "yes") == naive_out(nxt, player, start)
+    assert answers == {OUT.name: {"yes", "no"}, WIN.name: {"yes", "no"}}
