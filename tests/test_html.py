@@ -22,7 +22,7 @@ from kifu.cli.main import cli
 from kifu.html import draw
 from kifu.html.page import _json_script, unpack
 from kifu.html.screenshots import sample_record
-from kifu.notation.reader import Located, read_records
+from kifu.notation.reader import Located, parse_record, read_records
 from kifu.notation.record import format_record
 from kifu.notation.replay import replay
 
@@ -77,6 +77,12 @@ def test_every_ply_matches_replay(gid: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("gid", games.ids())
 def test_player_view_carries_no_hidden_card(gid: str, tmp_path: Path) -> None:
     path, total = record_file(gid, tmp_path)
+    # players named after no bot: no hand is public by the rules (GRAPH-T opens AI hands)
+    text = path.read_text(encoding="utf-8")
+    n = len(parse_record(text).players)
+    names = ", ".join(f"Player {chr(65 + s)}" for s in range(n))
+    path.write_text(re.sub(r'\[Players "[^"]*"\]', f'[Players "{names}"]', text, count=1),
+                    encoding="utf-8")
     full = page_data(run("html", str(path))[1])
     code, html = run("html", str(path), "--player", "0")
     assert code == 0, html

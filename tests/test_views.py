@@ -110,16 +110,6 @@ def masked(full: str, pattern: str, visible) -> str:
     return re.sub(pattern, one, full)
 
 
-def random_position(game_id: str, players: int, seed: int, cut: float) -> tuple[State, list]:
-    game = games.get(game_id)
-    bots = [list(game.bots)[(seed + s) % len(game.bots)] for s in range(players)]
-    actions = play_actions(game, bots, seed)
-    state = game.new_state(players)
-    for a in actions[: int(len(actions) * cut)]:
-        state.push(a)
-    return state, bots
-
-
 def check_view(game_id: str, state: State, seat: int, public: frozenset[int]) -> None:
     full = state.to_line().split()
     view = seat_view(state, seat, public).split()
@@ -155,18 +145,26 @@ def check_view(game_id: str, state: State, seat: int, public: frozenset[int]) ->
 def test_views_hide_exactly_what_the_seat_cannot_see(game_id) -> None:
     game = games.get(game_id)
 
-    @settings(max_examples=30, deadline=None)
+    @settings(max_examples=12, deadline=None)
     @given(
         players=st.integers(game.min_players, game.max_players),
         seed=st.integers(0, 10_000),
-        cut=st.floats(0, 1),
+        cuts=st.lists(st.floats(0, 1), min_size=1, max_size=6),
         open_mask=st.integers(0, 63),
     )
-    def prop(players, seed, cut, open_mask):
-        state, bots = random_position(game_id, players, seed, cut)
+    def prop(players, seed, cuts, open_mask):
+        # one game, its views checked at several random plies
+        bots = [list(game.bots)[(seed + s) % len(game.bots)] for s in range(players)]
+        actions = play_actions(game, bots, seed)
         public = open_seats(game, bots) if open_mask & 1 else frozenset()
-        for seat in range(players):
-            check_view(game_id, state, seat, public)
+        state = game.new_state(players)
+        done = 0
+        for cut in sorted(cuts):
+            for a in actions[done: int(len(actions) * cut)]:
+                state.push(a)
+                done += 1
+            for seat in range(players):
+                check_view(game_id, state, seat, public)
 
     prop()
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from kifu.cli.views import open_seats, seat_view
 from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.html import draw
@@ -101,14 +102,15 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     actions = replay(loc).actions  # checks every action, with located errors
     state = game.new_state(setup.players, setup.variant)
     draw_fn = draw.drawer(game.id)
-    plies = [_ply(state, seat, draw_fn)]
+    public = open_seats(game, rec.players)  # hands the rules make public (GRAPH-T's AIs)
+    plies = [_ply(state, seat, draw_fn, public)]
     moves = []
     for i, (move, action) in enumerate(zip(rec.moves, actions, strict=True), 1):
         shown = draw.public_move(game.id, state, move.actor, move.text, seat)
         comment = move.comment if shown == move.text else None
         moves.append((i, move.actor, shown, comment))
         state.push(action)
-        plies.append(_ply(state, seat, draw_fn))
+        plies.append(_ply(state, seat, draw_fn, public))
 
     headers = {k: v for k, v in rec.headers.items()
                if seat is None or k not in PRIVATE_TAGS}
@@ -169,10 +171,12 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     return _document(title, body, REPLAY_JS)
 
 
-def _ply(state: State, seat: int | None, draw_fn: Any) -> dict[str, str]:
+def _ply(state: State, seat: int | None, draw_fn: Any,
+        public: frozenset[int] = frozenset()) -> dict[str, str]:
     if seat is None:
         return {"line": state.to_line(), "svg": draw_fn(state, None), "text": state.render()}
-    return {"line": state.view(seat), "svg": draw_fn(state, seat), "text": ""}
+    # the line as kifu replay --player shows it; the drawing may show less, never more
+    return {"line": seat_view(state, seat, public), "svg": draw_fn(state, seat), "text": ""}
 
 
 # --- a puzzle sheet ----------------------------------------------------------------------
