@@ -5,6 +5,7 @@ and bad puzzle input is one located line with exit code 1."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,29 @@ def test_schema_puzzle(run) -> None:
     assert json.loads(r.stdout) == puzzle_json_schema()
     assert "position" in json.loads(r.stdout)["$defs"]["Puzzle"]["properties"]
     assert run("schema").exit_code == 0
+
+
+def _exit_process(n: int) -> int:
+    os._exit(3)
+
+
+def test_crashed_local_worker_names_its_chunk() -> None:
+    from kifu.core.errors import KifuError
+    from kifu.core.executor import map_chunks
+
+    with pytest.raises(KifuError, match=r"chunk 0 failed: BrokenProcessPool"):
+        list(map_chunks(_exit_process, range(3), workers=2))
+
+
+def test_dask_without_the_extra_says_how_to_install(monkeypatch) -> None:
+    import sys
+
+    from kifu.core.errors import KifuError
+    from kifu.core.executor import map_chunks
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(KifuError, match=r"pip install 'kifu\[dask\]'"):
+        list(map_chunks(abs, [1], dask="local"))
 
 
 def test_validate_reads_puzzle_files(run, tmp_path) -> None:

@@ -28,7 +28,7 @@ from kifu.archive.rows import (
 )
 from kifu.archive.schema import connect, db_path
 from kifu.core.errors import KifuError, NotationError, VariantError
-from kifu.notation.batch import Stop, iter_file
+from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.record import HEADER_NAME
 
@@ -111,15 +111,26 @@ class Archive:
         batch_rows: int = BATCH_ROWS,
         on_error: Callable[[dict[str, Any]], None] | None = None,
         on_record: Callable[[int], None] | None = None,
+        dask: str | None = None,
+        chunk_records: int = CHUNK_RECORDS,
     ) -> ImportStats:
         """Import every record and puzzle of ``paths`` (files or folders). Invalid records
         (and unreadable rest of files) go to ``on_error`` as validate's reports and are
-        skipped; ``on_record(nbytes)`` is called per record read (for a progress bar)."""
+        skipped; ``on_record(nbytes)`` is called per record read (for a progress bar).
+        ``workers``/``dask`` only build rows (in chunks of ``chunk_records``); this process
+        alone writes."""
+        with shared_pool(workers, dask) as pool:
+            return self._import(paths, workers, pool, chunk_records, positions, batch_rows,
+                                on_error, on_record)
+
+    def _import(self, paths, workers, pool, chunk_records, positions, batch_rows,
+                on_error, on_record) -> ImportStats:
         fn = records_import_fn_positions if positions else records_import_fn
         stats = ImportStats()
         batch: list[RecordRow | PuzzleRow] = []
         for path in expand_paths(paths):
-            for item in iter_file(path, fn, workers=workers):
+            for item in iter_file(path, fn, workers=workers, pool=pool,
+                                  chunk_records=chunk_records):
                 if isinstance(item, int):
                     break
                 if isinstance(item, Stop):

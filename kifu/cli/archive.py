@@ -15,6 +15,8 @@ import click
 from kifu.archive import Archive, Filters
 from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, expand_paths, parse_tag
 from kifu.cli.common import handle_errors
+from kifu.cli.scale import executor_options
+from kifu.notation.batch import CHUNK_RECORDS
 
 TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
 
@@ -49,15 +51,14 @@ def archive() -> None:
 @archive.command("import")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @db_option
-@click.option("-w", "--workers", type=int, default=1, show_default=True,
-              help="Validate on N processes (this process alone writes).")
 @click.option("--positions", is_flag=True,
               help="Also index every position reached (for query --position).")
 @click.option("--batch-rows", type=int, default=BATCH_ROWS, show_default=True,
               help="Records per write transaction.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@executor_options(chunk_size=CHUNK_RECORDS, unit="records")
 @handle_errors
-def import_cmd(paths, db, workers, positions, batch_rows, quiet) -> None:
+def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_size) -> None:
     """Validate and store every record and puzzle of PATH... (files, folders, - for stdin).
 
     Invalid records are reported (FILE:LINE:COL: ...) and skipped, never half stored; a
@@ -79,7 +80,8 @@ def import_cmd(paths, db, workers, positions, batch_rows, quiet) -> None:
             bar.__enter__()
         try:
             stats = a.import_paths(
-                files, workers=workers, positions=positions, on_error=on_error,
+                files, workers=workers, dask=dask, chunk_records=chunk_size,
+                positions=positions, on_error=on_error,
                 batch_rows=max(1, batch_rows),
                 on_record=(lambda n: bar.update(n)) if show else None,
             )

@@ -17,6 +17,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors, write_output
+from kifu.cli.scale import executor_options
 from kifu.core.executor import map_chunks
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
@@ -74,21 +75,25 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
 
 
 def _chunk(args: tuple) -> list[Puzzle]:
-    game_id, spec, players, seed, first, budget_nodes, per_game = args
+    game_id, spec, players, seed, first, last, budget_nodes, per_game = args
     out: list[Puzzle] = []
-    for i in range(first, first + GAMES_PER_CHUNK):
+    for i in range(first, last):
         out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game)
     return out
 
 
 def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players: int,
                      workers: int = 1, budget_nodes: int = 200_000, per_game: int = 2,
-                     max_games: int = 10_000) -> Iterator[Puzzle]:
-    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer)."""
-    chunks = ((game_id, spec, players, seed, first, budget_nodes, per_game)
-              for first in range(0, max_games, GAMES_PER_CHUNK))
+                     max_games: int = 10_000, dask: str | None = None,
+                     chunk_size: int = GAMES_PER_CHUNK) -> Iterator[Puzzle]:
+    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer).
+
+    Chunks of ``chunk_size`` games; the puzzles do not depend on it, nor on the executor."""
+    chunks = ((game_id, spec, players, seed, first, min(first + chunk_size, max_games),
+               budget_nodes, per_game)
+              for first in range(0, max_games, chunk_size))
     made = 0
-    for found in map_chunks(_chunk, chunks, workers=workers):
+    for found in map_chunks(_chunk, chunks, workers=workers, dask=dask):
         for p in found:
             yield p
             made += 1
@@ -112,18 +117,18 @@ def puzzles() -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, help="Seats (default: the game's minimum + 1).")
 @click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
-@click.option("-w", "--workers", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--budget-nodes", type=click.IntRange(1), default=200_000, show_default=True,
               help="Skip candidates whose search needs more nodes.")
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
                    "or ./kifu.db).")
+@executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             db) -> None:
+             db, dask, chunk_size) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
-    actions). The same seed gives the same file whatever --workers."""
+    actions). The same seed gives the same file whatever --workers, --dask, --chunk-size."""
     game = games.get(game_name)
     question = get_question(spec)
     if question.game != game.id:
@@ -135,7 +140,8 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
     with click.progressbar(length=count, label="puzzles", file=sys.stderr) as bar:
         for p in generate_puzzles(game.id, question.spec, count=count, seed=seed,
                                   players=players, workers=workers,
-                                  budget_nodes=budget_nodes):
+                                  budget_nodes=budget_nodes, dask=dask,
+                                  chunk_size=chunk_size):
             found.append(p)
             bar.update(1)
     write_puzzles(output, found)

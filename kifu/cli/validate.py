@@ -8,7 +8,8 @@ import click
 
 from kifu.cli.common import handle_errors
 from kifu.cli.options import cards_option
-from kifu.notation.batch import FileSummary, Validation
+from kifu.cli.scale import executor_options
+from kifu.notation.batch import CHUNK_RECORDS, FileSummary, Validation
 
 
 @click.command()
@@ -19,16 +20,16 @@ from kifu.notation.batch import FileSummary, Validation
               help="One JSON report for all files, written as the records are checked.")
 @cards_option(use=False)
 @click.option("-q", "--quiet", is_flag=True, help="Print errors only.")
-@click.option("-w", "--workers", type=int, default=1, show_default=True,
-              help="Check on N processes (same output, same order).")
+@executor_options(chunk_size=CHUNK_RECORDS, unit="records")
 @handle_errors
-def validate(files, report_all, as_json, quiet, workers) -> None:
+def validate(files, report_all, as_json, quiet, workers, dask, chunk_size) -> None:
     """Check that every record in FILE... is well formed and legal, action by action.
 
     Exit code 0 when every record is valid, 1 when one is not. Each error is one line:
     FILE:LINE:COL: ply N: ACTOR 'ACTION': what is wrong [rule ...]; legal: ...
     """
-    run = Validation(report_all=report_all, every=as_json, workers=workers)
+    run = Validation(report_all=report_all, every=as_json, workers=workers, dask=dask,
+                     chunk_records=chunk_size)
     first = True
     if as_json:
         click.echo('{"records": [')

@@ -17,6 +17,7 @@ of the input, and results are yielded as soon as every earlier chunk is done.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,33 +44,69 @@ class InlineExecutor(cf.Executor):
         return future
 
 
-def _dask_client(address: str, workers: int):  # pragma: no cover - exercised with the extra
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler (``--dask ADDRESS``) before giving up."""
+
+DASK_RETRIES = 2
+"""How often Dask reruns a chunk whose function raised (a worker lost mid-chunk is
+rescheduled by the scheduler itself, up to its ``allowed-failures``)."""
+
+
+def _import_distributed():
     try:
         import distributed
     except ImportError:
         raise KifuError(
-            "--dask needs the dask extra: pip install 'kifu[dask]'"
+            "--dask needs the optional dask extra: pip install 'kifu[dask]'"
         ) from None
+    return distributed
+
+
+class DaskExecutor(cf.Executor):
+    """``submit`` on a ``distributed.Client`` with retries; ``width`` = worker threads.
+
+    Each call is ``client.submit(fn, arg, retries=2, pure=False)``: ``pure=False`` so two
+    equal chunks are never merged into one task, ``retries`` so a chunk whose worker failed
+    runs again. The futures have ``done()`` and ``result()`` like ``concurrent.futures``."""
+
+    def __init__(self, client: Any, retries: int = DASK_RETRIES) -> None:
+        self.client = client
+        self.retries = retries
+        self.width = max(1, sum(client.nthreads().values()))
+
+    def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Any:
+        return self.client.submit(fn, *args, retries=self.retries, pure=False, **kwargs)
+
+
+def _dask_client(address: str, workers: int):  # pragma: no cover - exercised with the extra
+    distributed = _import_distributed()
     if address == LOCAL:
         cluster = distributed.LocalCluster(
             n_workers=max(1, workers), threads_per_worker=1, processes=True,
-            dashboard_address=None,
+            dashboard_address=None, host="127.0.0.1", silence_logs=logging.ERROR,
+            # no dashboard; the scheduler's small HTTP server on loopback, any free port
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
         )
         return distributed.Client(cluster), cluster
-    return distributed.Client(address), None
+    try:
+        return distributed.Client(address, timeout=CONNECT_TIMEOUT), None
+    except (OSError, TimeoutError, ValueError) as e:
+        raise KifuError(f"--dask {address}: cannot reach the Dask scheduler ({e})") from None
 
 
 @contextmanager
 def executor(workers: int = 1, dask: str | None = None) -> Iterator[cf.Executor]:
     """The executor for ``--workers N`` / ``--dask ADDRESS`` (``local`` for a LocalCluster).
 
-    ``workers <= 1`` without Dask runs inline. Raises :class:`KifuError` for a bad count."""
+    ``workers <= 1`` without Dask runs inline. With Dask, ``workers`` is the number of
+    LocalCluster workers (ignored for a running scheduler). Raises :class:`KifuError` for a
+    bad count or a missing dask extra."""
     if workers < 1:
         raise KifuError(f"--workers must be at least 1, not {workers}")
     if dask is not None:
         client, cluster = _dask_client(dask, workers)
         try:
-            yield client.get_executor()
+            yield DaskExecutor(client)
         finally:
             client.close()
             if cluster is not None:
@@ -103,24 +140,57 @@ def map_chunks(
     workers: int = 1,
     dask: str | None = None,
     pool: cf.Executor | None = None,
+    on_chunk_done: Callable[[int], None] | None = None,
 ) -> Iterator[R]:
     """``fn(chunk)`` for every chunk, yielded in chunk order.
 
     Give ``pool`` to reuse an executor across calls; otherwise one is made from ``workers``
-    and ``dask`` for this call."""
+    and ``dask`` for this call. ``on_chunk_done(index)`` is called (in this thread, in chunk
+    order) as each chunk's result is handed over: a progress bar counting chunks.
+
+    A chunk that fails for good (after Dask's retries; a crashed local process) raises
+    :class:`KifuError` naming the chunk's index: no chunk is ever dropped silently. A
+    :class:`KifuError` raised by ``fn`` itself (bad input) is passed on unchanged."""
     if pool is not None:
-        yield from _ordered(fn, chunks, pool, window=2 * max(1, workers))
+        yield from _ordered(fn, chunks, pool, _window(pool, workers), on_chunk_done)
         return
     with executor(workers, dask) as ex:
-        yield from _ordered(fn, chunks, ex, window=2 * max(1, workers))
+        yield from _ordered(fn, chunks, ex, _window(ex, workers), on_chunk_done)
 
 
-def _ordered(fn: Callable[[T], R], chunks: Iterable[T], ex: cf.Executor,
-             window: int) -> Iterator[R]:
-    pending: deque[cf.Future[R]] = deque()
-    for chunk in chunks:
-        pending.append(ex.submit(fn, chunk))
-        while len(pending) >= window or (pending and pending[0].done()):
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
+def _window(ex: cf.Executor, workers: int) -> int:
+    return 2 * max(1, workers, getattr(ex, "width", 1))
+
+
+def _result(future: Any, index: int) -> Any:
+    try:
+        return future.result()
+    except KifuError:
+        raise
+    except Exception as e:
+        raise KifuError(
+            f"chunk {index} failed: {type(e).__name__}: {e}".rstrip(": ")
+        ) from e
+
+
+def _ordered(fn: Callable[[T], R], chunks: Iterable[T], ex: cf.Executor, window: int,
+             on_chunk_done: Callable[[int], None] | None = None) -> Iterator[R]:
+    pending: deque[tuple[int, Any]] = deque()
+    try:
+        for index, chunk in enumerate(chunks):
+            pending.append((index, ex.submit(fn, chunk)))
+            while len(pending) >= window or (pending and pending[0][1].done()):
+                i, future = pending.popleft()
+                result = _result(future, i)
+                if on_chunk_done is not None:
+                    on_chunk_done(i)
+                yield result
+        while pending:
+            i, future = pending.popleft()
+            result = _result(future, i)
+            if on_chunk_done is not None:
+                on_chunk_done(i)
+            yield result
+    finally:  # the caller stopped early (or a chunk failed): drop the chunks not needed
+        for _, future in pending:
+            future.cancel()

@@ -15,14 +15,16 @@ what is wrong (``kifu validate``) or a row to store (``kifu archive import``).
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import functools
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import msgspec
 
 from kifu.core.errors import KifuError, NotationError
-from kifu.core.executor import map_chunks
+from kifu.core.executor import executor, map_chunks
 from kifu.notation.puzzle import check_located_puzzle, is_puzzle
 from kifu.notation.reader import Located, read_records
 from kifu.notation.replay import FastReplayer, ReplayError
@@ -170,9 +172,19 @@ def _shifted(loc: Located, offset: int) -> Located:
     )
 
 
-def map_pool(fn: Callable[[Any], Any], chunks: Iterable[Any], *, workers: int) -> Iterator[Any]:
-    """The one place ``--workers`` reaches the executor seam (add ``dask=`` here)."""
-    return map_chunks(fn, chunks, workers=workers)
+def map_pool(fn: Callable[[Any], Any], chunks: Iterable[Any], *, workers: int,
+             dask: str | None = None, pool: cf.Executor | None = None) -> Iterator[Any]:
+    """The one place ``--workers`` / ``--dask`` reach the executor seam."""
+    return map_chunks(fn, chunks, workers=workers, dask=dask, pool=pool)
+
+
+def shared_pool(workers: int = 1,
+                dask: str | None = None) -> AbstractContextManager[cf.Executor | None]:
+    """One executor for a whole run over many files (``None``: check in this process), so
+    ``--dask local`` starts one LocalCluster, not one per file."""
+    if workers <= 1 and dask is None:
+        return nullcontext(None)
+    return executor(workers, dask)
 
 
 def iter_file(
@@ -182,16 +194,19 @@ def iter_file(
     workers: int = 1,
     load: Callable[[str], Iterable[Located]] | None = None,
     chunk_records: int = CHUNK_RECORDS,
+    dask: str | None = None,
+    pool: cf.Executor | None = None,
 ) -> Iterator[tuple[int, Any] | Stop | int]:
     """Check every record of ``path`` with ``fn``: yields ``(index, result)`` for every
     non-``None`` result in file order, then a :class:`Stop` if a syntax error ended the
     reading, then the number of records read (an ``int``, always last).
 
     ``load`` reads a file into located records (default: ``kifu.cli.common.load_records``).
+    ``dask`` or ``pool`` (from :func:`shared_pool`) send the chunks there instead.
     """
     if load is None:
         from kifu.cli.common import load_records as load
-    if workers <= 1:
+    if workers <= 1 and dask is None and pool is None:
         replayer = _REPLAYER
         index = 0
         try:
@@ -206,7 +221,8 @@ def iter_file(
         return
     chunks = _chunks(path, load, chunk_records)
     total = 0
-    for res in map_pool(functools.partial(run_chunk, fn), chunks, workers=workers):
+    for res in map_pool(functools.partial(run_chunk, fn), chunks, workers=workers,
+                        dask=dask, pool=pool):
         yield from res.results
         total += res.count
         if res.stop is not None:
@@ -257,19 +273,28 @@ class Validation:
     report (bad records; with ``every=True`` valid ones too) and a :class:`FileSummary` per
     file, and keeps none of them, so memory does not grow with the number of records."""
 
-    def __init__(self, *, report_all: bool = False, every: bool = False, workers: int = 1):
+    def __init__(self, *, report_all: bool = False, every: bool = False, workers: int = 1,
+                 dask: str | None = None, chunk_records: int = CHUNK_RECORDS):
         self.report_all = report_all
         self.every = every
         self.workers = workers
+        self.dask = dask
+        self.chunk_records = chunk_records
         self.checked = 0
         self.bad = 0
 
     def run(self, paths: Iterable[str]) -> Iterator[dict[str, Any] | FileSummary]:
+        with shared_pool(self.workers, self.dask) as pool:
+            yield from self._run(paths, pool)
+
+    def _run(self, paths: Iterable[str],
+             pool: cf.Executor | None) -> Iterator[dict[str, Any] | FileSummary]:
         fn = report_record if self.every else check_record
         for path in paths:
             count = bad_records = 0  # records read; those of them that are bad
             stopped = False  # a syntax error ended the reading of this file
-            for item in iter_file(path, fn, workers=self.workers):
+            for item in iter_file(path, fn, workers=self.workers, pool=pool,
+                                  chunk_records=self.chunk_records):
                 if isinstance(item, int):
                     count = item
                     break
