@@ -175,3 +175,19 @@ def test_archive_import_on_a_cluster_matches_one_process(cluster, tmp_path):
     rows = dump(tmp_path / "one.db")
     assert len(rows[0]) > 20 and rows[1] and rows[2] and rows[3]
     assert dump(tmp_path / "dask.db") == rows
+
+
+def test_diff_rules_on_a_cluster_matches_one_process(cluster, tmp_path):
+    """``diff --rules`` over a corpus whose every outcome changes: the same JSON report in
+    one process, on 2 local processes and on the cluster, whatever the chunk size."""
+    corpus = tmp_path / "c.kifu"
+    r = CliRunner().invoke(cli, ["play", "tweak", "-n", "3", "--games", "12", "--seed", "1",
+                                 "--set", "rounds=1", "--silent", "-o", str(corpus)])
+    assert r.exit_code == 0, r.output
+    base = ("diff", str(corpus), "--set", "t_cards=TJSB", "--json")
+    outs = [CliRunner().invoke(cli, [*base, *extra]) for extra in (
+        (), ("--workers", "2", "--chunk-size", "5"),
+        ("--dask", cluster.scheduler_address, "--chunk-size", "3"))]
+    assert all(o.exit_code == 1 for o in outs), [o.output[-200:] for o in outs]
+    assert '"changed": 12' in outs[0].output
+    assert outs[0].output == outs[1].output == outs[2].output
