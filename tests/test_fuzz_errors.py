@@ -72,3 +72,14 @@ def replay_states_safe(loc):
             yield state.copy()
     except KifuError:
         return
+
+
+def test_game_names_are_ascii() -> None:
+    """A game id with Unicode whitespace or letters is unknown (ids are ASCII)."""
+    from kifu import games
+    from kifu.core.errors import VariantError
+
+    assert games.canonical_id(" TWEAK") == "tweak"
+    for name in ("\u3000tweak", "tweak\u00a0", "twеak"):  # the last has a Cyrillic e
+        with pytest.raises(VariantError):
+            games.canonical_id(name)

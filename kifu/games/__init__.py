@@ -33,7 +33,7 @@ def ids() -> list[str]:
 
 
 def canonical_id(name: str) -> str:
-    key = name.strip().lower()
+    key = name.strip(" \t").lower() if name.isascii() else name  # ids are ASCII
     key = _ALIASES.get(key, key)
     if key in _REGISTRY:
         return key
