@@ -5,11 +5,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from kifu.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _registry(monkeypatch):
+    """A card set loaded here stays in this test: the registries are restored after it."""
+    from kifu.games.alice import cards
+
+    monkeypatch.setattr(cards, "_SETS", dict(cards._SETS))
+    monkeypatch.setattr(cards, "_TABLES", dict(cards._TABLES))
+    # validate's replayer caches each record's setup (its variant, naming the set): a fresh
+    # one, so no later test ships a variant that names a set only this test loaded
+    from kifu.notation import batch, replay
+
+    monkeypatch.setattr(batch, "_REPLAYER", replay.FastReplayer())
 
 
 def test_play_with_a_card_file_then_validate_and_replay_with_it(tmp_path, monkeypatch) -> None:
