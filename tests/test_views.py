@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from kifu import games
 from kifu.cli.main import cli
-from kifu.cli.views import open_seats, picture, seat_view
 from kifu.core.game import State
+from kifu.notation.views import open_seats, picture, seat_view
 from kifu.play import play_actions
 
 # Per game: which zones of the full position line `seat` may see. An entry maps

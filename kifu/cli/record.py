@@ -29,13 +29,13 @@ from kifu.cli.options import (
     variant_options,
     with_cards,
 )
-from kifu.cli.views import open_seats, parse_seat, picture
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
 from kifu.core.rng import Rng
 from kifu.notation.reader import parse_records
 from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record
 from kifu.notation.replay import legal_texts, replay, setup_of
+from kifu.notation.views import open_seats, parse_seat, picture
 
 HELP = """commands:
   ACTION        the action of the player to move, e.g. R3xO1 (or with its actor: p1 R3xO1)

@@ -14,13 +14,13 @@ import msgspec
 
 from kifu.cli.common import display_name, handle_errors, load_records
 from kifu.cli.options import cards_option
-from kifu.cli.views import open_seats, parse_seat, picture, seat_view
 from kifu.core.errors import KifuError
 from kifu.core.game import Game, State, actor_name
 from kifu.notation.reader import SKIP, Located, RecordBuilder
 from kifu.notation.record import Record, format_record
 from kifu.notation.replay import legal_texts
 from kifu.notation.replay import replay as replay_record
+from kifu.notation.views import open_seats, parse_seat, picture, seat_view
 
 
 class _Skipping(RecordBuilder):

@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from html import escape
 from typing import Any
 
-from kifu.cli.views import open_seats, seat_view
 from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.html import draw
@@ -27,6 +26,7 @@ from kifu.notation.puzzle import Checked, LocatedPuzzle, check_puzzle
 from kifu.notation.reader import Located
 from kifu.notation.record import Record
 from kifu.notation.replay import replay, setup_of
+from kifu.notation.views import open_seats, seat_view
 
 PRIVATE_TAGS = ("Seed",)
 """Headers left out of a seat's view: a seed expands to every hidden card of the game."""

@@ -71,7 +71,7 @@ def play_label(pid: int) -> str:
 
 def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozenset()) -> str:
     """The position; with ``seat``, as that seat sees it (``public``: the seats whose hands
-    are open to all, as ``kifu.cli.views.open_seats`` finds them)."""
+    are open to all, as ``kifu.notation.views.open_seats`` finds them)."""
     n = state.n
     body: list[str] = []
     turn = state.turn
