@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 
 class KifuError(ValueError):
     """Base class of every error kifu raises on bad input."""
@@ -56,3 +58,26 @@ class AmbiguousActionError(IllegalActionError):
 
 class VariantError(KifuError):
     """An unknown game, rules version or variant field."""
+
+
+def multiset_diff(given: Iterable[int], wanted: Iterable[int],
+                  text: Callable[[list[int]], str]) -> str:
+    """What ``given`` has too many of and lacks against ``wanted`` (multisets of card codes),
+    for a message: ``"extra R1, missing Y2"``; ``text`` writes a sorted list of codes.
+
+    >>> multiset_diff([1, 1, 2], [1, 3], lambda cs: ",".join(map(str, cs)))
+    'extra 1,2, missing 3'
+    """
+    extra = list(given)
+    missing = []
+    for c in wanted:
+        if c in extra:
+            extra.remove(c)
+        else:
+            missing.append(c)
+    parts = []
+    if extra:
+        parts.append(f"extra {text(sorted(extra))}")
+    if missing:
+        parts.append(f"missing {text(sorted(missing))}")
+    return ", ".join(parts)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from fractions import Fraction
 
-from kifu.core.errors import IllegalActionError
+from kifu.core.errors import IllegalActionError, multiset_diff
 from kifu.core.game import DEALER, Action, Result, State, actor_name
 from kifu.games.towai.actions import (
     FIRSTS,
@@ -986,19 +986,8 @@ def _token(card) -> str:
 
 
 def _diff(given, wanted) -> str:
-    extra = list(given)
-    missing = []
-    for c in wanted:
-        if c in extra:
-            extra.remove(c)
-        else:
-            missing.append(c)
-    parts = []
-    if extra:
-        parts.append(f"extra {cards_text(sorted(extra))}")
-    if missing:
-        parts.append(f"missing {cards_text(sorted(missing))}")
-    return ", ".join(parts)
+    """What ``given`` has too many of and lacks against ``wanted`` (for messages)."""
+    return multiset_diff(given, wanted, cards_text)
 
 
 __all__ = ["TowaiState", "clear_caches"]

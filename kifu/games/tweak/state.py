@@ -15,7 +15,7 @@ from bisect import bisect_right, insort
 from collections.abc import Hashable
 from fractions import Fraction
 
-from kifu.core.errors import IllegalActionError
+from kifu.core.errors import IllegalActionError, multiset_diff
 from kifu.core.game import DEALER, Action, Result, State
 from kifu.games.tweak.actions import (
     BOMB_ALL,
@@ -226,21 +226,9 @@ def _distinct(t: tuple[int, ...]):
             yield c
 
 
-def _multiset_diff(given: tuple[int, ...], wanted: tuple[int, ...]) -> str:
-    """What ``given`` has too many of and lacks, compared with ``wanted`` (for messages)."""
-    extra = list(given)
-    missing = []
-    for c in wanted:
-        if c in extra:
-            extra.remove(c)
-        else:
-            missing.append(c)
-    parts = []
-    if extra:
-        parts.append(f"extra {cards_text(sorted(extra))}")
-    if missing:
-        parts.append(f"missing {cards_text(sorted(missing))}")
-    return ", ".join(parts)
+def _multiset_diff(given, wanted) -> str:
+    """What ``given`` has too many of and lacks against ``wanted`` (for messages)."""
+    return multiset_diff(given, wanted, cards_text)
 
 
 class TweakState(State):
