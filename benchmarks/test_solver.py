@@ -35,9 +35,8 @@ SLOW = {(3, 6), (4, 5), (4, 6)}
 
 
 def cold() -> None:
-    tw_state._SUBSETS.clear()
-    tw_state._COUNTS.clear()
-    tw_state._CAPTURES.clear()
+    for memo in (tw_state._SUBSETS, tw_state._CAPTURES, tw_state._POLYS, tw_state._SUM_COUNTS):
+        memo.clear()
     gt_rules._CACHE.clear()
 
 

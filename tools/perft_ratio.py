@@ -1,0 +1,129 @@
+"""Cold and warm perft of kifu's games as ratios to python-chess, measured in one process.
+
+    python tools/perft_ratio.py [GAME ...] [--rounds N]
+
+Each round runs, one after another: python-chess perft 4 from the start position (197,281
+leaves), then for every game its whole ``fixtures/perft/<game>.perft`` suite at each
+position's deepest depth *cold* (every memo of the engine emptied first) and again *warm*
+(straight after, memos filled). Rounds interleave, so a busy moment slows all three alike.
+Times are process CPU time (``time.process_time``), which a shared machine inflates far less
+than wall time, and each figure is the fastest round: a round can only be slowed down by
+other jobs, never sped up. This is how the cold/warm figures of ``docs/performance.md`` are
+measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import chess
+
+from kifu import games
+from kifu.core.game import perft
+from kifu.notation.perftfile import read_perft
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _clear_tweak() -> None:
+    from kifu.games.tweak import state as s
+
+    for d in (s._SUBSETS, s._CAPTURES, s._POLYS, s._SUM_COUNTS):
+        d.clear()
+
+
+def _clear_towai() -> None:
+    from kifu.games.towai.state import clear_caches
+
+    clear_caches()
+
+
+def _clear_graph_t() -> None:
+    from kifu.games.graph_t import rules
+
+    rules._CACHE.clear()
+
+
+def _clear_lianxian() -> None:
+    from kifu.games.lianxian import placements
+
+    clear = getattr(placements, "clear_caches", None)
+    if clear is not None:
+        clear()
+
+
+CLEAR: dict[str, Callable[[], None]] = {
+    "tweak": _clear_tweak,
+    "towai": _clear_towai,
+    "graph-t": _clear_graph_t,
+    "lianxian": _clear_lianxian,
+    "alice": lambda: None,
+}
+
+
+def chess_perft(board: chess.Board, depth: int) -> int:
+    if depth == 1:
+        return board.legal_moves.count()
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += chess_perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def timed(fn: Callable[[], int]) -> tuple[float, int]:
+    gc.collect()
+    t = time.process_time()
+    n = fn()
+    return time.process_time() - t, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("games", nargs="*", default=["tweak", "towai"])
+    ap.add_argument("--rounds", type=int, default=7)
+    args = ap.parse_args()
+    suites = {}
+    for gid in args.games:
+        game = games.get(gid)
+        cases = read_perft(ROOT / "fixtures" / "perft" / f"{game.id}.perft")
+        suites[gid] = [(c.position, *max(c.counts)) for c in cases]
+    best: dict[str, float] = {}
+    nodes: dict[str, int] = {}
+
+    def note(name: str, sec: float, n: int) -> None:
+        nodes[name] = n
+        best[name] = min(best.get(name, float("inf")), sec)
+
+    for _ in range(args.rounds):
+        note("python-chess", *timed(lambda: chess_perft(chess.Board(), 4)))
+        for gid, jobs in suites.items():
+            game = games.get(gid)
+            for mode in ("cold", "warm"):
+                if mode == "cold":
+                    CLEAR[game.id]()
+                states = [(game.from_line(p), d, n) for p, d, n in jobs]
+
+                def run(states=states) -> int:
+                    total = 0
+                    for state, depth, expected in states:
+                        got = perft(state, depth)
+                        assert got == expected, (got, expected)
+                        total += got
+                    return total
+
+                note(f"{gid} {mode}", *timed(run))
+    anchor = nodes["python-chess"] / best["python-chess"]
+    print(f"{'':16} {'nodes':>9} {'best CPU s':>10} {'nodes/s':>11} {'ratio':>6}")
+    for name, sec in best.items():
+        rate = nodes[name] / sec
+        print(f"{name:16} {nodes[name]:9,} {sec:10.3f} {rate:11,.0f} {rate / anchor:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
