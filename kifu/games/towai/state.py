@@ -256,13 +256,11 @@ class TowaiState(State):
         dealer shuffles and rebuilds, the seat after the choices so far picks a Swap card,
         the mover plays."""
         phase = self.phase
+        if LEAD <= phase <= CHAIN:
+            return self.mover
         if phase == SWAP_PHASE:
             return (self.mover + len(self.given)) % self.n
-        if phase == OVER:
-            return None
-        if phase in (FIRST, DEAL, REBUILD):
-            return DEALER
-        return self.mover
+        return None if phase == OVER else DEALER
 
     turn = to_move
 
@@ -539,7 +537,8 @@ class TowaiState(State):
     #   3 a Day/Night play ending the turn, 4 a pass, 5 a Swap choice, 6 a lead going on
     #   (combo or Swap), 7 the pass that restarts the field, 8 a Day/Night play going on,
     #   9 a stop, 10 the last Swap choice, 11 a Reset play, 12 a Draw play.
-    # Literal tags and phases (3 PLAY, 4 CHAIN ...) save global look-ups on this path.
+    # Literal tags and phases (3 PLAY, 4 CHAIN ...) save global look-ups on this path, and
+    # ``field + (c,)`` is about 30 ns cheaper than ``(*field, c)`` (hence the RUF005 noqa).
     def push(self, action: Action) -> None:
         self.history.append(action)
         t = type(action)
@@ -555,7 +554,7 @@ class TowaiState(State):
                     if own & _COMBO_ANY[self.side][c]:
                         self._undo.append((8, own0, field, self.last, self.passes, self.phase))
                         hl[m] = own
-                        self.field = field + (c,)
+                        self.field = field + (c,)  # noqa: RUF005
                         self.last = m
                         self.passes = 0
                         self.phase = 4  # CHAIN
@@ -565,7 +564,7 @@ class TowaiState(State):
                         self._undo.append((3, own0, field, self.last, self.passes, self.phase, m,
                                            turns))
                         hl[m] = own
-                        self.field = field + (c,)
+                        self.field = field + (c,)  # noqa: RUF005
                         self.last = m
                         self.passes = 0
                         self.phase = 3  # PLAY
@@ -579,7 +578,7 @@ class TowaiState(State):
                                            self.turns, side))
                         hl[m] = own
                         self.side = side ^ 1
-                        self.field = field + (c,)
+                        self.field = field + (c,)  # noqa: RUF005
                         self.last = m
                         self.passes = 0
                         self.phase = 4  # CHAIN
@@ -590,7 +589,7 @@ class TowaiState(State):
                                            turns, side))
                         hl[m] = own
                         self.side = side ^ 1
-                        self.field = field + (c,)
+                        self.field = field + (c,)  # noqa: RUF005
                         self.last = m
                         self.passes = 0
                         self.phase = 3  # PLAY
@@ -603,7 +602,7 @@ class TowaiState(State):
                                        self.turns, side))
                     hl[m] = own
                     self.side = side ^ 1
-                    self.field = field + (c,)
+                    self.field = field + (c,)  # noqa: RUF005
                     self.last = m
                     self.passes = 0
                     self.phase = SWAP_PHASE
@@ -704,7 +703,7 @@ class TowaiState(State):
                 own0 = hl[s]
                 self._undo.append((5, s, own0, given))
                 hl[s] = own0 - NIB[c]
-                self.given = given + (c,)
+                self.given = given + (c,)  # noqa: RUF005
                 return
             # the last choice: every card passes to the seat before its giver (ruling 10)
             new = hl[:]
