@@ -42,8 +42,10 @@ FIELDS = ("rules", "phase", "side", "hands", "field", "deck", "discards", "last:
 _PHASE = re.compile(
     r"(?:([FDE])|([LPC])([0-5])|S([0-5])(?::((?:[DNT][1-7])+))?|R([0-5]):(p|d[0-5]+))\Z"
 )
-_LAST = re.compile(r"(-|p[0-5]):(0|[1-9][0-9]*)\Z")
-_META = re.compile(r"f([0-5])t(0|[1-9][0-9]*)\Z")
+# at most 18 digits: Python refuses to convert (or print) ints of over 4,300 digits, and no
+# pass or turn count comes near 10**18
+_LAST = re.compile(r"(-|p[0-5]):(0|[1-9][0-9]{0,17})\Z")
+_META = re.compile(r"f([0-5])t(0|[1-9][0-9]{0,17})\Z")
 
 
 def from_line(game: Game, line: str) -> TowaiState:
