@@ -149,12 +149,13 @@ class TowaiState(State):
 
     __slots__ = (
         "_cap",
+        "_deck",
+        "_dtop",
         "_fits",
         "_goal",
         "_next",
         "_present",
         "_undo",
-        "deck",
         "discards",
         "field",
         "first",
@@ -193,8 +194,10 @@ class TowaiState(State):
         self.field: tuple[int, ...] = ()
         """The field cards in play order: the last one is the top card."""
         self.discards = 0
-        self.deck: tuple[int, ...] = ()
-        """The face-down deck, top first."""
+        self._deck: tuple[int, ...] = ()
+        """The deck as the last deal or rebuild left it, top first; ``_dtop`` cards of it
+        are drawn (a draw moves the index instead of slicing the tuple)."""
+        self._dtop = 0
         self.passes = 0
         """Consecutive passes since the last play."""
         self.last = -1
@@ -212,7 +215,7 @@ class TowaiState(State):
     # --- identity ---------------------------------------------------------------------------
     def key(self) -> Hashable:
         return (self.phase, self.mover, self.side, tuple(self.hl), self.field, self.discards,
-                self.deck, self.passes, self.last, self.wins, self.turns, self.first,
+                self._deck[self._dtop:], self.passes, self.last, self.wins, self.turns, self.first,
                 self.given, self.pending)
 
     def copy(self) -> TowaiState:
@@ -225,16 +228,26 @@ class TowaiState(State):
         new._fits = self._fits
         new._goal = self._goal
         new._next = self._next
-        (new.phase, new.mover, new.side, new.hl, new.field, new.discards, new.deck,
-         new.passes, new.last, new.wins, new.turns, new.first, new.given, new.pending,
-         new._present) = self._snap()
+        (new.phase, new.mover, new.side, new.hl, new.field, new.discards, new._deck,
+         new._dtop, new.passes, new.last, new.wins, new.turns, new.first, new.given,
+         new.pending, new._present) = self._snap()
         return new
 
     def _snap(self) -> tuple:
         """Every field ``pop`` restores after a full snapshot (the hands list copied)."""
         return (self.phase, self.mover, self.side, self.hl[:], self.field, self.discards,
-                self.deck, self.passes, self.last, self.wins, self.turns, self.first,
-                self.given, self.pending, self._present)
+                self._deck, self._dtop, self.passes, self.last, self.wins, self.turns,
+                self.first, self.given, self.pending, self._present)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The face-down deck, top first."""
+        return self._deck[self._dtop:]
+
+    @deck.setter
+    def deck(self, cards: tuple[int, ...]) -> None:
+        self._deck = tuple(cards)
+        self._dtop = 0
 
     @property
     def hands(self) -> int:
@@ -662,21 +675,22 @@ class TowaiState(State):
                     self.mover = self._next[m]
                     return
         elif t is Pass:
-            deck = self.deck
+            deck = self._deck
+            top = self._dtop
             turns = self.turns
-            if deck and turns + 1 < self._cap:
+            if top < len(deck) and turns + 1 < self._cap:
                 m = self.mover
                 hl = self.hl
                 own0 = hl[m]
                 passes = self.passes
                 if passes + 2 < self.n:
-                    self._undo.append((4, m, own0, deck, passes, turns))
+                    self._undo.append((4, m, own0, top, passes, turns))
                     self.passes = passes + 1
                     self.mover = self._next[m]
                 else:  # ruling 12: the last pass; the last player leads again
                     field = self.field
                     d = self.discards
-                    self._undo.append((7, m, own0, deck, passes, turns, d, field, self.last,
+                    self._undo.append((7, m, own0, top, passes, turns, d, field, self.last,
                                        self.side))
                     for x in field:
                         d += NIB[x]
@@ -687,8 +701,8 @@ class TowaiState(State):
                     self.mover = self.last
                     self.last = -1
                     self.phase = LEAD
-                hl[m] = own0 + NIB[deck[0]]
-                self.deck = deck[1:]
+                hl[m] = own0 + NIB[deck[top]]
+                self._dtop = top + 1
                 self.turns = turns + 1
                 return
         elif t is Give:
@@ -739,25 +753,26 @@ class TowaiState(State):
         """``push``'s shortcut for a Draw played on a field when the deck serves every other
         seat (ruling 4: they draw in seat order from the next) and the play leaves the turn
         cap alone; False (nothing changed) otherwise."""
-        deck = self.deck
+        deck = self._deck
+        top = self._dtop
         n = self.n
         side = self.side
         turns = self.turns
         combo = own & _COMBO_ANY[side ^ 1][c]
-        if len(deck) < n - 1 or not (combo or turns + 1 < self._cap):
+        if len(deck) - top < n - 1 or not (combo or turns + 1 < self._cap):
             return False
         hl = self.hl
         new = hl[:]
         new[m] = own
         nxt = self._next
         s = m
-        for k in range(n - 1):
+        for k in range(top, top + n - 1):
             s = nxt[s]
             new[s] += NIB[deck[k]]
         self._undo.append((12, hl, self.field, self.last, self.passes, self.phase, m, turns,
-                           side, deck))
+                           side, top))
         self.hl = new
-        self.deck = deck[n - 1:]
+        self._dtop = top + n - 1
         self.side = side ^ 1
         self.field = (*self.field, c)
         self.last = m
@@ -820,14 +835,14 @@ class TowaiState(State):
                 self.mover = m
                 self.hl[m] = own0
             elif tag == 4:
-                _, m, own0, self.deck, self.passes, self.turns = u
+                _, m, own0, self._dtop, self.passes, self.turns = u
                 self.mover = m
                 self.hl[m] = own0
             else:
                 (
                     _, self.phase, self.mover, self.side, self.hl, self.field, self.discards,
-                    self.deck, self.passes, self.last, self.wins, self.turns, self.first,
-                    self.given, self.pending, self._present,
+                    self._deck, self._dtop, self.passes, self.last, self.wins, self.turns,
+                    self.first, self.given, self.pending, self._present,
                 ) = u  # = (0, *self._snap())
         elif tag < 9:
             if tag == 5:
@@ -840,7 +855,7 @@ class TowaiState(State):
                 self.side = 0
                 self.phase = LEAD
             elif tag == 7:
-                (_, m, own0, self.deck, self.passes, self.turns, self.discards, self.field,
+                (_, m, own0, self._dtop, self.passes, self.turns, self.discards, self.field,
                  self.last, self.side) = u
                 self.mover = m
                 self.hl[m] = own0
@@ -859,7 +874,7 @@ class TowaiState(State):
             self.hl[self.mover] = own0
         else:
             (_, self.hl, self.field, self.last, self.passes, self.phase, self.mover, self.turns,
-             self.side, self.deck) = u
+             self.side, self._dtop) = u
         return self.history.pop()
 
     def _play(self, c: int) -> None:
@@ -913,19 +928,20 @@ class TowaiState(State):
         """Each of ``seats`` draws the deck's top card in turn (ruling 11: an empty deck is
         rebuilt first if the pool has cards, else that draw is skipped). Returns False when
         the dealer must rebuild first (the rest waits in ``pending``)."""
-        deck = self.deck
+        deck = self._deck
+        top = self._dtop
         hl = self.hl
         for i, s in enumerate(seats):
-            if not deck:
+            if top >= len(deck):
                 if len(self.field) > 1 or self.discards:
-                    self.deck = deck
+                    self._dtop = top
                     self.pending = (resume, *seats[i:])
                     self.phase = REBUILD
                     return False
                 continue
-            hl[s] += NIB[deck[0]]
-            deck = deck[1:]
-        self.deck = deck
+            hl[s] += NIB[deck[top]]
+            top += 1
+        self._dtop = top
         return True
 
     def _rebuild(self, deck: tuple[int, ...]) -> None:
@@ -933,7 +949,7 @@ class TowaiState(State):
         field = self.field
         self.field = field[-1:]
         self.discards = 0
-        self.deck = tuple(deck)
+        self.deck = deck
         resume, *seats = self.pending
         self.pending = ()
         self.phase = CHAIN if resume == R_CHAIN else PLAY
@@ -1010,7 +1026,7 @@ class TowaiState(State):
 
     def _deal(self, deal: Deal) -> None:
         self.hl = [counts_of(cards) for cards in deal.hands]
-        self.deck = tuple(deal.deck)
+        self.deck = deal.deck
         self.field = ()
         self.discards = 0
         self.given = ()
