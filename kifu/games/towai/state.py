@@ -6,10 +6,11 @@ pass (``PLAY``), and after any play the same player may continue a combo or stop
 (``CHAIN``). A Swap hands the move round the table for the choices (``SWAP``); a draw from
 an empty deck waits for the dealer's rebuild (``REBUILD``). ``OVER`` ends the game.
 
-All hands live in one int (see ``cards.py``), the discard pile is one zone int, the field
-and the deck are tuples (the deck top first: a draw is a pop of its first card, fixed by
-the last shuffle, so draws need no dealer action). ``push`` saves a snapshot of the fields
-inline and ``pop`` restores it.
+Each hand is a count int (see ``cards.py``), one list item a seat (``hl``); the discard
+pile is one count int; the field is a tuple; the deck is the tuple the last shuffle left
+(top first) with the index of its next card, so a draw needs no dealer action and moves the
+index. ``push`` saves what an action changes inline (a tagged tuple, see the comment above
+it) and ``pop`` restores it; whose turn it is follows from the phase (``to_move``).
 """
 
 from __future__ import annotations
