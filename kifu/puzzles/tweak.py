@@ -387,8 +387,16 @@ class BestPoints(Question):
                 return None
             return st.totals[player] - start  # type: ignore[attr-defined]
 
+        def bound(st: State) -> tuple[int, int]:
+            # points only grow: what the player has won so far, and that plus every point
+            # still in play (hands, table, the T! pile's cards won by TWEAKs) this round
+            s: TweakState = st  # type: ignore[assignment]
+            lo = s.round_points(player)
+            left = sum([POINTS[c] for h in s.hands for c in h]) + sum([POINTS[c] for c in s.table])
+            return lo, lo + left + 2 * len(s.tpile)
+
         result = minimax(state, player=player, evaluate=evaluate, budget=budget,
-                         order=_points_order, values=True)
+                         order=_points_order, values=True, bound=bound)
         if not result.complete:
             return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0)
         vals = [(a, points_text(v)) for a, v in result.values]
