@@ -300,6 +300,42 @@ def test_two_importers_at_once(tmp_path) -> None:
     con.close()
 
 
+def _lock_for(calls: int):
+    """A stand-in for ``Database.enable_wal`` that says "database is locked" ``calls``
+    times (as SQLite does, without waiting, to a second process opening a file the first
+    is switching to WAL), then switches."""
+    real = __import__("sqlite_utils").Database.enable_wal
+    seen = []
+
+    def enable_wal(self):
+        seen.append(1)
+        if len(seen) <= calls:
+            raise sqlite3.OperationalError("database is locked")
+        return real(self)
+    return enable_wal, seen
+
+
+def test_opening_waits_out_a_lock_met_while_switching_to_wal(tmp_path, monkeypatch) -> None:
+    import sqlite_utils
+    enable_wal, seen = _lock_for(3)
+    monkeypatch.setattr(sqlite_utils.Database, "enable_wal", enable_wal)
+    with Archive(str(tmp_path / "w.db")) as a:
+        assert a.db.journal_mode == "wal"
+    assert len(seen) == 4
+
+
+def test_a_lasting_lock_is_reported_as_a_lock(tmp_path, monkeypatch) -> None:
+    import sqlite_utils
+
+    from kifu.archive import schema
+    enable_wal, _ = _lock_for(10**9)
+    monkeypatch.setattr(sqlite_utils.Database, "enable_wal", enable_wal)
+    monkeypatch.setattr(schema, "BUSY_MS", 50)
+    with pytest.raises(ArchiveError, match="locked by another process") as e:
+        Archive(str(tmp_path / "w.db"))
+    assert "not a kifu archive" not in str(e.value)
+
+
 def test_solve_reads_puzzles_from_the_archive(tmp_path) -> None:
     src = FIX / "puzzles" / "tweak.kifu"
     if not src.exists():

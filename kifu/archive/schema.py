@@ -91,6 +91,35 @@ def db_path(path: str | None) -> str:
     return path or os.environ.get(ENV_DB) or DEFAULT_DB
 
 
+def _locked(e: BaseException) -> bool:
+    return isinstance(e, sqlite3.OperationalError) and (
+        "locked" in str(e) or "busy" in str(e))
+
+
+def _patiently(path: str, step: Callable[[], object]) -> object:
+    """Run one opening step, again and again while another process holds a lock.
+
+    SQLite's busy timeout does not cover every lock met while a database is opened: a
+    second process that reads the journal mode of a file another process is switching to
+    WAL gets "database is locked" at once (seen in CI when two imports start together).
+    Such a step is retried until ``BUSY_MS``; a lock that outlasts it is reported as a
+    lock, never as "not a kifu archive"."""
+    deadline = time.monotonic() + BUSY_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            return step()
+        except sqlite3.DatabaseError as e:
+            if not _locked(e):
+                raise ArchiveError(f"{path}: not a kifu archive ({e})") from None
+            if time.monotonic() >= deadline:
+                raise ArchiveError(
+                    f"{path}: the archive stayed locked by another process for "
+                    f"{BUSY_MS // 1000} s; try again when it is done") from None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
 def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
     """Open (and for writing, create or migrate) the archive at ``path``.
 
@@ -103,17 +132,15 @@ def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
                                timeout=BUSY_MS / 1000)
         db = sqlite_utils.Database(conn)
         db.execute("PRAGMA query_only = 1")
-        _check_version(db, path, readonly=True)
+        _patiently(path, lambda: _check_version(db, path, readonly=True))
         return db
     conn = sqlite3.connect(path, timeout=BUSY_MS / 1000)
     db = sqlite_utils.Database(conn)
     db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-    try:
-        db.enable_wal()  # a reader never blocks an import, and an import never blocks readers
-    except sqlite3.DatabaseError as e:
-        raise ArchiveError(f"{path}: not a kifu archive ({e})") from None
+    # WAL: a reader never blocks an import, and an import never blocks readers.
+    _patiently(path, db.enable_wal)
     db.execute("PRAGMA synchronous = NORMAL")
-    migrate(db, path)
+    _patiently(path, lambda: migrate(db, path))
     return db
 
 
@@ -128,6 +155,8 @@ def _check_version(db: sqlite_utils.Database, path: str, *, readonly: bool) -> i
     try:
         version = _version(db)
     except sqlite3.DatabaseError as e:
+        if _locked(e):
+            raise  # connect() waits and tries again
         raise ArchiveError(f"{path}: not a kifu archive ({e})") from None
     if version > SCHEMA_VERSION:
         raise ArchiveError(
