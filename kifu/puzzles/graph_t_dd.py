@@ -1,0 +1,453 @@
+"""A dedicated GRAPH-T double-dummy searcher (the ``double-dummy`` question's engine).
+
+The generic :func:`kifu.puzzles.search.minimax` walks the engine with ``push``/``pop`` and
+compares 4-tuples; this module is DDS-like instead: its own compact state, one tight
+recursion, values as single ints, and null-window searches.
+
+- **State**: one hand int per seat (the engine's layout, ``cards.py``: four 21-bit count
+  layers), the heights as one flat list (``6 * seat + colour``), the trick as a list of
+  play ids, the leader, who has made a grey play and whether this trick holds one. A play
+  is made and unmade with local variables; legal plays come from the engine's
+  ``lead_key``/``follow_key`` (``rules.py``) and the trick's winner from ``trick_winner``.
+- **Values** are ints: ``(place, shared, tallest, second)`` packed so that a greater int is
+  better for the player (:func:`pack`/:func:`unpack`).
+- **Search**: fail-soft alpha-beta, the player maximising and every other seat minimising
+  ("paranoid"), driven by null-window tests (MTD(f)): "is the value at least ``g``?"
+  answered over and over with the bounds kept in a transposition table.
+- **Transposition table** at trick boundaries, keyed by the hands, the leader, whether grey
+  is open for each seat, and the heights normalised: a stack that can no longer grow (no
+  card left anywhere can land on it) matters only through its owner's top two such stacks.
+- **Quick bounds** at trick boundaries: every stack can grow at most by the heights of
+  everything left of its colour; the player's best and worst possible places follow, and
+  cut the node when they decide the test.
+- **Equivalent plays**: identical cards are one play already (one code); plays are tried
+  tallest first, the table's best play before them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from kifu.games.graph_t.cards import (
+    CARD_COLOUR,
+    CMASK,
+    CODE_ALL,
+    GBIT,
+    GREY,
+    HAND_BITS,
+    HAND_MASK,
+    LAYER,
+    LAYER_BITS,
+    N_CODES,
+    NONTOP,
+    PLAY_COLOUR,
+    PLAY_HEIGHT,
+    PLAY_IS_GREY,
+    PRESENCE,
+)
+from kifu.games.graph_t.rules import trick_winner
+
+SHIFT_PLACE = 40
+SHIFT_T1 = 20
+INF = 1 << 60
+
+
+def pack(place: int, shared: int, tallest: int, second: int) -> int:
+    """One int for a value: greater is better for the player."""
+    return (((4 - place) * 5 + (4 - shared)) << SHIFT_PLACE) | (tallest << SHIFT_T1) | second
+
+
+def unpack(v: int) -> tuple[int, int, int, int]:
+    top = v >> SHIFT_PLACE
+    return (4 - top // 5, 4 - top % 5, (v >> SHIFT_T1) & 0xFFFFF, v & 0xFFFFF)
+
+
+class OutOfBudget(Exception):
+    """The node or time budget of a search is spent."""
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+_PIDS: dict[int, tuple[int, ...]] = {}
+
+
+def _pids(key: int) -> tuple[int, ...]:
+    """The play ids of a play-set key (rules.py), tallest first (cached)."""
+    r = _PIDS.get(key)
+    if r is None:
+        out = [2 * c for c in range(N_CODES) if key >> c & 1]
+        out += [2 * c + 1 for c in range(N_CODES) if key >> (LAYER + c) & 1]
+        out.sort(key=lambda p: (-PLAY_HEIGHT[p], p))
+        r = tuple(out)
+        _PIDS[key] = r
+    return r
+
+
+_GROW_COL = tuple(1 << c for c in range(5))
+_SUMS: dict[int, tuple[int, ...]] = {}
+
+
+def _sums(hand: int) -> tuple[int, ...]:
+    """Per colour, the heights a hand can still add to that colour's stacks (colour sides),
+    and (index 5) to grey stacks (grey sides and the grey card)."""
+    r = _SUMS.get(hand)
+    if r is None:
+        s = [0] * 6
+        for c in range(N_CODES):
+            k = (hand & CODE_ALL[c]).bit_count()
+            if not k:
+                continue
+            if c == 20:
+                s[GREY] += 60 * k
+                continue
+            s[CARD_COLOUR[c]] += PLAY_HEIGHT[2 * c] * k
+            if NONTOP >> c & 1:
+                s[GREY] += PLAY_HEIGHT[2 * c + 1] * k
+        r = tuple(s)
+        _SUMS[hand] = r
+    return r
+
+
+def _top2(a: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    t1 = t2 = 0
+    for x in a:
+        if x > t1:
+            t2 = t1
+            t1 = x
+        elif x > t2:
+            t2 = x
+    return t1, t2
+
+
+class Searcher:
+    """One double-dummy search from a position, for ``player``; the table lives as long as
+    the searcher, so the root, every first play and the principal line share it."""
+
+    def __init__(self, n: int, hands: int, heights: tuple[tuple[int, ...], ...],
+                 trick: tuple[int, ...], leader: int, greyed: int, player: int, *,
+                 trump: bool = False, anyone: bool = False, max_nodes: int | None = None,
+                 deadline: float | None = None) -> None:
+        self.n = n
+        self.player = player
+        self.hands = [(hands >> (HAND_BITS * s)) & HAND_MASK for s in range(n)]
+        self.heights = [h for hs in heights for h in hs]
+        self.trick = list(trick)
+        self.leader = leader
+        self.greyed = greyed
+        self.tgrey = any(PLAY_IS_GREY[p] for p in trick)
+        self.trump = trump
+        self.anyone = anyone
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.tt: dict = {}
+        self._build()
+
+    # --- the search ------------------------------------------------------------------------
+    def _build(self) -> None:
+        n = self.n
+        player = self.player
+        hands = self.hands
+        H = self.heights
+        tt = self.tt
+        trump = self.trump
+        anyone = self.anyone
+        seat_at = [[(ld + i) % n for i in range(n)] for ld in range(n)]
+        bit = [1 << s for s in range(n)]
+        others = [s for s in range(n) if s != player]
+        pids_of = _PIDS
+        colour = PLAY_COLOUR
+        height = PLAY_HEIGHT
+        is_grey = PLAY_IS_GREY
+        cmask = CMASK
+        wins: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        max_nodes = self.max_nodes if self.max_nodes is not None else INF
+        deadline = self.deadline
+        state = self  # leader, greyed, tgrey, trick live on self between calls
+
+        def evaluate() -> int:
+            pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
+            mine = pairs[player]
+            place = 1
+            shared = 1
+            for s in others:
+                q = pairs[s]
+                if q > mine:
+                    place += 1
+                elif q == mine:
+                    shared += 1
+            return pack(place, shared, mine[0], mine[1])
+
+        def bounds() -> tuple[int, int, tuple]:
+            """(lower, upper) bounds of the value at a trick boundary, and the table key."""
+            rem = [0] * 6
+            pres = 0
+            for h in hands:
+                s6 = _sums(h)
+                for c in range(6):
+                    rem[c] += s6[c]
+                pres |= h
+            pres &= PRESENCE
+            # which stacks can still grow
+            grow = [bool(pres & cmask[c]) for c in range(5)]
+            grow.append(bool(pres & (NONTOP | GBIT)))
+            cur = []
+            up = []
+            norm = []
+            for s in range(n):
+                hs = H[6 * s:6 * s + 6]
+                cur.append(_top2(hs))
+                up.append(_top2([hs[c] + rem[c] for c in range(6)]))
+                fixed = [hs[c] for c in range(6) if not grow[c]]
+                norm.append((*[hs[c] for c in range(6) if grow[c]], *_top2(fixed)))
+            # best place: the player reaches up[player], the others stay
+            mu = up[player]
+            place = 1 + sum(1 for s in others if cur[s] > mu)
+            hi = pack(place, 1, mu[0], mu[1])
+            mc = cur[player]
+            place = 1 + sum(1 for s in others if up[s] > mc)
+            lo = pack(place, n, mc[0], mc[1])
+            return lo, hi, tuple(norm)
+
+        def grey_key() -> int:
+            g = state.greyed
+            if anyone:
+                return 1 if g else 0
+            return g
+
+        def visit(alpha: int, beta: int) -> int:
+            """The value of the current position for ``player``, fail-soft within
+            (alpha, beta)."""
+            state.nodes += 1
+            if state.nodes > max_nodes:
+                raise OutOfBudget
+            if deadline is not None and not state.nodes & 1023 and time.perf_counter() > deadline:
+                raise OutOfBudget
+            trick = state.trick
+            k = len(trick)
+            leader = state.leader
+            entry = None
+            key = None
+            if k == 0:
+                lo, hi, norm = bounds()
+                if hi <= alpha or lo == hi:
+                    return hi
+                if lo >= beta:
+                    return lo
+                key = (tuple(hands), leader, grey_key(), norm)
+                entry = tt.get(key)
+                if entry is not None:
+                    elo, ehi, _ = entry
+                    if elo > lo:
+                        lo = elo
+                    if ehi < hi:
+                        hi = ehi
+                    if lo >= beta or lo == hi:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            mover = seat_at[leader][k]
+            h0 = hands[mover]
+            p = h0 & PRESENCE
+            g0 = state.greyed
+            tg0 = state.tgrey
+            if k == 0:
+                if anyone:
+                    op = g0 != 0
+                else:
+                    op = (g0 & ~bit[mover]) != 0
+                if op:
+                    pk = p | (p & NONTOP) << LAYER
+                else:
+                    pk = p & 0xFFFFF or p
+            else:
+                led = colour[trick[0]]
+                if led == GREY:
+                    pk = (p & GBIT) | (p & NONTOP) << LAYER or p
+                else:
+                    a = p & cmask[led]
+                    if a:
+                        pk = a | (p & GBIT) | (p & NONTOP) << LAYER if tg0 else a
+                    else:
+                        pk = p | (p & NONTOP) << LAYER
+            pids = pids_of.get(pk) or _pids(pk)
+            if entry is not None and entry[2] is not None and entry[2] in pids:
+                f = entry[2]
+                pids = (f, *[x for x in pids if x != f])
+            maxi = mover == player
+            best = -INF if maxi else INF
+            best_pid = None
+            a0 = alpha
+            b0 = beta
+            last = k + 1 == n
+            for pid in pids:
+                c = pid >> 1
+                x = (h0 >> c) & LAYER_BITS
+                hands[mover] = h0 ^ (1 << (c + x.bit_length() - 1))
+                if is_grey[pid]:
+                    state.greyed = g0 | bit[mover]
+                    state.tgrey = True
+                trick.append(pid)
+                if last:
+                    t = tuple(trick)
+                    w = wins.get(t)
+                    if w is None:
+                        i = trick_winner(t, trump)
+                        wc = colour[t[i]]
+                        w = (i, wc, sum(height[q] for q in t if colour[q] == wc))
+                        wins[t] = w
+                    i, wc, add = w
+                    ws = seat_at[leader][i]
+                    wi = 6 * ws + wc
+                    H[wi] += add
+                    state.trick = []
+                    state.tgrey = False
+                    state.leader = ws
+                    if hands[0]:
+                        v = visit(alpha, beta)
+                    else:
+                        state.nodes += 1
+                        v = evaluate()
+                    H[wi] -= add
+                    state.trick = trick
+                    state.leader = leader
+                else:
+                    v = visit(alpha, beta)
+                trick.pop()
+                state.greyed = g0
+                state.tgrey = tg0
+                if maxi:
+                    if v > best:
+                        best = v
+                        best_pid = pid
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                break
+                elif v < best:
+                    best = v
+                    best_pid = pid
+                    if v < beta:
+                        beta = v
+                        if v <= alpha:
+                            break
+            hands[mover] = h0
+            if key is not None:
+                elo, ehi = (-INF, INF) if entry is None else (entry[0], entry[1])
+                if best <= a0:
+                    if best < ehi:
+                        ehi = best
+                elif best >= b0:
+                    if best > elo:
+                        elo = best
+                else:
+                    elo = ehi = best
+                tt[key] = (elo, ehi, best_pid)
+            return best
+
+        self.visit: Callable[[int, int], int] = visit
+        self._evaluate = evaluate
+
+    # --- driving it ------------------------------------------------------------------------
+    def mover(self) -> int | None:
+        if not self.trick and not self.hands[0] and not any(self.hands):
+            return None
+        return (self.leader + len(self.trick)) % self.n
+
+    def legal(self) -> tuple[int, ...]:
+        """The legal play ids of the player to move, tallest first."""
+        mover = (self.leader + len(self.trick)) % self.n
+        p = self.hands[mover] & PRESENCE
+        if not self.trick:
+            g = self.greyed if self.anyone else self.greyed & ~(1 << mover)
+            if g:
+                return _pids(p | (p & NONTOP) << LAYER)
+            return _pids(p & 0xFFFFF or p)
+        led = PLAY_COLOUR[self.trick[0]]
+        if led == GREY:
+            return _pids((p & GBIT) | (p & NONTOP) << LAYER or p)
+        a = p & CMASK[led]
+        if a:
+            return _pids(a | (p & GBIT) | (p & NONTOP) << LAYER if self.tgrey else a)
+        return _pids(p | (p & NONTOP) << LAYER)
+
+    def value(self, guess: int | None = None) -> int:
+        """The exact value of the current position (MTD(f) over null-window tests)."""
+        if self.mover() is None:
+            return self._evaluate()
+        lo, hi = -INF, INF
+        g = self.visit(-INF, INF) if guess is None else guess
+        if guess is None:
+            return g
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self.visit(beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g
+
+    def line(self, v: int) -> list[int]:
+        """A principal line (play ids) from the current position, whose value is ``v``:
+        at each node the first legal play (tallest first) whose exact value is ``v``."""
+        out: list[int] = []
+        undos = []
+        try:
+            while self.mover() is not None:
+                for pid in self.legal():
+                    undo = self.push(pid)
+                    if self.mover() is None:
+                        x = self._evaluate()
+                    else:
+                        x = self.visit(v - 1, v + 1)
+                    if x == v:
+                        out.append(pid)
+                        undos.append(undo)
+                        break
+                    self.pop(undo)
+                else:  # pragma: no cover - some play keeps the value
+                    raise AssertionError("no play keeps the value")
+        finally:
+            for undo in reversed(undos):
+                self.pop(undo)
+        return out
+
+    def push(self, pid: int) -> tuple:
+        """Make a play of the player to move (no legality check); returns the undo data."""
+        n = self.n
+        mover = (self.leader + len(self.trick)) % n
+        undo = (mover, self.hands[mover], self.greyed, self.tgrey, list(self.trick),
+                self.leader, list(self.heights))
+        c = pid >> 1
+        h0 = self.hands[mover]
+        x = (h0 >> c) & LAYER_BITS
+        self.hands[mover] = h0 ^ (1 << (c + x.bit_length() - 1))
+        if PLAY_IS_GREY[pid]:
+            self.greyed |= 1 << mover
+            self.tgrey = True
+        self.trick.append(pid)
+        if len(self.trick) == n:
+            t = tuple(self.trick)
+            i = trick_winner(t, self.trump)
+            wc = PLAY_COLOUR[t[i]]
+            ws = (self.leader + i) % n
+            self.heights[6 * ws + wc] += sum(PLAY_HEIGHT[q] for q in t if PLAY_COLOUR[q] == wc)
+            self.trick = []
+            self.tgrey = False
+            self.leader = ws
+        return undo
+
+    def pop(self, undo: tuple) -> None:
+        mover, h, self.greyed, self.tgrey, trick, self.leader, heights = undo
+        self.hands[mover] = h
+        self.trick = trick
+        self.heights[:] = heights
+
+
+__all__ = ["OutOfBudget", "Searcher", "pack", "unpack"]
