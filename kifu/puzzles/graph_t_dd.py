@@ -84,7 +84,6 @@ def _pids(key: int) -> tuple[int, ...]:
     return r
 
 
-_GROW_COL = tuple(1 << c for c in range(5))
 _SUMS: dict[int, tuple[int, ...]] = {}
 
 
@@ -179,36 +178,85 @@ class Searcher:
                     shared += 1
             return pack(place, shared, mine[0], mine[1])
 
-        def bounds() -> tuple[int, int, tuple]:
-            """(lower, upper) bounds of the value at a trick boundary, and the table key."""
+        binfo: dict[tuple[int, ...], tuple] = {}
+
+        def hands_info(hk: tuple[int, ...]) -> tuple:
+            """Per seat, which of its stacks can still grow and by how much at most: a
+            stack grows only in a trick its owner wins with a play of its colour, so the
+            owner must hold such a card, and it gains at most every height of that colour
+            still in the hands."""
             rem = [0] * 6
-            pres = 0
-            for h in hands:
+            for h in hk:
                 s6 = _sums(h)
                 for c in range(6):
                     rem[c] += s6[c]
-                pres |= h
-            pres &= PRESENCE
-            # which stacks can still grow
-            grow = [bool(pres & cmask[c]) for c in range(5)]
-            grow.append(bool(pres & (NONTOP | GBIT)))
+            out = []
+            for h in hk:
+                p = h & PRESENCE
+                grow = [c for c in range(5) if p & cmask[c]]
+                if p & (NONTOP | GBIT):
+                    grow.append(GREY)
+                fixed = [c for c in range(6) if c not in grow]
+                out.append((tuple((c, rem[c]) for c in grow), tuple(fixed)))
+            return tuple(out)
+
+        def bounds() -> tuple[int, int, tuple]:
+            """(lower, upper) bounds of the value at a trick boundary, and the heights
+            part of the table key."""
+            hk = tuple(hands)
+            info = binfo.get(hk)
+            if info is None:
+                info = binfo[hk] = hands_info(hk)
             cur = []
             up = []
             norm = []
             for s in range(n):
                 hs = H[6 * s:6 * s + 6]
-                cur.append(_top2(hs))
-                up.append(_top2([hs[c] + rem[c] for c in range(6)]))
-                fixed = [hs[c] for c in range(6) if not grow[c]]
-                norm.append((*[hs[c] for c in range(6) if grow[c]], *_top2(fixed)))
-            # best place: the player reaches up[player], the others stay
+                grow, fixed = info[s]
+                # the top two of the stacks that cannot grow, and each one that can
+                f1 = f2 = 0
+                for c in fixed:
+                    x = hs[c]
+                    if x > f1:
+                        f2 = f1
+                        f1 = x
+                    elif x > f2:
+                        f2 = x
+                c1 = f1
+                c2 = f2
+                u1 = f1
+                u2 = f2
+                part = [f1, f2]
+                for c, r in grow:
+                    x = hs[c]
+                    part.append(x)
+                    if x > c1:
+                        c2 = c1
+                        c1 = x
+                    elif x > c2:
+                        c2 = x
+                    x += r
+                    if x > u1:
+                        u2 = u1
+                        u1 = x
+                    elif x > u2:
+                        u2 = x
+                cur.append((c1, c2))
+                up.append((u1, u2))
+                norm.append(tuple(part))
             mu = up[player]
-            place = 1 + sum(1 for s in others if cur[s] > mu)
+            place = 1
+            for s in others:
+                if cur[s] > mu:
+                    place += 1
             hi = pack(place, 1, mu[0], mu[1])
             mc = cur[player]
-            place = 1 + sum(1 for s in others if up[s] > mc)
+            place = 1
+            for s in others:
+                if up[s] > mc:
+                    place += 1
             lo = pack(place, n, mc[0], mc[1])
-            return lo, hi, tuple(norm)
+            return lo, hi, (hk, tuple(norm))
 
         def grey_key() -> int:
             g = state.greyed
@@ -235,7 +283,7 @@ class Searcher:
                     return hi
                 if lo >= beta:
                     return lo
-                key = (tuple(hands), leader, grey_key(), norm)
+                key = (norm, leader, grey_key())
                 entry = tt.get(key)
                 if entry is not None:
                     elo, ehi, _ = entry
