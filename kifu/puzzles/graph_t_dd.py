@@ -258,6 +258,62 @@ class Searcher:
             lo = pack(place, n, mc[0], mc[1])
             return lo, hi, (hk, tuple(norm))
 
+        def last_trick() -> int:
+            """The exact value when every hand holds one card (the last trick)."""
+            leader = state.leader
+            seats = seat_at[leader]
+            codes = [hands[s].bit_length() - 1 for s in seats]
+            g0 = state.greyed
+            ms = seats[0]
+            c = codes[0]
+            op = (g0 != 0) if anyone else (g0 & ~bit[ms]) != 0
+            firsts = (2 * c, 2 * c + 1) if op and NONTOP >> c & 1 else (2 * c,)
+            best = -INF
+            for f in firsts:
+                v = rest_of_last(f, [f], codes, seats, is_grey[f])
+                if v > best if ms == player else best == -INF or v < best:
+                    best = v
+            return best
+
+        def rest_of_last(lead: int, tr: list[int], codes: list[int], seats: list[int],
+                         tg: bool) -> int:
+            i = len(tr)
+            if i == n:
+                t = tuple(tr)
+                w = wins.get(t)
+                if w is None:
+                    j = trick_winner(t, trump)
+                    wc = colour[t[j]]
+                    w = (j, wc, sum(height[q] for q in t if colour[q] == wc))
+                    wins[t] = w
+                j, wc, add = w
+                wi = 6 * seats[j] + wc
+                H[wi] += add
+                v = evaluate()
+                H[wi] -= add
+                return v
+            c = codes[i]
+            led = colour[lead]
+            nt = NONTOP >> c & 1
+            if led == GREY:
+                opts = (2 * c + 1,) if nt else (2 * c,)
+            elif c != 20 and CARD_COLOUR[c] == led:
+                opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
+            else:
+                opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
+            maxi = seats[i] == player
+            best = -INF if maxi else INF
+            for q in opts:
+                tr.append(q)
+                v = rest_of_last(lead, tr, codes, seats, tg or is_grey[q])
+                tr.pop()
+                if maxi:
+                    if v > best:
+                        best = v
+                elif v < best:
+                    best = v
+            return best
+
         def grey_key() -> int:
             g = state.greyed
             if anyone:
@@ -278,6 +334,8 @@ class Searcher:
             entry = None
             key = None
             if k == 0:
+                if hands[leader].bit_count() == 1:
+                    return last_trick()
                 lo, hi, norm = bounds()
                 if hi <= alpha or lo == hi:
                     return hi
