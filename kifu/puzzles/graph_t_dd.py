@@ -250,12 +250,18 @@ class Searcher:
                 if cur[s] > mu:
                     place += 1
             hi = pack(place, 1, mu[0], mu[1])
+            # worst place: the player stays, the others reach their most; if that place
+            # is the final one, only seats whose most equals the player's pair can tie
             mc = cur[player]
             place = 1
+            shared = 1
             for s in others:
-                if up[s] > mc:
+                q = up[s]
+                if q > mc:
                     place += 1
-            lo = pack(place, n, mc[0], mc[1])
+                elif q == mc:
+                    shared += 1
+            lo = pack(place, shared, mc[0], mc[1])
             return lo, hi, (hk, tuple(norm))
 
         def last_trick() -> int:
