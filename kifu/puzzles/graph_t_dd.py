@@ -84,27 +84,27 @@ def _pids(key: int) -> tuple[int, ...]:
     return r
 
 
-_SUMS: dict[int, tuple[int, ...]] = {}
+_LISTS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
-def _sums(hand: int) -> tuple[int, ...]:
-    """Per colour, the heights a hand can still add to that colour's stacks (colour sides),
-    and (index 5) to grey stacks (grey sides and the grey card)."""
-    r = _SUMS.get(hand)
+def _lists(hand: int) -> tuple[tuple[int, ...], ...]:
+    """Per colour (0..4) the colour-side heights a hand holds, and (index 5) its grey
+    heights (grey sides and the grey card), each tallest first (cached)."""
+    r = _LISTS.get(hand)
     if r is None:
-        s = [0] * 6
+        out: list[list[int]] = [[] for _ in range(6)]
         for c in range(N_CODES):
             k = (hand & CODE_ALL[c]).bit_count()
             if not k:
                 continue
             if c == 20:
-                s[GREY] += 60 * k
+                out[GREY] += [60] * k
                 continue
-            s[CARD_COLOUR[c]] += PLAY_HEIGHT[2 * c] * k
+            out[CARD_COLOUR[c]] += [PLAY_HEIGHT[2 * c]] * k
             if NONTOP >> c & 1:
-                s[GREY] += PLAY_HEIGHT[2 * c + 1] * k
-        r = tuple(s)
-        _SUMS[hand] = r
+                out[GREY] += [PLAY_HEIGHT[2 * c + 1]] * k
+        r = tuple(tuple(sorted(x, reverse=True)) for x in out)
+        _LISTS[hand] = r
     return r
 
 
@@ -165,8 +165,18 @@ class Searcher:
         deadline = self.deadline
         state = self  # leader, greyed, tgrey, trick live on self between calls
 
+        finals: dict[tuple[int, ...], int] = {}
+
         def evaluate() -> int:
-            pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
+            """The value of the end of the game (memoised on the heights)."""
+            ht = tuple(H)
+            v = finals.get(ht)
+            if v is None:
+                v = finals[ht] = final(ht)
+            return v
+
+        def final(ht: tuple[int, ...]) -> int:
+            pairs = [_top2(ht[6 * s:6 * s + 6]) for s in range(n)]
             mine = pairs[player]
             place = 1
             shared = 1
@@ -181,29 +191,43 @@ class Searcher:
         binfo: dict[tuple[int, ...], tuple] = {}
 
         def hands_info(hk: tuple[int, ...]) -> tuple:
-            """Per seat, which of its stacks can still grow and by how much at most: a
+            """Per seat, which of its stacks can still grow and by how much at most. A
             stack grows only in a trick its owner wins with a play of its colour, so the
-            owner must hold such a card, and it gains at most every height of that colour
-            still in the hands."""
-            rem = [0] * 6
-            for h in hk:
-                s6 = _sums(h)
-                for c in range(6):
-                    rem[c] += s6[c]
+            owner must hold such cards (``k`` of them); it gains at most their heights
+            and, from each other seat, the ``k`` tallest plays of that colour it holds
+            (one play a seat a trick)."""
+            lists = [_lists(h) for h in hk]
             out = []
-            for h in hk:
-                p = h & PRESENCE
-                grow = [c for c in range(5) if p & cmask[c]]
-                if p & (NONTOP | GBIT):
-                    grow.append(GREY)
-                fixed = [c for c in range(6) if c not in grow]
-                out.append((tuple((c, rem[c]) for c in grow), tuple(fixed)))
+            for s, mine in enumerate(lists):
+                grow = []
+                fixed = []
+                for c in range(6):
+                    own = mine[c]
+                    k = len(own)
+                    if not k:
+                        fixed.append(c)
+                        continue
+                    r = sum(own)
+                    for t, theirs in enumerate(lists):
+                        if t != s:
+                            r += sum(theirs[c][:k])
+                    grow.append((c, r))
+                out.append((tuple(grow), tuple(fixed)))
             return tuple(out)
+
+        bcache: dict[tuple, tuple[int, int, tuple]] = {}
 
         def bounds() -> tuple[int, int, tuple]:
             """(lower, upper) bounds of the value at a trick boundary, and the heights
-            part of the table key."""
+            part of the table key (memoised on the hands and the heights)."""
             hk = tuple(hands)
+            ck = (hk, tuple(H))
+            r = bcache.get(ck)
+            if r is None:
+                r = bcache[ck] = bounds_of(hk)
+            return r
+
+        def bounds_of(hk: tuple[int, ...]) -> tuple[int, int, tuple]:
             info = binfo.get(hk)
             if info is None:
                 info = binfo[hk] = hands_info(hk)
