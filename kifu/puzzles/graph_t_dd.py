@@ -345,10 +345,12 @@ class Searcher:
             return best
 
         def grey_key() -> int:
+            """Who may lead grey: nobody (0), everyone but one seat (its bit) or everyone
+            (-1); with ``grey_open=anyone``, nobody or everyone."""
             g = state.greyed
             if anyone:
-                return 1 if g else 0
-            return g
+                return -1 if g else 0
+            return g if not g & (g - 1) else -1
 
         def visit(alpha: int, beta: int) -> int:
             """The value of the current position for ``player``, fail-soft within
@@ -421,6 +423,7 @@ class Searcher:
             a0 = alpha
             b0 = beta
             last = k + 1 == n
+            seen: set[tuple[int, int, int, int]] = set()
             for pid in pids:
                 c = pid >> 1
                 x = (h0 >> c) & LAYER_BITS
@@ -440,6 +443,15 @@ class Searcher:
                     i, wc, add = w
                     ws = seat_at[leader][i]
                     wi = 6 * ws + wc
+                    # the last play of a trick: two plays that leave the same card, the
+                    # same winner and gain and the same grey state reach one position
+                    sig = (c, wi, add, grey_key())
+                    if sig in seen:
+                        trick.pop()
+                        state.greyed = g0
+                        state.tgrey = tg0
+                        continue
+                    seen.add(sig)
                     H[wi] += add
                     state.trick = []
                     state.tgrey = False
