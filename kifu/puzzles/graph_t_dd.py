@@ -253,7 +253,8 @@ class Searcher:
                 part = [f1, f2]
                 for c, r in grow:
                     x = hs[c]
-                    part.append(x)
+                    if x + r > f2:  # else it can never be among the top two
+                        part.append(8 * x + c)
                     if x > c1:
                         c2 = c1
                         c1 = x
@@ -286,6 +287,13 @@ class Searcher:
                 elif q == mc:
                     shared += 1
             lo = pack(place, shared, mc[0], mc[1])
+            # a seat that ends below the player whatever happens (or above) matters
+            # only as that: the play does not depend on the heights, only the value
+            for s in others:
+                if up[s] < mc:
+                    norm[s] = (-1,)
+                elif cur[s] > mu:
+                    norm[s] = (-2,)
             return lo, hi, (hk, tuple(norm))
 
         def last_trick() -> int:
