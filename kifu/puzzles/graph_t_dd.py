@@ -374,8 +374,6 @@ class Searcher:
             entry = None
             key = None
             if k == 0:
-                if hands[leader].bit_count() == 1:
-                    return last_trick()
                 lo, hi, norm = bounds()
                 if hi <= alpha or lo == hi:
                     return hi
@@ -383,6 +381,11 @@ class Searcher:
                     return lo
                 key = (norm, leader, grey_key())
                 entry = tt.get(key)
+                if hands[leader].bit_count() == 1:
+                    if entry is None:
+                        v = tt[key] = last_trick()
+                        return v
+                    return entry
                 if entry is not None:
                     elo, ehi, _ = entry
                     if elo > lo:
