@@ -277,16 +277,23 @@ class Searcher:
             hi = pack(place, 1, mu[0], mu[1])
             # worst place: the player stays, the others reach their most; if that place
             # is the final one, only seats whose most equals the player's pair can tie
+            # A seat not above the player's pair now must win a trick to pass it, and
+            # each trick has one winner: at most ``tricks`` of them pass it.
             mc = cur[player]
-            place = 1
-            shared = 1
+            above = 0
+            need = 0
+            reach = 0
             for s in others:
                 q = up[s]
-                if q > mc:
-                    place += 1
-                elif q == mc:
-                    shared += 1
-            lo = pack(place, shared, mc[0], mc[1])
+                if q >= mc:
+                    reach += 1
+                    if cur[s] > mc:
+                        above += 1
+                    elif q > mc:
+                        need += 1
+            tricks = hk[player].bit_count()
+            place = 1 + above + (need if need < tricks else tricks)
+            lo = pack(place, 1 + reach - (place - 1), mc[0], mc[1])
             # a seat that ends below the player whatever happens (or above) matters
             # only as that: the play does not depend on the heights, only the value
             for s in others:
