@@ -96,15 +96,13 @@ class DoubleDummy(Question):
         values: list[ActionValue] = []
         try:
             best = None
-            guess = None
             raw = []
             for a in acts:
                 undo = s.push(2 * a.card + a.grey_side)  # type: ignore[attr-defined]
-                x = s.value(guess)
+                x = s.value()
                 s.pop(undo)
                 raw.append(x)
                 values.append(ActionValue(action_text(GAME, state, a), value_text(unpack(x))))
-                guess = x
                 if best is None or x > best:
                     best = x
             assert best is not None

@@ -2,26 +2,32 @@
 
 The generic :func:`kifu.puzzles.search.minimax` walks the engine with ``push``/``pop`` and
 compares 4-tuples; this module is DDS-like instead: its own compact state, one tight
-recursion, values as single ints, and null-window searches.
+recursion, values as single ints, bounds, and a table at trick boundaries.
 
 - **State**: one hand int per seat (the engine's layout, ``cards.py``: four 21-bit count
   layers), the heights as one flat list (``6 * seat + colour``), the trick as a list of
   play ids, the leader, who has made a grey play and whether this trick holds one. A play
-  is made and unmade with local variables; legal plays come from the engine's
-  ``lead_key``/``follow_key`` (``rules.py``) and the trick's winner from ``trick_winner``.
+  is made and unmade with local variables; legal plays follow the engine's
+  ``lead_key``/``follow_key`` (``rules.py``, inlined) and the winner ``trick_winner``.
 - **Values** are ints: ``(place, shared, tallest, second)`` packed so that a greater int is
   better for the player (:func:`pack`/:func:`unpack`).
 - **Search**: fail-soft alpha-beta, the player maximising and every other seat minimising
-  ("paranoid"), driven by null-window tests (MTD(f)): "is the value at least ``g``?"
-  answered over and over with the bounds kept in a transposition table.
-- **Transposition table** at trick boundaries, keyed by the hands, the leader, whether grey
-  is open for each seat, and the heights normalised: a stack that can no longer grow (no
-  card left anywhere can land on it) matters only through its owner's top two such stacks.
-- **Quick bounds** at trick boundaries: every stack can grow at most by the heights of
-  everything left of its colour; the player's best and worst possible places follow, and
-  cut the node when they decide the test.
-- **Equivalent plays**: identical cards are one play already (one code); plays are tried
-  tallest first, the table's best play before them.
+  ("paranoid"); each first play gets one full-window search (measured against MTD(f)
+  null-window series, it visits fewer nodes here), all sharing one table.
+- **Transposition table** at trick boundaries (lower/upper bound and best play), keyed by
+  the hands, the leader, who may lead grey, and the heights normalised: per seat, the top
+  two of the stacks that can no longer grow (the owner holds no card of that colour), the
+  others only if they can still reach the top two; a seat that ends below (or above) the
+  player whatever happens is just "below" (or "above"). The play never depends on the
+  heights, only the value does, so positions with one key have one value.
+- **Quick bounds** at trick boundaries: a stack grows only in a trick its owner wins with
+  that colour, by at most the owner's cards of that colour and, from each other seat, as
+  many of its tallest plays of that colour; the player's best and worst places follow
+  (at most as many seats as tricks are left can pass the player), and cut the node when
+  they decide it.
+- **Merged plays**: identical cards are one code; at the last play of a trick, plays that
+  leave the same card, winner, gain and grey state are searched once. The last trick (one
+  card a hand) is solved directly. Plays are tried tallest first, the table's best first.
 """
 
 from __future__ import annotations
@@ -542,22 +548,12 @@ class Searcher:
             return _pids(a | (p & GBIT) | (p & NONTOP) << LAYER if self.tgrey else a)
         return _pids(p | (p & NONTOP) << LAYER)
 
-    def value(self, guess: int | None = None) -> int:
-        """The exact value of the current position (MTD(f) over null-window tests)."""
+    def value(self) -> int:
+        """The exact value of the current position (one full-window search: measured
+        against MTD(f) from the last play's value or from 0, it visits fewer nodes)."""
         if self.mover() is None:
             return self._evaluate()
-        lo, hi = -INF, INF
-        g = self.visit(-INF, INF) if guess is None else guess
-        if guess is None:
-            return g
-        while lo < hi:
-            beta = g + 1 if g == lo else g
-            g = self.visit(beta - 1, beta)
-            if g < beta:
-                hi = g
-            else:
-                lo = g
-        return g
+        return self.visit(-INF, INF)
 
     def line(self, v: int) -> list[int]:
         """A principal line (play ids) from the current position, whose value is ``v``:
