@@ -145,7 +145,6 @@ class Searcher:
         self.anyone = anyone
         self.max_nodes = max_nodes
         self.deadline = deadline
-        self.nodes = 0
         self.tt: dict = {}
         self._build()
 
@@ -365,6 +364,13 @@ class Searcher:
                     best = v
             return best
 
+        gkt = tuple((-1 if g else 0) if anyone else (g if not g & (g - 1) else -1)
+                    for g in range(1 << n))
+        nodes = 0
+
+        def count() -> int:
+            return nodes
+
         def grey_key() -> int:
             """Who may lead grey: nobody (0), everyone but one seat (its bit) or everyone
             (-1); with ``grey_open=anyone``, nobody or everyone."""
@@ -376,10 +382,11 @@ class Searcher:
         def visit(alpha: int, beta: int) -> int:
             """The value of the current position for ``player``, fail-soft within
             (alpha, beta)."""
-            state.nodes += 1
-            if state.nodes > max_nodes:
+            nonlocal nodes
+            nodes += 1
+            if nodes > max_nodes:
                 raise OutOfBudget
-            if deadline is not None and not state.nodes & 1023 and time.perf_counter() > deadline:
+            if deadline is not None and not nodes & 1023 and time.perf_counter() > deadline:
                 raise OutOfBudget
             trick = state.trick
             k = len(trick)
@@ -392,7 +399,7 @@ class Searcher:
                     return hi
                 if lo >= beta:
                     return lo
-                key = (norm, leader, grey_key())
+                key = (norm, leader, gkt[state.greyed])
                 entry = tt.get(key)
                 if hands[leader].bit_count() == 1:
                     if entry is None:
@@ -469,7 +476,7 @@ class Searcher:
                     wi = 6 * ws + wc
                     # the last play of a trick: two plays that leave the same card, the
                     # same winner and gain and the same grey state reach one position
-                    sig = (c, wi, add, grey_key())
+                    sig = (c, wi, add, gkt[state.greyed])
                     if sig in seen:
                         trick.pop()
                         state.greyed = g0
@@ -483,7 +490,7 @@ class Searcher:
                     if hands[0]:
                         v = visit(alpha, beta)
                     else:
-                        state.nodes += 1
+                        nodes += 1
                         v = evaluate()
                     H[wi] -= add
                     state.trick = trick
@@ -523,7 +530,13 @@ class Searcher:
             return best
 
         self.visit: Callable[[int, int], int] = visit
+        self._count = count
         self._evaluate = evaluate
+
+    @property
+    def nodes(self) -> int:
+        """Positions visited so far."""
+        return self._count()
 
     # --- driving it ------------------------------------------------------------------------
     def mover(self) -> int | None:
