@@ -371,6 +371,20 @@ class Searcher:
         def count() -> int:
             return nodes
 
+        ordc: dict = {}
+
+        def coalition_order(t: tuple[int, ...], pids: tuple[int, ...], pi: int) -> tuple:
+            """A seat of the coalition mid-trick: if the player's play is winning the
+            trick, the plays that beat it first (tallest first), then the rest shortest
+            first; otherwise shortest first (keep the tall cards for later). Measured:
+            a refutation of 4 x 5 seed 3 went from 450k to 47k nodes."""
+            k = len(t)
+            if pi < k and trick_winner(t, trump) == pi:
+                beat = [q for q in pids if trick_winner((*t, q), trump) == k]
+                rest = [q for q in pids if q not in beat]
+                return (*beat, *rest[::-1])
+            return pids[::-1]
+
         def grey_key() -> int:
             """Who may lead grey: nobody (0), everyone but one seat (its bit) or everyone
             (-1); with ``grey_open=anyone``, nobody or everyone."""
@@ -445,6 +459,12 @@ class Searcher:
                     else:
                         pk = p | (p & NONTOP) << LAYER
             pids = pids_of.get(pk) or _pids(pk)
+            if k and mover != player:
+                ok = (tuple(trick), pk, seat_at[leader].index(player))
+                r = ordc.get(ok)
+                if r is None:
+                    r = ordc[ok] = coalition_order(ok[0], pids, ok[2])
+                pids = r
             if entry is not None and entry[2] is not None and entry[2] in pids:
                 f = entry[2]
                 pids = (f, *[x for x in pids if x != f])
