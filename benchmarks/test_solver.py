@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import brute
 
 ROUNDS = 5
-SLOW: set[tuple[int, int]] = set()
-"""Double-dummy endgames too slow to time (none since the dedicated searcher)."""
+SLOW = {(4, 6)}
+"""Double-dummy endgames too slow to time: 4 x 6 did not finish in 15 minutes
+(docs/performance.md)."""
 DD_SEEDS = range(8)
 """The seeds of the 4 players x 5 cards endgames timed one by one (issue 7's target)."""
 DD_VS_BRUTE = [(2, 6, 0), (3, 4, 1), (3, 4, 2), (4, 3, 0), (4, 3, 2)]
@@ -109,7 +110,7 @@ CASES = [(n, k) for n in (2, 3, 4) for k in (3, 4, 5, 6)]
 def test_double_dummy(benchmark, n, k, temp) -> None:
     """Target: 4 players x 5 cards under 100 ms (issue 7)."""
     if (n, k) in SLOW:
-        pytest.skip(f"{n} players x {k} cards takes minutes with today's solver "
+        pytest.skip(f"{n} players x {k} cards takes over 15 minutes a solve "
                     "(docs/performance.md)")
     q = get_question("double-dummy")
     game = load_game("graph-t")
@@ -142,19 +143,35 @@ def test_double_dummy_4x5_seeds(benchmark, seed, temp) -> None:
     benchmark.extra_info.update(answer=sol.answer, nodes=sol.nodes)
 
 
+def _cpu(fn) -> float:
+    t = time.process_time()
+    fn()
+    return time.process_time() - t
+
+
 @pytest.mark.parametrize(("n", "k", "seed"), DD_VS_BRUTE,
                          ids=[f"{n}p-{k}cards-seed{s}" for n, k, s in DD_VS_BRUTE])
 def test_double_dummy_vs_brute(benchmark, n, k, seed) -> None:
+    """``speedup`` = the brute force's CPU time / the solver's fastest of 5 (CPU time,
+    measured in this test, so other processes on the machine do not skew the ratio)."""
     q = get_question("double-dummy")
     game = load_game("graph-t")
     line = endgame(n, k, seed)
     benchmark.group = "solver vs brute force"
-    solver = median_of(lambda: solve(q, game, line))
+    solver = min(_cpu(lambda: solve(q, game, line)) for _ in range(5))
     st = game.from_line(line)
-    answer = benchmark.pedantic(brute.dd_answer, (st,), rounds=1, iterations=1)
+    cpu: list[float] = []
+
+    def run() -> str:
+        t = time.process_time()
+        answer = brute.dd_answer(st)
+        cpu.append(time.process_time() - t)
+        return answer
+
+    answer = benchmark.pedantic(run, rounds=1, iterations=1)
     assert answer == solve(q, game, line).answer
-    benchmark.extra_info.update(speedup=round(benchmark.stats.stats.median / solver, 1),
-                                solver_s=solver, answer=answer)
+    benchmark.extra_info.update(speedup=round(cpu[0] / solver, 1), solver_s=solver,
+                                brute_s=cpu[0], answer=answer)
 
 
 def _points_position() -> str:
