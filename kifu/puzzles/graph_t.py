@@ -106,7 +106,8 @@ class DoubleDummy(Question):
                 if best is None or x > best:
                     best = x
             assert best is not None
-            line = s.line(best)
+            first = acts[raw.index(best)]
+            line = s.line(best, 2 * first.card + first.grey_side)  # type: ignore[attr-defined]
         except OutOfBudget:
             return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0)
         answer = value_text(unpack(best))

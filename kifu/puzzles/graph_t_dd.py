@@ -549,7 +549,21 @@ class Searcher:
                 tt[key] = (elo, ehi, best_pid)
             return best
 
+        def search_order(pids: tuple[int, ...]) -> tuple[int, ...]:
+            """The legal plays ``pids`` in the order the search tries them."""
+            trick = state.trick
+            k = len(trick)
+            leader = state.leader
+            if k and seat_at[leader][k] != player:
+                pids = coalition_order(tuple(trick), pids, seat_at[leader].index(player))
+            if not k and hands[leader].bit_count() > 1:
+                e = tt.get((bounds()[2], leader, gkt[state.greyed]))
+                if e is not None and e[2] in pids:
+                    pids = (e[2], *[x for x in pids if x != e[2]])
+            return pids
+
         self.visit: Callable[[int, int], int] = visit
+        self._order = search_order
         self._count = count
         self._evaluate = evaluate
 
@@ -588,20 +602,29 @@ class Searcher:
             return self._evaluate()
         return self.visit(-INF, INF)
 
-    def line(self, v: int) -> list[int]:
-        """A principal line (play ids) from the current position, whose value is ``v``:
-        at each node the first legal play (tallest first) whose exact value is ``v``."""
+    def line(self, v: int, first: int | None = None) -> list[int]:
+        """A principal line (play ids) from the current position, whose value is ``v``,
+        starting with ``first`` if given (a play known to keep the value). At each node
+        the first play, in the search's order, that keeps the value, each tried with one
+        null-window test: at the player's node a child's value is at most ``v``, so it
+        keeps it if it is at least ``v``; at another seat's node, if it is at most ``v``."""
         out: list[int] = []
         undos = []
         try:
+            if first is not None:
+                undos.append(self.push(first))
+                out.append(first)
             while self.mover() is not None:
-                for pid in self.legal():
+                mine = self.mover() == self.player
+                for pid in self._order(self.legal()):
                     undo = self.push(pid)
                     if self.mover() is None:
-                        x = self._evaluate()
+                        ok = self._evaluate() == v
+                    elif mine:
+                        ok = self.visit(v - 1, v) >= v
                     else:
-                        x = self.visit(v - 1, v + 1)
-                    if x == v:
+                        ok = self.visit(v, v + 1) <= v
+                    if ok:
                         out.append(pid)
                         undos.append(undo)
                         break
