@@ -198,9 +198,11 @@ class Searcher:
         def hands_info(hk: tuple[int, ...]) -> tuple:
             """Per seat, which of its stacks can still grow and by how much at most. A
             stack grows only in a trick its owner wins with a play of its colour, so the
-            owner must hold such cards (``k`` of them); it gains at most their heights
-            and, from each other seat, the ``k`` tallest plays of that colour it holds
-            (one play a seat a trick)."""
+            owner must hold such cards; a trick won with a play of height ``x`` collects
+            from each other seat at most one play of that colour, no taller than ``x``
+            (a taller one would win). So the gain is at most the sum, over the owner's
+            plays of that colour, of ``x`` plus each other seat's tallest play of that
+            colour up to ``x``."""
             lists = [_lists(h) for h in hk]
             out = []
             for s, mine in enumerate(lists):
@@ -212,10 +214,15 @@ class Searcher:
                     if not k:
                         fixed.append(c)
                         continue
-                    r = sum(own)
-                    for t, theirs in enumerate(lists):
-                        if t != s:
-                            r += sum(theirs[c][:k])
+                    r = 0
+                    for x in own:
+                        r += x
+                        for t, theirs in enumerate(lists):
+                            if t != s:
+                                for y in theirs[c]:
+                                    if y <= x:
+                                        r += y
+                                        break
                     grow.append((c, r))
                 out.append((tuple(grow), tuple(fixed)))
             return tuple(out)
