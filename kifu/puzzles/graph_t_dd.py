@@ -214,16 +214,18 @@ class Searcher:
                     if not k:
                         fixed.append(c)
                         continue
-                    r = 0
+                    gains = []
                     for x in own:
-                        r += x
+                        g = x
                         for t, theirs in enumerate(lists):
                             if t != s:
                                 for y in theirs[c]:
                                     if y <= x:
-                                        r += y
+                                        g += y
                                         break
-                    grow.append((c, r))
+                        gains.append(g)
+                    gains.sort(reverse=True)
+                    grow.append((c, sum(gains), tuple(gains)))
                 out.append((tuple(grow), tuple(fixed)))
             return tuple(out)
 
@@ -243,6 +245,23 @@ class Searcher:
             info = binfo.get(hk)
             if info is None:
                 info = binfo[hk] = hands_info(hk)
+
+            def tricks_to(s: int, target: int, top: int) -> int:
+                """The fewest tricks seat ``s`` must win to have a stack of ``target``."""
+                if top >= target:
+                    return 1
+                fewest = INF
+                for c, _, gains in info[s][0]:
+                    acc = H[6 * s + c]
+                    for m, g in enumerate(gains, 1):
+                        if m >= fewest:
+                            break
+                        acc += g
+                        if acc >= target:
+                            fewest = m
+                            break
+                return fewest
+
             cur = []
             up = []
             norm = []
@@ -263,7 +282,7 @@ class Searcher:
                 u1 = f1
                 u2 = f2
                 part = [f1, f2]
-                for c, r in grow:
+                for c, r, _ in grow:
                     x = hs[c]
                     if x + r > f2:  # else it can never be among the top two
                         part.append(8 * x + c)
@@ -291,9 +310,11 @@ class Searcher:
             # is the final one, only seats whose most equals the player's pair can tie
             # A seat not above the player's pair now must win a trick to pass it, and
             # each trick has one winner: at most ``tricks`` of them pass it.
+            # A seat needs at least as many tricks as its largest gains (``hands_info``)
+            # take to bring one stack up to the player's tallest, and one at least.
             mc = cur[player]
             above = 0
-            need = 0
+            needs = []
             reach = 0
             for s in others:
                 q = up[s]
@@ -302,9 +323,17 @@ class Searcher:
                     if cur[s] > mc:
                         above += 1
                     elif q > mc:
-                        need += 1
+                        needs.append(tricks_to(s, mc[0], cur[s][0]))
             tricks = hk[player].bit_count()
-            place = 1 + above + (need if need < tricks else tricks)
+            passing = 0
+            if needs:
+                needs.sort()
+                for m in needs:
+                    tricks -= m
+                    if tricks < 0:
+                        break
+                    passing += 1
+            place = 1 + above + passing
             lo = pack(place, 1 + reach - (place - 1), mc[0], mc[1])
             # a seat that ends below the player whatever happens (or above) matters
             # only as that: the play does not depend on the heights, only the value
