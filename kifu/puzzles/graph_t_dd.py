@@ -159,6 +159,7 @@ class Searcher:
         anyone = self.anyone
         seat_at = [[(ld + i) % n for i in range(n)] for ld in range(n)]
         bit = [1 << s for s in range(n)]
+        ppos = [seat_at[ld].index(player) for ld in range(n)]
         others = [s for s in range(n) if s != player]
         pids_of = _PIDS
         colour = PLAY_COLOUR
@@ -444,7 +445,12 @@ class Searcher:
             entry = None
             key = None
             if k == 0:
-                lo, hi, norm = bounds()
+                hk = tuple(hands)
+                ck = (hk, tuple(H))
+                r = bcache.get(ck)
+                if r is None:
+                    r = bcache[ck] = bounds_of(hk)
+                lo, hi, norm = r
                 if hi <= alpha or lo == hi:
                     return hi
                 if lo >= beta:
@@ -496,11 +502,11 @@ class Searcher:
                         pk = p | (p & NONTOP) << LAYER
             pids = pids_of.get(pk) or _pids(pk)
             if k and mover != player:
-                ok = (tuple(trick), pk, seat_at[leader].index(player))
-                r = ordc.get(ok)
-                if r is None:
-                    r = ordc[ok] = coalition_order(ok[0], pids, ok[2])
-                pids = r
+                ok = (tuple(trick), pk, ppos[leader])
+                ordered = ordc.get(ok)
+                if ordered is None:
+                    ordered = ordc[ok] = coalition_order(ok[0], pids, ok[2])
+                pids = ordered
             if entry is not None and entry[2] is not None and entry[2] in pids:
                 f = entry[2]
                 pids = (f, *[x for x in pids if x != f])
@@ -510,7 +516,8 @@ class Searcher:
             a0 = alpha
             b0 = beta
             last = k + 1 == n
-            seen: set[tuple[int, int, int, int]] = set()
+            if last:
+                seen: set[tuple[int, int, int, int]] = set()
             for pid in pids:
                 c = pid >> 1
                 x = (h0 >> c) & LAYER_BITS
