@@ -25,6 +25,10 @@ def _registry(monkeypatch):
     from kifu.notation import batch, replay
 
     monkeypatch.setattr(batch, "_REPLAYER", replay.FastReplayer())
+    # and the worker setups that ship a loaded set to worker processes
+    from kifu.core import executor
+
+    monkeypatch.setattr(executor, "_SETUPS", [])
 
 
 def test_play_with_a_card_file_then_validate_and_replay_with_it(tmp_path, monkeypatch) -> None:
@@ -55,3 +59,24 @@ def test_bad_card_options_are_one_line_errors(tmp_path, monkeypatch) -> None:
         assert r.exit_code == 1, (args, r.output)
         lines = r.output.strip().splitlines()
         assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.output, r.output
+
+
+def test_a_loaded_card_set_reaches_spawned_worker_processes(tmp_path) -> None:
+    """A worker process that did not fork from this one (spawned here; a Dask worker in
+    ``tests/test_dask.py``) learns a ``--cards`` set through the executor's worker setups."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from kifu.cli.options import _load_cards
+    from kifu.core import executor
+    from kifu.games.alice import cards
+
+    text = (ROOT / "kifu/games/alice/cards/tea-party.cards").read_text(encoding="utf-8")
+    card_file = tmp_path / "spawn.cards"
+    card_file.write_text(text.replace("\nset tea-party", "\nset spawn-only"))
+    assert _load_cards(None, None, str(card_file)) == "spawn-only"  # type: ignore[arg-type]
+    ctx = multiprocessing.get_context("spawn")
+    with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+        got = list(executor.map_chunks(cards.card_set, ["spawn-only", "default"], pool=pool))
+    assert [c.name for c in got] == ["spawn-only", "default"]
+    assert got[0] == cards.card_set("spawn-only")

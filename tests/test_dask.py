@@ -191,3 +191,29 @@ def test_diff_rules_on_a_cluster_matches_one_process(cluster, tmp_path):
     assert all(o.exit_code == 1 for o in outs), [o.output[-200:] for o in outs]
     assert '"changed": 12' in outs[0].output
     assert outs[0].output == outs[1].output == outs[2].output
+
+
+def test_a_card_set_loaded_with_cards_reaches_the_workers(cluster, tmp_path, monkeypatch):
+    """``validate --cards FILE`` on Dask: the workers never saw the file, yet read the
+    records naming its set exactly as one process does (the set travels with each chunk)."""
+    from kifu.core import executor as ex
+    from kifu.games.alice import cards
+
+    monkeypatch.setattr(cards, "_SETS", dict(cards._SETS))
+    monkeypatch.setattr(cards, "_TABLES", dict(cards._TABLES))
+    monkeypatch.setattr(ex, "_SETUPS", [])
+    monkeypatch.setattr(batch, "_REPLAYER", batch._REPLAYER.__class__())
+    text = (ROOT / "kifu/games/alice/cards/tea-party.cards").read_text(encoding="utf-8")
+    card_file = tmp_path / "dask.cards"
+    card_file.write_text(text.replace("\nset tea-party", "\nset dask-only-set"))
+    games = tmp_path / "g.kifu"
+    r = CliRunner().invoke(cli, ["play", "alice", "-n", "3", "--games", "4", "--seed", "2",
+                                 "--cards", str(card_file), "--silent", "-o", str(games)])
+    assert r.exit_code == 0, r.output
+    args = ("validate", "--all", "--json", "--cards", str(card_file), str(games))
+    one = CliRunner().invoke(cli, list(args))
+    on_dask = CliRunner().invoke(cli, [*args, "--dask", cluster.scheduler_address,
+                                       "--chunk-size", "1"])
+    assert one.exit_code == 0, one.output
+    assert on_dask.exit_code == 0, on_dask.output
+    assert on_dask.output == one.output

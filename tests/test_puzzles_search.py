@@ -120,3 +120,55 @@ def test_transpositions_are_searched_once():
     st = TreeState(chain(30), "n0")
     p = prove(st, player=0, goal=goal)
     assert p.complete and not p.ok and p.nodes < 200
+
+
+def _random_tree(data) -> dict:
+    """A random game tree of depth <= 4, movers 0/1, leaves valued 0..9 (shared leaves
+    make transpositions)."""
+    from hypothesis import strategies as st
+
+    tree: dict = {f"l{v}": (None, v) for v in range(10)}
+
+    def node(name: str, depth: int) -> str:
+        if depth == 0 or data.draw(st.integers(0, 4)) == 0:
+            return f"l{data.draw(st.integers(0, 9))}"
+        kids = [node(f"{name}.{i}", depth - 1) for i in range(data.draw(st.integers(1, 3)))]
+        edges = [(f"e{i}", k, None) for i, k in enumerate(kids)]
+        tree[name] = (data.draw(st.integers(0, 1)), edges)
+        return name
+
+    tree["root"] = (0, [(f"e{i}", node(f"r{i}", 3), None) for i in range(3)])
+    return tree
+
+
+def test_minimax_bound_cuts_but_never_changes_a_value():
+    """With ``bound`` (here the exact range of the leaves below a node, or a looser one)
+    the values, the first-action values and the line's value are those found without it."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.data(), st.integers(0, 3))
+    def check(data, slack):
+        tree = _random_tree(data)
+
+        def leaves(name):
+            mover, rest = tree[name]
+            return [rest] if mover is None else [v for _, k, _ in rest for v in leaves(k)]
+
+        def bound(s):
+            vs = leaves(s.node)
+            return min(vs) - slack, max(vs) + slack
+
+        ev = lambda s: s.leaf_value()  # noqa: E731
+        plain = minimax(TreeState(tree), player=0, evaluate=ev, values=True)
+        cut = minimax(TreeState(tree), player=0, evaluate=ev, values=True, bound=bound)
+        assert cut.value == plain.value
+        assert [(a.label, v) for a, v in cut.values] == [(a.label, v) for a, v in plain.values]
+        assert cut.nodes <= plain.nodes
+        end = TreeState(tree)
+        for a in cut.line:
+            end.push(a)
+        assert end.leaf_value() == cut.value
+
+    check()

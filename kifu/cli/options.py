@@ -113,6 +113,11 @@ def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -
         raise CliError(str(e)) from None
     except OSError as e:
         raise CliError(f"{value}: {e.strerror or e}") from None
+    # worker processes (spawned, or Dask workers elsewhere) must know the set too
+    from kifu.core.executor import add_worker_setup
+    from kifu.games.alice.cards import card_set, register
+
+    add_worker_setup(register, card_set(variant.cards))
     return variant.cards
 
 

@@ -7,6 +7,11 @@ output of a command is the same bytes on one process, on N local workers or on a
 cluster. A chunk's function must be a module-level function (it is pickled) and its result
 should be small (verdicts, puzzles, rows).
 
+What a worker must know beyond the chunk (an Alice card set loaded with ``--cards``, which
+a worker process that was spawned, or a Dask worker on another machine, never saw) is
+registered with :func:`add_worker_setup` and travels with every chunk: each chunk first
+runs the setups, so a worker that joins late or replaces a lost one is set up too.
+
 At most ``2 * workers`` chunks are in flight at once, so memory does not grow with the size
 of the input, and results are yielded as soon as every earlier chunk is done.
 
@@ -17,6 +22,7 @@ of the input, and results are yielded as soon as every earlier chunk is done.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -30,6 +36,31 @@ R = TypeVar("R")
 
 LOCAL = "local"
 """``--dask local``: start a ``distributed.LocalCluster`` for the run."""
+
+
+_SETUPS: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+"""``(fn, args)`` to run in a worker before each chunk (see :func:`add_worker_setup`)."""
+
+
+def add_worker_setup(fn: Callable[..., Any], *args: Any) -> None:
+    """Run ``fn(*args)`` in every worker before it handles a chunk. ``fn`` must be a
+    module-level function, ``args`` picklable, and the call idempotent and cheap (it runs
+    once per chunk): e.g. registering an Alice card set loaded in this process. Work run
+    inline in this process skips it (the state is already here)."""
+    if (fn, args) not in _SETUPS:
+        _SETUPS.append((fn, args))
+
+
+def clear_worker_setups() -> None:
+    """Forget every setup (for tests)."""
+    _SETUPS.clear()
+
+
+def _with_setups(setups: tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...],
+                 fn: Callable[[T], R], chunk: T) -> R:
+    for setup, args in setups:
+        setup(*args)
+    return fn(chunk)
 
 
 class InlineExecutor(cf.Executor):
@@ -175,6 +206,8 @@ def _result(future: Any, index: int) -> Any:
 
 def _ordered(fn: Callable[[T], R], chunks: Iterable[T], ex: cf.Executor, window: int,
              on_chunk_done: Callable[[int], None] | None = None) -> Iterator[R]:
+    if _SETUPS and not isinstance(ex, InlineExecutor):
+        fn = functools.partial(_with_setups, tuple(_SETUPS), fn)
     pending: deque[tuple[int, Any]] = deque()
     try:
         for index, chunk in enumerate(chunks):

@@ -47,6 +47,7 @@ Goal = Callable[[State], "bool | None"]
 Evaluate = Callable[[State], Any]
 Order = Callable[[State, list[Action]], list[Action]]
 KeyFn = Callable[[State], Hashable]
+Bound = Callable[[State], tuple[Any, Any]]
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
@@ -472,10 +473,11 @@ def probability(
 
 
 class _Minimax(_Search):
-    def __init__(self, evaluate: Evaluate, chance: str, *args: Any) -> None:
+    def __init__(self, evaluate: Evaluate, chance: str, bound: Bound | None, *args: Any) -> None:
         super().__init__(*args)
         self.evaluate = evaluate
         self.chance_max = chance == "max"
+        self.bound = bound
 
     def leaf(self) -> Any:
         return self.evaluate(self.state)
@@ -494,6 +496,12 @@ class _Minimax(_Search):
         v = self.evaluate(state)
         if v is not None:
             return v
+        if self.bound is not None:  # the value is known to lie in [lo, hi]: cut outside
+            lo, hi = self.bound(state)
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
         k = self.key(state)
         if seen is not None:
             if k in seen:
@@ -587,6 +595,7 @@ def minimax(
     order: Order | None = None,
     values: bool = False,
     tt: dict | None = None,
+    bound: Bound | None = None,
 ) -> Value:
     """The paranoid value for ``player``: alpha-beta where ``player`` maximises and every
     other seat minimises, with a transposition table of bounds keyed by ``key(state)``,
@@ -598,8 +607,12 @@ def minimax(
     the game and at a shuffle. A dealer node with enumerable outcomes takes the worst
     outcome for ``player`` (``chance="min"``: what ``player`` can secure) or the best
     (``"max"``). Past the ``budget`` the result has ``complete=False`` and ``value`` None.
+
+    ``bound(state)``, if given, returns ``(lo, hi)`` with ``lo <= value <= hi`` for a
+    position the search has not stopped at (e.g. points already won, and those plus every
+    point still in play): a node whose window lies outside it is cut at once.
     """
-    s = _Minimax(evaluate, chance, state, player, budget, key, order, tt)
+    s = _Minimax(evaluate, chance, bound, state, player, budget, key, order, tt)
     v, vals, line, complete = s.run(values)
     return Value(v, line, vals, s.nodes, s.seconds(), complete)
 

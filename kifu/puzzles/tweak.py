@@ -133,57 +133,83 @@ class ThisTurn(Question):
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
         assert isinstance(state, TweakState)
         player, goal = self.goal(state)
-        nodes, seconds = 0, 0.0
-        vals: list[tuple[Action, str, tuple]] = []  # (first action, its text, its rank)
-        lines: dict[Action, list[Action]] = {}
-        n_table = len(state.table)
-        at_play = state.phase == TURN
-        win, lose = ("forced", (1, True)), ("no", (0, False))
-        t_best: tuple = (0, False)  # the best rank of a first action so far
-        for a in state.legal_actions() if at_play else [None]:
-            t = type(a)
-            if at_play and t is not UseJoker and t is not UseShifter and t is not UseThief \
-                    and t is not UseBomb:
-                # a card play ends the turn: a TWEAK iff it takes the whole table
-                sweep = t is Capture and n_table and len(a.taken) == n_table  # type: ignore[union-attr]
-                vals.append((a, *(win if sweep else lose)))
-                if sweep and t_best != (1, True):
-                    t_best = (1, True)
-                    lines = {a: [a]}
-                nodes += 1
-                continue
-            if a is not None:
-                state.push(a)
-            try:
-                chance = probability(state, player=player, goal=goal, budget=budget,
-                                     order=_t_only(player), values=a is None)
-                maybe = prove(state, player=player, goal=goal, chance="any", others="with",
-                              budget=budget, order=_t_only(player), values=a is None)
-            finally:
-                if a is not None:
-                    state.pop()
-            nodes += chance.nodes + maybe.nodes
-            seconds += chance.seconds + maybe.seconds
+        if state.phase != TURN:  # the root is in the middle of the turn: search it whole
+            chance, maybe, nodes, seconds = self._search(state, player, goal, budget, True)
             if not (chance.complete and maybe.complete):
                 return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
-            if a is None:  # the root is in the middle of the turn: search it whole
-                vals = [(b, this_turn_text(p, ok), (p, ok)) for (b, p), (_, ok) in
-                        zip(chance.values, maybe.values, strict=True)]
-                answer = this_turn_text(chance.value, maybe.ok)
-                line = chance.line if chance.value > 0 else maybe.line
-                break
-            rank = (chance.value, maybe.ok or chance.value > 0)
-            vals.append((a, this_turn_text(*rank), rank))
-            if rank > t_best:
-                t_best = rank
-                lines.clear()
-            if rank == t_best and not lines:
-                lines[a] = [a, *(chance.line if chance.value > 0 else maybe.line)]
-        else:
-            answer = this_turn_text(Fraction(t_best[0]), t_best[1])
-            line = next(iter(lines.values())) if lines and answer != "no" else []
-        return _solution(state, answer, [(a, text) for a, text, _ in vals], line, nodes,
-                         seconds)
+            vals = [(b, this_turn_text(p, ok)) for (b, p), (_, ok) in
+                    zip(chance.values, maybe.values, strict=True)]
+            line = chance.line if chance.value > 0 else maybe.line
+            return _solution(state, this_turn_text(chance.value, maybe.ok), vals, line,
+                             nodes, seconds)
+        # At the player's card play. A card play ends the turn, so it is a TWEAK iff it is
+        # a capture taking the whole table: scored directly. Only T! cards are searched.
+        # The first actions are many (768 on a 12-card table), so this loop is kept tight.
+        n_table = len(state.table)
+        actions = state.legal_actions()
+        prefix = f"{actor_name(state.to_move)} "  # type: ignore[arg-type]
+        forced, no = _values(prefix, "forced"), _values(prefix, "no")
+        values: list[ActionValue] = []
+        append = values.append
+        # (rank, action, rest of its line) of the first sweep and of every T! card, in order
+        candidates: list[tuple[tuple, Action, list[Action]]] = []
+        sweep: Action | None = None
+        nodes, seconds = len(actions), 0.0
+        n_forced = n_no = 0
+        for a in actions:
+            t = type(a)
+            if t is Capture:
+                if n_table and len(a.taken) == n_table:  # type: ignore[attr-defined]
+                    av = forced.get(a) or _value(forced, prefix, a, "forced")
+                    n_forced += 1
+                    if sweep is None:
+                        sweep = a
+                        candidates.append(((1, True), a, []))
+                else:
+                    av = no.get(a) or _value(no, prefix, a, "no")
+                    n_no += 1
+            elif t is Place or t is Pass:
+                av = no.get(a) or _value(no, prefix, a, "no")
+                n_no += 1
+            else:
+                state.push(a)
+                try:
+                    chance, maybe, n, sec = self._search(state, player, goal, budget, False)
+                finally:
+                    state.pop()
+                nodes += n - 1
+                seconds += sec
+                if not (chance.complete and maybe.complete):
+                    return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                rank = (chance.value, maybe.ok or chance.value > 0)
+                candidates.append((rank, a, chance.line if chance.value > 0 else maybe.line))
+                av = ActionValue(prefix + _text(a), this_turn_text(*rank))
+            append(av)
+        best: tuple = max((c[0] for c in candidates), default=(0, False))
+        answer = this_turn_text(Fraction(best[0]), best[1])
+        line: list[Action] = []
+        if answer != "no":  # the line of the first action reaching the best rank
+            _, a, rest = next(c for c in candidates if c[0] == best)
+            line = [a, *rest]
+        # how many first actions reach the answer: sweeps are "forced", other card plays
+        # "no", and the searched T! cards are counted one by one
+        winning = sum(1 for r, a, _ in candidates if type(a) is not Capture
+                      and this_turn_text(*r) == answer)
+        winning += n_forced if answer == "forced" else n_no if answer == "no" else 0
+        return Solution(answer, values, line_texts(GAME, state, line), nodes, seconds, True,
+                        winning)
+
+    def _search(self, state: TweakState, player: int, goal: Any, budget: Budget,
+                values: bool) -> tuple[Any, Any, int, float]:
+        """The exact probability and the "possible" proof from ``state`` (T! cards only at
+        the player's card play)."""
+        order = _t_only(player)
+        chance = probability(state, player=player, goal=goal, budget=budget, order=order,
+                             values=values)
+        maybe = prove(state, player=player, goal=goal, chance="any", others="with",
+                      budget=budget, order=order, values=values)
+        return (chance, maybe, chance.nodes + maybe.nodes,
+                chance.seconds + maybe.seconds)
 
     def parse_answer(self, text: str) -> str:
         t = " ".join(text.split())
@@ -361,8 +387,16 @@ class BestPoints(Question):
                 return None
             return st.totals[player] - start  # type: ignore[attr-defined]
 
+        def bound(st: State) -> tuple[int, int]:
+            # points only grow: what the player has won so far, and that plus every point
+            # still in play (hands, table, the T! pile's cards won by TWEAKs) this round
+            s: TweakState = st  # type: ignore[assignment]
+            lo = s.round_points(player)
+            left = sum([POINTS[c] for h in s.hands for c in h]) + sum([POINTS[c] for c in s.table])
+            return lo, lo + left + 2 * len(s.tpile)
+
         result = minimax(state, player=player, evaluate=evaluate, budget=budget,
-                         order=_points_order, values=True)
+                         order=_points_order, values=True, bound=bound)
         if not result.complete:
             return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0)
         vals = [(a, points_text(v)) for a, v in result.values]
@@ -405,6 +439,25 @@ def _text(a: Action) -> str:
             _TEXTS.clear()
         text = _TEXTS[a] = GAME.format_action(None, a)  # type: ignore[arg-type]
     return text
+
+
+_VALUES: dict[tuple[str, str], dict[Action, ActionValue]] = {}
+"""Shared :class:`ActionValue` instances per (actor prefix, value text), by action: a
+12-card table has hundreds of first actions, each scored the same way each time."""
+
+
+def _values(prefix: str, value: str) -> dict[Action, ActionValue]:
+    found = _VALUES.get((prefix, value))
+    if found is None:
+        found = _VALUES[(prefix, value)] = {}
+    return found
+
+
+def _value(cache: dict[Action, ActionValue], prefix: str, a: Action, value: str) -> ActionValue:
+    if len(cache) > 100_000:
+        cache.clear()
+    av = cache[a] = ActionValue(prefix + _text(a), value)
+    return av
 
 
 def _solution(state: State, answer: str, vals: list[tuple[Action, str]], line: list[Action],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kifu.core.errors import NotationError, VariantError
-from kifu.core.game import DEALER, Game
+from kifu.core.game import Game
 from kifu.games.towai.cards import (
     DRAW,
     SWAP,
@@ -24,7 +24,6 @@ from kifu.games.towai.cards import (
     zone_of,
 )
 from kifu.games.towai.state import (
-    _SHIFT,
     CHAIN,
     DEAL,
     FIRST,
@@ -43,8 +42,10 @@ FIELDS = ("rules", "phase", "side", "hands", "field", "deck", "discards", "last:
 _PHASE = re.compile(
     r"(?:([FDE])|([LPC])([0-5])|S([0-5])(?::((?:[DNT][1-7])+))?|R([0-5]):(p|d[0-5]+))\Z"
 )
-_LAST = re.compile(r"(-|p[0-5]):(0|[1-9][0-9]*)\Z")
-_META = re.compile(r"f([0-5])t(0|[1-9][0-9]*)\Z")
+# at most 18 digits: Python refuses to convert (or print) ints of over 4,300 digits, and no
+# pass or turn count comes near 10**18
+_LAST = re.compile(r"(-|p[0-5]):(0|[1-9][0-9]{0,17})\Z")
+_META = re.compile(r"f([0-5])t(0|[1-9][0-9]{0,17})\Z")
 
 
 def from_line(game: Game, line: str) -> TowaiState:
@@ -129,10 +130,7 @@ def from_line(game: Game, line: str) -> TowaiState:
     state.phase = phase
     state.mover = mover
     state.side = 0 if side_t == "day" else 1
-    h = 0
-    for s, hand in enumerate(hands):
-        h |= counts_of(hand) << _SHIFT[s]
-    state.hands = h
+    state.hl = [counts_of(hand) for hand in hands]
     state.field = tuple(field)
     state.deck = tuple(deck)
     state.discards = counts_of(discards)
@@ -144,14 +142,6 @@ def from_line(game: Game, line: str) -> TowaiState:
     state.given = tuple(given)
     state.pending = pending
     state._present = zone_of(every)
-    if phase == OVER:
-        state.turn = None
-    elif phase in (FIRST, DEAL, REBUILD):
-        state.turn = DEALER
-    elif phase == SWAP_PHASE:
-        state.turn = (mover + len(given)) % n
-    else:
-        state.turn = mover
     _check(state, err)
     return state
 

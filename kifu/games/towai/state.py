@@ -6,10 +6,11 @@ pass (``PLAY``), and after any play the same player may continue a combo or stop
 (``CHAIN``). A Swap hands the move round the table for the choices (``SWAP``); a draw from
 an empty deck waits for the dealer's rebuild (``REBUILD``). ``OVER`` ends the game.
 
-All hands live in one int (see ``cards.py``), the discard pile is one zone int, the field
-and the deck are tuples (the deck top first: a draw is a pop of its first card, fixed by
-the last shuffle, so draws need no dealer action). ``push`` saves a snapshot of the fields
-inline and ``pop`` restores it.
+Each hand is a count int (see ``cards.py``), one list item a seat (``hl``); the discard
+pile is one count int; the field is a tuple; the deck is the tuple the last shuffle left
+(top first) with the index of its next card, so a draw needs no dealer action and moves the
+index. ``push`` saves what an action changes inline (a tagged tuple, see the comment above
+it) and ``pop`` restores it; whose turn it is follows from the phase (``to_move``).
 """
 
 from __future__ import annotations
@@ -84,8 +85,19 @@ R_TURN = "turn"
 _SHIFT = tuple(SEAT_BITS * s for s in range(6))
 _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(7))
 _FULL = zone_of(ALL_CARDS)
-_CARD = tuple(tuple(NIB[c] << (SEAT_BITS * s) for c in range(N_KINDS)) for s in range(6))
-"""``_CARD[s][c]``: one card ``c`` in seat ``s``'s part of the hands int (add or subtract)."""
+
+
+def _by_card(rows: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``rows[8 * side + number]`` indexed ``[side][card]`` instead: one look-up less."""
+    return tuple(tuple(rows[8 * side + NUM[c]] for c in range(N_KINDS)) for side in (0, 1))
+
+
+_FOLLOW = _by_card(FOLLOW8)
+"""``_FOLLOW[side][top]``: the presence bits of the cards that may follow ``top``."""
+_COMBO = _by_card(COMBO8)
+"""``_COMBO[side][top]``: the presence bits of the cards that continue a combo on ``top``."""
+_COMBO_ANY = _by_card(COMBO_ANY)
+"""``hand & _COMBO_ANY[side][top]`` is nonzero iff the hand can continue a combo on ``top``."""
 
 # --- legal-action lists, shared per kind mask -------------------------------------------------
 _LEAD_LISTS: dict[int, tuple[Action, ...]] = {}
@@ -138,23 +150,24 @@ class TowaiState(State):
 
     __slots__ = (
         "_cap",
+        "_deck",
+        "_dtop",
         "_fits",
         "_goal",
+        "_next",
         "_present",
         "_undo",
-        "deck",
         "discards",
         "field",
         "first",
         "given",
-        "hands",
+        "hl",
         "last",
         "mover",
         "passes",
         "pending",
         "phase",
         "side",
-        "turn",
         "turns",
         "wins",
     )
@@ -168,20 +181,24 @@ class TowaiState(State):
         self._cap = variant.cap
         self._fits = variant.lead_fits
         self._goal = variant.wins
+        self._next = _NEXT[n]
         self._present = 0
         """The cards in play as a zone int (all 60 after a deal; a position may hold fewer)."""
         self.phase = FIRST
-        self.turn: int | None = DEALER
         self.mover = 0
         """The player whose turn it is (the Swap's player during the choices)."""
         self.side = 0
         """The indicator: 0 Day, 1 Night (written Day while a lead is due: the leader sets it)."""
-        self.hands = 0
+        self.hl: list[int] = [0] * n
+        """Every seat's hand as a count int (see ``cards.py``), one list item a seat: ``push``
+        changes the items in place and its undo record keeps the old item."""
         self.field: tuple[int, ...] = ()
         """The field cards in play order: the last one is the top card."""
         self.discards = 0
-        self.deck: tuple[int, ...] = ()
-        """The face-down deck, top first."""
+        self._deck: tuple[int, ...] = ()
+        """The deck as the last deal or rebuild left it, top first; ``_dtop`` cards of it
+        are drawn (a draw moves the index instead of slicing the tuple)."""
+        self._dtop = 0
         self.passes = 0
         """Consecutive passes since the last play."""
         self.last = -1
@@ -198,8 +215,8 @@ class TowaiState(State):
 
     # --- identity ---------------------------------------------------------------------------
     def key(self) -> Hashable:
-        return (self.phase, self.mover, self.side, self.hands, self.field, self.discards,
-                self.deck, self.passes, self.last, self.wins, self.turns, self.first,
+        return (self.phase, self.mover, self.side, tuple(self.hl), self.field, self.discards,
+                self._deck[self._dtop:], self.passes, self.last, self.wins, self.turns, self.first,
                 self.given, self.pending)
 
     def copy(self) -> TowaiState:
@@ -211,20 +228,55 @@ class TowaiState(State):
         new._cap = self._cap
         new._fits = self._fits
         new._goal = self._goal
-        (new.phase, new.turn, new.mover, new.side, new.hands, new.field, new.discards,
-         new.deck, new.passes, new.last, new.wins, new.turns, new.first, new.given,
+        new._next = self._next
+        (new.phase, new.mover, new.side, new.hl, new.field, new.discards, new._deck,
+         new._dtop, new.passes, new.last, new.wins, new.turns, new.first, new.given,
          new.pending, new._present) = self._snap()
         return new
 
     def _snap(self) -> tuple:
-        return (self.phase, self.turn, self.mover, self.side, self.hands, self.field,
-                self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
+        """Every field ``pop`` restores after a full snapshot (the hands list copied)."""
+        return (self.phase, self.mover, self.side, self.hl[:], self.field, self.discards,
+                self._deck, self._dtop, self.passes, self.last, self.wins, self.turns,
                 self.first, self.given, self.pending, self._present)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The face-down deck, top first."""
+        return self._deck[self._dtop:]
+
+    @deck.setter
+    def deck(self, cards: tuple[int, ...]) -> None:
+        self._deck = tuple(cards)
+        self._dtop = 0
+
+    @property
+    def hands(self) -> int:
+        """Every hand in one int, seat ``s`` at bits ``68 * s`` (a read-only view of ``hl``
+        for callers that want one number; setting it splits it into ``hl``)."""
+        h = 0
+        for s, z in enumerate(self.hl):
+            h |= z << _SHIFT[s]
+        return h
+
+    @hands.setter
+    def hands(self, h: int) -> None:
+        self.hl = [(h >> _SHIFT[s]) & SEAT_MASK for s in range(self.n)]
 
     # --- whose turn, the end ----------------------------------------------------------------
     @property
     def to_move(self) -> int | None:
-        return self.turn
+        """Worked out from the phase (no field to keep in step on every push and pop): the
+        dealer shuffles and rebuilds, the seat after the choices so far picks a Swap card,
+        the mover plays."""
+        phase = self.phase
+        if LEAD <= phase <= CHAIN:
+            return self.mover
+        if phase == SWAP_PHASE:
+            return (self.mover + len(self.given)) % self.n
+        return None if phase == OVER else DEALER
+
+    turn = to_move
 
     def turn_note(self) -> str:
         phase = self.phase
@@ -250,21 +302,21 @@ class TowaiState(State):
     # --- queries ----------------------------------------------------------------------------
     def hand(self, seat: int) -> int:
         """The count int of ``seat``'s hand (4 bits a kind, see ``cards.py``)."""
-        return (self.hands >> _SHIFT[seat]) & SEAT_MASK
+        return self.hl[seat]
 
     def held(self, seat: int) -> int:
         """The kinds ``seat`` holds, as a 17-bit mask (bit ``c`` for code ``c``)."""
-        return kind_mask(self.hand(seat))
+        return kind_mask(self.hl[seat])
 
     def count(self, seat: int, c: int) -> int:
         """How many ``c`` cards ``seat`` holds."""
-        return count_of(self.hand(seat), c)
+        return count_of(self.hl[seat], c)
 
     def hand_cards(self, seat: int) -> tuple[int, ...]:
-        return counts_cards(self.hand(seat))
+        return counts_cards(self.hl[seat])
 
     def hand_size(self, seat: int) -> int:
-        return len(counts_cards(self.hand(seat)))
+        return len(counts_cards(self.hl[seat]))
 
     @property
     def round(self) -> int:
@@ -284,39 +336,36 @@ class TowaiState(State):
         """Every card in a zone, as one zone int (for the conservation check)."""
         cards = list(self.field) + list(self.deck) + list(self.given)
         for s in range(self.n):
-            cards += counts_cards(self.hand(s))
+            cards += counts_cards(self.hl[s])
         return zone_of(cards + list(counts_cards(self.discards)))
 
     def _mask(self) -> int:
         """The playable kinds of the mover at PLAY or CHAIN (presence bits)."""
-        p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
-        top = NUM[self.field[-1]]
+        p = (self.hl[self.mover] + SEVENS) & EIGHTS
         if self.phase == PLAY:
-            return p & FOLLOW8[8 * self.side + top]
-        return p & COMBO8[8 * self.side + top]
+            return p & _FOLLOW[self.side][self.field[-1]]
+        return p & _COMBO[self.side][self.field[-1]]
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
-            p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
-            m = p & FOLLOW8[8 * self.side + NUM[self.field[-1]]]
+            m = (self.hl[self.mover] + SEVENS) & _FOLLOW[self.side][self.field[-1]]
             r = _PLAY_LISTS.get(m)
             return list(r if r is not None else _play_list(m))
         if phase == CHAIN:
-            p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
-            m = p & COMBO8[8 * self.side + NUM[self.field[-1]]]
+            m = (self.hl[self.mover] + SEVENS) & _COMBO[self.side][self.field[-1]]
             r = _CHAIN_LISTS.get(m)
             return list(r if r is not None else _chain_list(m))
         if phase == LEAD:
-            p = (((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS) & EIGHTS
+            p = (self.hl[self.mover] + SEVENS) & EIGHTS
             key = ((p & FITS8[0]) | (p & FITS8[1]) << SEAT_BITS if self._fits
                    else p | p << SEAT_BITS)
             r = _LEAD_LISTS.get(key)
             return list(r if r is not None else _lead_list(key))
         if phase == SWAP_PHASE:
             return list(_give_list(
-                (((self.hands >> _SHIFT[self.turn]) & SEAT_MASK) + SEVENS) & EIGHTS))
+                (self.hl[(self.mover + len(self.given)) % self.n] + SEVENS) & EIGHTS))
         if phase == FIRST:
             return list(FIRSTS[: self.n])
         return []  # DEAL and REBUILD: shuffles are not enumerable; OVER: nothing
@@ -324,19 +373,19 @@ class TowaiState(State):
     def count_legal(self) -> int:
         phase = self.phase
         if phase == PLAY:
-            p = ((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS
-            return (p & FOLLOW8[8 * self.side + NUM[self.field[-1]]]).bit_count() + 1
+            return ((self.hl[self.mover] + SEVENS)
+                    & _FOLLOW[self.side][self.field[-1]]).bit_count() + 1
         if phase == CHAIN:
-            p = ((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS
-            return (p & COMBO8[8 * self.side + NUM[self.field[-1]]]).bit_count() + 1
+            return ((self.hl[self.mover] + SEVENS)
+                    & _COMBO[self.side][self.field[-1]]).bit_count() + 1
+        if phase == SWAP_PHASE:
+            return ((self.hl[(self.mover + len(self.given)) % self.n] + SEVENS)
+                    & EIGHTS).bit_count()
         if phase == LEAD:
-            p = ((self.hands >> _SHIFT[self.mover]) & SEAT_MASK) + SEVENS
+            p = self.hl[self.mover] + SEVENS
             if self._fits:
                 return (p & FITS8[0]).bit_count() + (p & FITS8[1]).bit_count()
             return 2 * (p & EIGHTS).bit_count()
-        if phase == SWAP_PHASE:
-            return ((((self.hands >> _SHIFT[self.turn]) & SEAT_MASK) + SEVENS)
-                    & EIGHTS).bit_count()
         if phase == FIRST:
             return self.n
         return 0
@@ -492,111 +541,157 @@ class TowaiState(State):
         return (f"{action!r} is not a TOWAI action here", R_TURN)
 
     # --- playing ----------------------------------------------------------------------------
+    # ``push`` plays the common actions inline and saves only what they change, as a tuple
+    # tagged by its first item; everything else (going out, the turn cap, a Draw the deck
+    # cannot serve, a Reset or Draw lead, dealer actions) saves a full snapshot (tag 0) and
+    # takes the general path, ``_apply``. ``tests/test_towai_push.py`` checks that every
+    # shortcut reaches the general path's position and that ``pop`` undoes it. The tags,
+    # most frequent first in ``pop`` (counts in the perft file):
+    #   1 a Twai play (side flips: combo, turn end or Swap), 2 a lead ending the turn,
+    #   3 a Day/Night play ending the turn, 4 a pass, 5 a Swap choice, 6 a lead going on
+    #   (combo or Swap), 7 the pass that restarts the field, 8 a Day/Night play going on,
+    #   9 a stop, 10 the last Swap choice, 11 a Reset play, 12 a Draw play.
+    # Literal tags and phases (3 PLAY, 4 CHAIN ...) save global look-ups on this path, and
+    # ``field + (c,)`` is about 30 ns cheaper than ``(*field, c)`` (hence the RUF005 noqa).
     def push(self, action: Action) -> None:
-        # The common actions (a Day or Night card that leaves cards in hand, a stop, a pass
-        # whose draw and count change nothing else) save only the fields they change, as a
-        # tagged tuple; everything else saves a full snapshot (tag 0). The tuples are built
-        # inline: a method call costs as much as the tuple.
         self.history.append(action)
         t = type(action)
-        if t is Play or t is Lead:
+        if t is Play:
             c = action.card  # type: ignore[attr-defined]
             m = self.mover
-            h = self.hands
-            h2 = h - _CARD[m][c]
-            own = (h2 >> _SHIFT[m]) & SEAT_MASK
-            old_side = side = self.side
-            if t is Lead:
-                side = action.side  # type: ignore[attr-defined]
-            if c >= 10:
-                side ^= 1
-            combo = own & COMBO_ANY[8 * side + NUM[c]]
-            deck = self.deck
-            n = self.n
-            # a card that leaves cards in hand and is not a Reset (nor a Draw the deck
-            # cannot serve without a rebuild), and, when the turn ends for want of a combo
-            # card, not at the turn cap
-            if own and c != RESET and (c != DRAW or len(deck) >= n - 1) and (
-                combo or c == SWAP or self.turns + 1 < self._cap
-            ):
-                self._undo.append((1, self.phase, old_side, h, self.field, self.last,
-                                   self.passes, m, self.turns, deck))
-                self.side = side
-                if c == DRAW:  # ruling 4: the others draw in seat order from the next
-                    card = _CARD
-                    for k in range(1, n):
-                        h2 += card[(m + k) % n][deck[k - 1]]
-                    self.deck = deck[n - 1:]
-                    combo = (h2 >> _SHIFT[m]) & COMBO_ANY[8 * side + 3]
-                self.hands = h2
-                self.field = (*self.field, c)
-                self.last = m
-                self.passes = 0
-                if c == SWAP:
+            hl = self.hl
+            own0 = hl[m]
+            own = own0 - NIB[c]
+            if own:  # not going out
+                field = self.field
+                if c < 10:  # a Day or Night card: the side stays
+                    if own & _COMBO_ANY[self.side][c]:
+                        self._undo.append((8, own0, field, self.last, self.passes, self.phase))
+                        hl[m] = own
+                        self.field = field + (c,)  # noqa: RUF005
+                        self.last = m
+                        self.passes = 0
+                        self.phase = 4  # CHAIN
+                        return
+                    turns = self.turns
+                    if turns + 1 < self._cap:
+                        self._undo.append((3, own0, field, self.last, self.passes, self.phase, m,
+                                           turns))
+                        hl[m] = own
+                        self.field = field + (c,)  # noqa: RUF005
+                        self.last = m
+                        self.passes = 0
+                        self.phase = 3  # PLAY
+                        self.turns = turns + 1
+                        self.mover = self._next[m]
+                        return
+                elif c < 12 or c > 14:  # a Twai that only flips the side
+                    side = self.side
+                    if own & _COMBO_ANY[side ^ 1][c]:
+                        self._undo.append((1, own0, field, self.last, self.passes, self.phase, m,
+                                           self.turns, side))
+                        hl[m] = own
+                        self.side = side ^ 1
+                        self.field = field + (c,)  # noqa: RUF005
+                        self.last = m
+                        self.passes = 0
+                        self.phase = 4  # CHAIN
+                        return
+                    turns = self.turns
+                    if turns + 1 < self._cap:
+                        self._undo.append((1, own0, field, self.last, self.passes, self.phase, m,
+                                           turns, side))
+                        hl[m] = own
+                        self.side = side ^ 1
+                        self.field = field + (c,)  # noqa: RUF005
+                        self.last = m
+                        self.passes = 0
+                        self.phase = 3  # PLAY
+                        self.turns = turns + 1
+                        self.mover = self._next[m]
+                        return
+                elif c == SWAP:  # the choices start with the mover's (given is empty)
+                    side = self.side
+                    self._undo.append((1, own0, field, self.last, self.passes, self.phase, m,
+                                       self.turns, side))
+                    hl[m] = own
+                    self.side = side ^ 1
+                    self.field = field + (c,)  # noqa: RUF005
+                    self.last = m
+                    self.passes = 0
                     self.phase = SWAP_PHASE
-                elif combo:
-                    self.phase = CHAIN
-                else:  # ruling 5 / rulebook: no card to continue with ends the turn
-                    self.turns += 1
-                    self.mover = self.turn = _NEXT[self.n][m]
-                    self.phase = PLAY
-                return
-        elif t is Give:
-            given = self.given
-            n = self.n
-            s = self.turn
-            h = self.hands
+                    return
+                elif c == RESET:  # the field goes to the discards; the mover leads again
+                    d = self.discards
+                    self._undo.append((11, own0, field, self.last, self.passes, self.phase,
+                                       self.side, d))
+                    d += NIB[c]
+                    for x in field:
+                        d += NIB[x]
+                    hl[m] = own
+                    self.discards = d
+                    self.field = ()
+                    self.last = -1
+                    self.passes = 0
+                    self.side = 0
+                    self.phase = LEAD
+                    return
+                elif self._draw_inline(m, own, c):
+                    return
+        elif t is Lead:
             c = action.card  # type: ignore[attr-defined]
-            if len(given) < n - 1:
-                self._undo.append((4, s, h, given))
-                self.hands = h - _CARD[s][c]  # type: ignore[index]
-                self.given = (*given, c)
-                self.turn = _NEXT[n][s]  # type: ignore[index]
-                return
-            # the last choice: every card passes to the seat before its giver (ruling 10)
             m = self.mover
-            h2 = h - _CARD[s][c]  # type: ignore[index]
-            card = _CARD
-            for i, g in enumerate((*given, c)):
-                h2 += card[(m + i - 1) % n][g]
-            combo = (h2 >> _SHIFT[m]) & COMBO_ANY[8 * self.side + 5]
-            if combo or self.turns + 1 < self._cap:
-                self._undo.append((6, s, h, given, m, self.turns))
-                self.hands = h2
-                self.given = ()
-                if combo:
-                    self.phase = CHAIN
-                    self.turn = m
-                else:
-                    self.turns += 1
-                    self.mover = self.turn = _NEXT[n][m]
-                    self.phase = PLAY
-                return
-        elif t is Stop:
-            turns = self.turns + 1
-            if turns < self._cap:
-                m = self.mover
-                self._undo.append((2, self.phase, m, self.turns))
-                self.turns = turns
-                self.mover = self.turn = _NEXT[self.n][m]
-                self.phase = PLAY
-                return
+            hl = self.hl
+            own0 = hl[m]
+            own = own0 - NIB[c]
+            if own and (c < 12 or c > 13):  # not going out, not a Draw or Reset
+                side = action.side  # type: ignore[attr-defined]
+                if c >= 10:
+                    side ^= 1
+                    if c == SWAP:
+                        self._undo.append((6, own0))
+                        hl[m] = own
+                        self.side = side
+                        self.field = (c,)
+                        self.last = m
+                        self.phase = SWAP_PHASE
+                        return
+                if own & _COMBO_ANY[side][c]:
+                    self._undo.append((6, own0))
+                    hl[m] = own
+                    self.side = side
+                    self.field = (c,)
+                    self.last = m
+                    self.phase = 4  # CHAIN
+                    return
+                turns = self.turns
+                if turns + 1 < self._cap:
+                    self._undo.append((2, own0, m, turns))
+                    hl[m] = own
+                    self.side = side
+                    self.field = (c,)
+                    self.last = m
+                    self.phase = 3  # PLAY
+                    self.turns = turns + 1
+                    self.mover = self._next[m]
+                    return
         elif t is Pass:
-            turns = self.turns + 1
-            deck = self.deck
-            if deck and turns < self._cap:
+            deck = self._deck
+            top = self._dtop
+            turns = self.turns
+            if top < len(deck) and turns + 1 < self._cap:
                 m = self.mover
-                h = self.hands
+                hl = self.hl
+                own0 = hl[m]
                 passes = self.passes
-                h2 = h + _CARD[m][deck[0]]
                 if passes + 2 < self.n:
-                    self._undo.append((3, m, h, deck, passes, turns - 1))
+                    self._undo.append((4, m, own0, top, passes, turns))
                     self.passes = passes + 1
-                    self.mover = self.turn = _NEXT[self.n][m]
+                    self.mover = self._next[m]
                 else:  # ruling 12: the last pass; the last player leads again
                     field = self.field
                     d = self.discards
-                    self._undo.append((5, m, h, deck, passes, turns - 1, d, field, self.last,
+                    self._undo.append((7, m, own0, top, passes, turns, d, field, self.last,
                                        self.side))
                     for x in field:
                         d += NIB[x]
@@ -604,24 +699,97 @@ class TowaiState(State):
                     self.field = ()
                     self.passes = 0
                     self.side = 0
-                    self.mover = self.turn = self.last
+                    self.mover = self.last
                     self.last = -1
                     self.phase = LEAD
-                self.hands = h2
-                self.deck = deck[1:]
-                self.turns = turns
+                hl[m] = own0 + NIB[deck[top]]
+                self._dtop = top + 1
+                self.turns = turns + 1
                 return
-        self._undo.append((
-            0, self.phase, self.turn, self.mover, self.side, self.hands, self.field,
-            self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
-            self.first, self.given, self.pending, self._present,
-        ))  # = (0, *self._snap())
+        elif t is Give:
+            given = self.given
+            n = self.n
+            m = self.mover
+            k = len(given)
+            c = action.card  # type: ignore[attr-defined]
+            hl = self.hl
+            if k < n - 1:
+                s = (m + k) % n
+                own0 = hl[s]
+                self._undo.append((5, s, own0, given))
+                hl[s] = own0 - NIB[c]
+                self.given = given + (c,)  # noqa: RUF005
+                return
+            # the last choice: every card passes to the seat before its giver (ruling 10)
+            new = hl[:]
+            new[(m + k) % n] -= NIB[c]
+            for i, g in enumerate((*given, c)):
+                new[(m + i - 1) % n] += NIB[g]
+            combo = new[m] & _COMBO_ANY[self.side][SWAP]
+            turns = self.turns
+            if combo or turns + 1 < self._cap:
+                self._undo.append((10, hl, given, m, turns))
+                self.hl = new
+                self.given = ()
+                if combo:
+                    self.phase = 4  # CHAIN
+                else:
+                    self.turns = turns + 1
+                    self.mover = self._next[m]
+                    self.phase = 3  # PLAY
+                return
+        elif t is Stop:
+            turns = self.turns
+            if turns + 1 < self._cap:
+                m = self.mover
+                self._undo.append((9, m, turns))
+                self.turns = turns + 1
+                self.mover = self._next[m]
+                self.phase = 3  # PLAY
+                return
+        self._undo.append((0, *self._snap()))
         self._apply(action)
+
+    def _draw_inline(self, m: int, own: int, c: int) -> bool:
+        """``push``'s shortcut for a Draw played on a field when the deck serves every other
+        seat (ruling 4: they draw in seat order from the next) and the play leaves the turn
+        cap alone; False (nothing changed) otherwise."""
+        deck = self._deck
+        top = self._dtop
+        n = self.n
+        side = self.side
+        turns = self.turns
+        combo = own & _COMBO_ANY[side ^ 1][c]
+        if len(deck) - top < n - 1 or not (combo or turns + 1 < self._cap):
+            return False
+        hl = self.hl
+        new = hl[:]
+        new[m] = own
+        nxt = self._next
+        s = m
+        for k in range(top, top + n - 1):
+            s = nxt[s]
+            new[s] += NIB[deck[k]]
+        self._undo.append((12, hl, self.field, self.last, self.passes, self.phase, m, turns,
+                           side, top))
+        self.hl = new
+        self._dtop = top + n - 1
+        self.side = side ^ 1
+        self.field = (*self.field, c)
+        self.last = m
+        self.passes = 0
+        if combo:
+            self.phase = CHAIN
+        else:
+            self.phase = PLAY
+            self.turns = turns + 1
+            self.mover = nxt[m]
+        return True
 
     def _apply(self, action: Action) -> None:
         """Play ``action`` by the general path (``push`` has saved a full snapshot). The fast
-        paths of ``push`` must give the same position: ``tests/test_towai_props.py``
-        checks it."""
+        paths of ``push`` must give the same position: ``tests/test_towai_push.py`` checks
+        it."""
         t = type(action)
         if t is Play:
             self._play(action.card)  # type: ignore[attr-defined]
@@ -649,44 +817,77 @@ class TowaiState(State):
     def pop(self) -> Action:
         u = self._undo.pop()
         tag = u[0]
-        if tag == 1:
-            (_, self.phase, self.side, self.hands, self.field, self.last, self.passes, m,
-             self.turns, self.deck) = u
-            self.mover = self.turn = m
-        elif tag == 2:
-            _, self.phase, m, self.turns = u
-            self.mover = self.turn = m
-        elif tag == 3:
-            _, m, self.hands, self.deck, self.passes, self.turns = u
-            self.mover = self.turn = m
-        elif tag == 4:
-            _, self.turn, self.hands, self.given = u
-        elif tag == 6:
-            _, self.turn, self.hands, self.given, self.mover, self.turns = u
+        if tag < 5:  # three levels of tests: fewer comparisons on average than one chain
+            if tag == 1:
+                (_, own0, self.field, self.last, self.passes, self.phase, m, self.turns,
+                 self.side) = u
+                self.mover = m
+                self.hl[m] = own0
+            elif tag == 2:
+                _, own0, m, self.turns = u
+                self.mover = m
+                self.hl[m] = own0
+                self.field = ()
+                self.last = -1
+                self.side = 0
+                self.phase = LEAD
+            elif tag == 3:
+                _, own0, self.field, self.last, self.passes, self.phase, m, self.turns = u
+                self.mover = m
+                self.hl[m] = own0
+            elif tag == 4:
+                _, m, own0, self._dtop, self.passes, self.turns = u
+                self.mover = m
+                self.hl[m] = own0
+            else:
+                (
+                    _, self.phase, self.mover, self.side, self.hl, self.field, self.discards,
+                    self._deck, self._dtop, self.passes, self.last, self.wins, self.turns,
+                    self.first, self.given, self.pending, self._present,
+                ) = u  # = (0, *self._snap())
+        elif tag < 9:
+            if tag == 5:
+                _, s, own0, self.given = u
+                self.hl[s] = own0
+            elif tag == 6:
+                self.hl[self.mover] = u[1]
+                self.field = ()
+                self.last = -1
+                self.side = 0
+                self.phase = LEAD
+            elif tag == 7:
+                (_, m, own0, self._dtop, self.passes, self.turns, self.discards, self.field,
+                 self.last, self.side) = u
+                self.mover = m
+                self.hl[m] = own0
+                self.phase = PLAY
+            else:
+                _, own0, self.field, self.last, self.passes, self.phase = u
+                self.hl[self.mover] = own0
+        elif tag == 9:
+            _, self.mover, self.turns = u
+            self.phase = CHAIN
+        elif tag == 10:
+            _, self.hl, self.given, self.mover, self.turns = u
             self.phase = SWAP_PHASE
-        elif tag == 5:
-            (_, m, self.hands, self.deck, self.passes, self.turns, self.discards, self.field,
-             self.last, self.side) = u
-            self.mover = self.turn = m
-            self.phase = PLAY
+        elif tag == 11:
+            _, own0, self.field, self.last, self.passes, self.phase, self.side, self.discards = u
+            self.hl[self.mover] = own0
         else:
-            (
-                _, self.phase, self.turn, self.mover, self.side, self.hands, self.field,
-                self.discards, self.deck, self.passes, self.last, self.wins, self.turns,
-                self.first, self.given, self.pending, self._present,
-            ) = u  # = self._restore(...)
+            (_, self.hl, self.field, self.last, self.passes, self.phase, self.mover, self.turns,
+             self.side, self._dtop) = u
         return self.history.pop()
 
     def _play(self, c: int) -> None:
         """Rulings 3-5 and 8: the mover puts ``c`` on the field; an empty hand ends the
         round; a Twai flips the side and resolves its effect; then the combo goes on."""
         m = self.mover
-        h = self.hands - _CARD[m][c]
-        self.hands = h
+        own = self.hl[m] - NIB[c]
+        self.hl[m] = own
         self.field = (*self.field, c)
         self.last = m
         self.passes = 0
-        if not (h >> _SHIFT[m]) & SEAT_MASK:
+        if not own:
             self._win(m)
             return
         if c >= 10:  # a Twai
@@ -710,10 +911,8 @@ class TowaiState(State):
     def _chain_or_end(self) -> None:
         """Ruling 5: the player may go on with a card of the top card's number that fits the
         side; with none, the turn ends (the rulebook: no card to play ends the turn)."""
-        own = (self.hands >> _SHIFT[self.mover]) & SEAT_MASK
-        if own & COMBO_ANY[8 * self.side + NUM[self.field[-1]]]:
+        if self.hl[self.mover] & _COMBO_ANY[self.side][self.field[-1]]:
             self.phase = CHAIN
-            self.turn = self.mover
         else:
             self._end_turn()
 
@@ -730,22 +929,20 @@ class TowaiState(State):
         """Each of ``seats`` draws the deck's top card in turn (ruling 11: an empty deck is
         rebuilt first if the pool has cards, else that draw is skipped). Returns False when
         the dealer must rebuild first (the rest waits in ``pending``)."""
-        deck = self.deck
-        h = self.hands
+        deck = self._deck
+        top = self._dtop
+        hl = self.hl
         for i, s in enumerate(seats):
-            if not deck:
+            if top >= len(deck):
                 if len(self.field) > 1 or self.discards:
-                    self.hands = h
-                    self.deck = deck
+                    self._dtop = top
                     self.pending = (resume, *seats[i:])
                     self.phase = REBUILD
-                    self.turn = DEALER
                     return False
                 continue
-            h += _CARD[s][deck[0]]
-            deck = deck[1:]
-        self.hands = h
-        self.deck = deck
+            hl[s] += NIB[deck[top]]
+            top += 1
+        self._dtop = top
         return True
 
     def _rebuild(self, deck: tuple[int, ...]) -> None:
@@ -753,11 +950,10 @@ class TowaiState(State):
         field = self.field
         self.field = field[-1:]
         self.discards = 0
-        self.deck = tuple(deck)
+        self.deck = deck
         resume, *seats = self.pending
         self.pending = ()
         self.phase = CHAIN if resume == R_CHAIN else PLAY
-        self.turn = self.mover
         if self._draws(tuple(seats), resume):
             if resume == R_PASS:
                 self._after_pass()
@@ -775,11 +971,11 @@ class TowaiState(State):
         if self.passes >= self.n - 1:
             m = self.last
             self._clear_field()
-            self.mover = self.turn = m
+            self.mover = m
             self.side = 0
             self.phase = LEAD
         else:
-            self.mover = self.turn = _NEXT[self.n][self.mover]
+            self.mover = self._next[self.mover]
             self.phase = PLAY
 
     def _end_turn(self) -> None:
@@ -788,27 +984,23 @@ class TowaiState(State):
         if self.turns >= self._cap:
             self._cap_end()
             return
-        self.mover = self.turn = _NEXT[self.n][self.mover]
+        self.mover = self._next[self.mover]
         self.phase = PLAY
 
     def _give(self, c: int) -> None:
         """Rulings 4 and 10: a Swap choice is set aside; after the last one every card
         passes at once to the seat before its giver."""
-        s = self.turn
-        self.hands -= _CARD[s][c]  # type: ignore[index]
-        given = (*self.given, c)
         n = self.n
+        m = self.mover
+        hl = self.hl
+        hl[(m + len(self.given)) % n] -= NIB[c]
+        given = (*self.given, c)
         if len(given) < n:
             self.given = given
-            self.turn = _NEXT[n][s]  # type: ignore[index]
             return
-        m = self.mover
-        h = self.hands
         for i, g in enumerate(given):
-            h += _CARD[(m + i - 1) % n][g]
-        self.hands = h
+            hl[(m + i - 1) % n] += NIB[g]
         self.given = ()
-        self.turn = m
         self._chain_or_end()
 
     def _cap_end(self) -> None:
@@ -829,25 +1021,20 @@ class TowaiState(State):
         self.mover = 0  # not written in the line between rounds
         if wins[w] >= self._goal:
             self.phase = OVER
-            self.turn = None
         else:
             self.phase = DEAL
-            self.turn = DEALER
             self.first = (w + 1) % self.n
 
     def _deal(self, deal: Deal) -> None:
-        h = 0
-        for s, cards in enumerate(deal.hands):
-            h |= counts_of(cards) << _SHIFT[s]
-        self.hands = h
-        self.deck = tuple(deal.deck)
+        self.hl = [counts_of(cards) for cards in deal.hands]
+        self.deck = deal.deck
         self.field = ()
         self.discards = 0
         self.given = ()
         self.pending = ()
         self._present = _FULL
         self.phase = LEAD
-        self.mover = self.turn = self.first
+        self.mover = self.first
         self.side = 0
         self.last = -1
         self.passes = 0
@@ -856,12 +1043,13 @@ class TowaiState(State):
     # --- invariants -----------------------------------------------------------------------
     def check_invariants(self) -> None:
         n = self.n
-        assert self.hands >> (SEAT_BITS * n) == 0, "cards beyond the last seat"
-        for zone in [self.hand(s) for s in range(n)]:
+        assert len(self.hl) == n, "one hand a seat"
+        for zone in self.hl:
+            assert 0 <= zone < 1 << SEAT_BITS, "a hand out of range"
             for c in range(N_KINDS):
                 assert count_of(zone, c) <= 4, "more than four copies in a hand"
         if self.phase == FIRST:
-            assert not self.hands and not self.field and not self.deck and not self.discards
+            assert not any(self.hl) and not self.field and not self.deck and not self.discards
             return
         assert self.in_play() == self._present, "a card was lost or duplicated"
         assert len(self.given) < n
