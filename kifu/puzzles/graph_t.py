@@ -13,11 +13,13 @@ height), so two ways of reaching the same heights with different cards are one p
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, State
 from kifu.games.graph_t import GAME
+from kifu.games.graph_t.actions import PLAYS
 from kifu.games.graph_t.cards import PLAY_HEIGHT
 from kifu.games.graph_t.state import OVER, PLAY, GraphTState
 from kifu.puzzles.base import (
@@ -30,6 +32,7 @@ from kifu.puzzles.base import (
     action_text,
     line_texts,
 )
+from kifu.puzzles.graph_t_dd import OutOfBudget, Searcher, unpack
 from kifu.puzzles.search import minimax
 
 _ANSWER = re.compile(r"place ([1-4]) shared ([1-4]) tallest ([0-9]+) second ([0-9]+)\Z")
@@ -79,6 +82,43 @@ class DoubleDummy(Question):
         return not state.trick and state.hand(state.turn).bit_count() <= 4  # type: ignore[arg-type]
 
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        """The dedicated searcher of :mod:`kifu.puzzles.graph_t_dd`."""
+        assert isinstance(state, GraphTState)
+        t0 = time.perf_counter()
+        player: int = state.turn  # type: ignore[assignment]
+        deadline = None if budget.seconds is None else t0 + budget.seconds
+        v = state.variant
+        s = Searcher(state.n, state.hands, state.heights, state.trick, state.leader,
+                     state.greyed, player, trump=v.grey_wins == "trump",
+                     anyone=v.grey_open == "anyone", max_nodes=budget.nodes,
+                     deadline=deadline)
+        acts = state.legal_actions()
+        values: list[ActionValue] = []
+        try:
+            best = None
+            raw = []
+            for a in acts:
+                undo = s.push(2 * a.card + a.grey_side)  # type: ignore[attr-defined]
+                x = s.value()
+                s.pop(undo)
+                raw.append(x)
+                values.append(ActionValue(action_text(GAME, state, a), value_text(unpack(x))))
+                if best is None or x > best:
+                    best = x
+            assert best is not None
+            first = acts[raw.index(best)]
+            line = s.line(best, 2 * first.card + first.grey_side)  # type: ignore[attr-defined]
+        except OutOfBudget:
+            return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0)
+        answer = value_text(unpack(best))
+        winning = sum(1 for x in raw if x == best)
+        texts = line_texts(GAME, state, [PLAYS[p] for p in line])  # type: ignore[misc]
+        return Solution(answer, values, texts, s.nodes, time.perf_counter() - t0, True,
+                        winning)
+
+    def solve_generic(self, state: State, budget: Budget = UNLIMITED) -> Solution:
+        """The same answer from the generic :func:`kifu.puzzles.search.minimax` over the
+        engine's push/pop (slow; kept as a test oracle)."""
         assert isinstance(state, GraphTState)
         player: int = state.turn  # type: ignore[assignment]
 
