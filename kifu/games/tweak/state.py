@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_right, insort
 from collections.abc import Hashable
 from fractions import Fraction
+from struct import Struct
 
 from kifu.core.errors import IllegalActionError, multiset_diff
 from kifu.core.game import DEALER, Action, Result, State
@@ -43,6 +44,7 @@ from kifu.games.tweak.cards import (
     DEFAULT_BACKS,
     FACE,
     JOKER,
+    N_CODES,
     POINTS,
     SHIFTER,
     T_LETTERS,
@@ -121,17 +123,21 @@ def _enumerate(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
 # perft's leaves only need *how many* captures each hand card has. The number of
 # sub-multisets of the table whose faces sum to s is the coefficient of x^s in
 #     prod over distinct table cards c (with m copies) of (1 + x^f(c) + ... + x^(m f(c)))
-# kept as one Python int with a 48-bit field per power of x (sums 0..MAX_SUM): multiplying by
+# kept as one Python int with a 64-bit field per power of x (sums 0..MAX_SUM): multiplying by
 # (1 + x^f) is a shift and an add, so a 12-card table costs a dozen big-int operations and
-# no tuples. 48 bits hold any count (there are fewer than 2^48 sub-multisets of 10 or fewer
-# cards of a 54-card deck); a sum above MAX_SUM (impossible under the rules: the target is at
-# most 10 + 1 and a hand card's face at least 1) falls back to counting ``subsets``.
+# no tuples, and the fields unpack in one ``struct`` call. 64 bits hold any count (there are
+# fewer than 2^48 sub-multisets of 10 or fewer cards of a 54-card deck); a sum above MAX_SUM
+# (impossible under the rules: the target is at most 10 + 1 and a hand card's face at least
+# 1) falls back to counting ``subsets``.
 
-_W = 48
+_W = 64
 _FIELD = (1 << _W) - 1
 MAX_SUM = 10
 _MASK = (1 << (_W * (MAX_SUM + 1))) - 1
 _SHIFTS = tuple(_W * f for f in FACE)
+_COUNTS_MASK = _MASK << _W
+_COUNTS_BYTES = (MAX_SUM + 2) * 8
+_UNPACK_COUNTS = Struct(f"<{MAX_SUM + 2}Q").unpack
 _POLYS: dict[tuple[int, ...], int] = {}
 """``subset_poly``'s memo: table -> its packed subset-sum polynomial."""
 _SUM_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -152,8 +158,12 @@ def subset_poly(table: tuple[int, ...]) -> int:
         return found
     if len(_POLYS) >= _SUBSETS_MAX:
         _POLYS.clear()
-    p = 1
-    mask = _MASK
+    p = _POLYS[table] = _poly(table, 1, _MASK)
+    return p
+
+
+def _poly(table: tuple[int, ...], p: int, mask: int) -> int:
+    """``p`` times the subset-sum factors of ``table``'s cards, cut to ``mask``."""
     shifts = _SHIFTS
     prev = -1
     run = p
@@ -165,17 +175,23 @@ def subset_poly(table: tuple[int, ...]) -> int:
             prev = c
             run = (p << shifts[c]) & mask
             p += run
-    _POLYS[table] = p
     return p
 
 
 def sum_counts(table: tuple[int, ...]) -> tuple[int, ...]:
     """``(0, count(0), count(1), .., count(MAX_SUM))`` for ``table``: the number of its
-    sub-multisets summing to each ``s``, at index ``s + 1``. Memoised."""
+    sub-multisets summing to each ``s``, at index ``s + 1``. Memoised.
+
+    The polynomial is built one field up (starting from ``x`` rather than 1), so its bytes
+    unpack straight into that tuple, the leading 0 included.
+
+    >>> sum_counts((0, 0, 1))[1:7]
+    (1, 1, 2, 1, 1, 0)
+    """
     if len(_SUM_COUNTS) >= _SUBSETS_MAX:
         _SUM_COUNTS.clear()
-    p = subset_poly(table)
-    found = _SUM_COUNTS[table] = (0, *[(p >> (_W * s)) & _FIELD for s in range(MAX_SUM + 1)])
+    p = _poly(table, 1 << _W, _COUNTS_MASK)
+    found = _SUM_COUNTS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
     return found
 
 
@@ -184,6 +200,46 @@ def subset_count(poly: int, s: int) -> int:
     if s < 0:
         return 0
     return (poly >> (_W * s)) & _FIELD
+
+
+# --- won piles as one packed int --------------------------------------------------------------
+# A won pile only grows during a round and is read for points, text and keys, never searched,
+# so every seat's pile lives in one int: 8 bits per (seat, card code) count copies of that card.
+# A capture adds a few table entries (no sort, no tuple rebuilt) and undo restores one int.
+
+_PILE_WIDTH = 8
+_PILE_MAX = (1 << _PILE_WIDTH) - 1
+_PILE_SEAT = N_CODES * _PILE_WIDTH
+_PILE_SEAT_MASK = (1 << _PILE_SEAT) - 1
+_PILE_BIT = tuple(
+    tuple(1 << (seat * _PILE_SEAT + c * _PILE_WIDTH) for c in range(N_CODES)) for seat in range(8)
+)
+"""``_PILE_BIT[seat][code]``: what one more ``code`` in ``seat``'s pile adds to the int."""
+
+
+def pack_piles(piles: tuple[tuple[int, ...], ...]) -> int:
+    """The packed int of a tuple of won piles (each a sorted tuple of codes).
+
+    >>> unpack_piles(pack_piles(((0, 0, 37), (), (5,))), 3)
+    ((0, 0, 37), (), (5,))
+    """
+    bits = 0
+    for seat, pile in enumerate(piles):
+        if any(pile.count(c) > _PILE_MAX for c in set(pile)):
+            raise ValueError(f"a won pile holds at most {_PILE_MAX} copies of a card")
+        bit = _PILE_BIT[seat]
+        for c in pile:
+            bits += bit[c]
+    return bits
+
+
+def unpack_piles(bits: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """The ``n`` won piles (sorted tuples of codes) packed in ``bits``."""
+    out = []
+    for seat in range(n):
+        counts = ((bits >> (seat * _PILE_SEAT)) & _PILE_SEAT_MASK).to_bytes(N_CODES, "little")
+        out.append(tuple([c for c, k in enumerate(counts) if k for _ in range(k)]))
+    return tuple(out)
 
 
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
@@ -238,6 +294,7 @@ class TweakState(State):
         "_backs",
         "_components",
         "_low",
+        "_pbits",
         "_present",
         "_t_components",
         "_threshold",
@@ -250,7 +307,6 @@ class TweakState(State):
         "jdelta",
         "mover",
         "phase",
-        "piles",
         "queue",
         "round",
         "table",
@@ -288,7 +344,7 @@ class TweakState(State):
         empty: tuple[tuple[int, ...], ...] = ((),) * n
         self.hands = empty
         self.table: tuple[int, ...] = ()
-        self.piles = empty
+        self._pbits = 0
         self.held = empty
         self.totals: tuple[int, ...] = (0,) * n
 
@@ -305,7 +361,7 @@ class TweakState(State):
     def _snap(self) -> tuple:
         return (
             self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-            self.hands, self.table, self.piles, self.held,
+            self.hands, self.table, self._pbits, self.held,
             self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
             self.totals, self._present,
         )
@@ -320,7 +376,7 @@ class TweakState(State):
     def _restore(self, s: tuple) -> None:
         (
             self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-            self.hands, self.table, self.piles, self.held,
+            self.hands, self.table, self._pbits, self.held,
         ) = s[:10]
         if len(s) > 10:
             (
@@ -332,7 +388,7 @@ class TweakState(State):
         return (
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
             self.queue, self.victim, self.deck[self.dpos :], self.tpile[self.tpos :],
-            self.hands, self.table, self.piles, self.held, self.totals,
+            self.hands, self.table, self._pbits, self.held, self.totals,
         )
 
     def copy(self) -> TweakState:
@@ -350,6 +406,16 @@ class TweakState(State):
         return new
 
     # --- derived --------------------------------------------------------------------------
+    @property
+    def piles(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's won pile this round, a sorted tuple of codes (kept packed: see
+        :func:`pack_piles`)."""
+        return unpack_piles(self._pbits, self.n)
+
+    @piles.setter
+    def piles(self, piles: tuple[tuple[int, ...], ...]) -> None:
+        self._pbits = pack_piles(piles)
+
     @property
     def to_move(self) -> int | None:
         phase = self.phase
@@ -388,7 +454,7 @@ class TweakState(State):
 
     def round_points(self, seat: int) -> int:
         """Points of the cards ``seat`` has won this round (pile and unused T! cards)."""
-        return sum(POINTS[c] for c in self.piles[seat]) + 2 * len(self.held[seat])
+        return sum([POINTS[c] for c in self.piles[seat]]) + 2 * len(self.held[seat])
 
     def result(self) -> Result | None:
         if self.phase != OVER:
@@ -655,24 +721,106 @@ class TweakState(State):
 
     # --- playing ----------------------------------------------------------------------------
     def push(self, action: Action) -> None:
-        # The snapshot is built inline (a method call costs as much as the tuple), and the
-        # two hot actions, Place and Capture on a turn, edit the sorted tuples directly
-        # (bisect, slicing) and finish the turn in one pass (``_finish_turn``).
-        hands, table = self.hands, self.table
+        # The hot path of every search, a card played or a capture on a turn, runs inline:
+        # the short snapshot, the play, and the end of the turn (as ``_finish_turn``) in one
+        # straight run, editing the sorted tuples directly (bisect, slicing) and adding a
+        # capture to the packed piles. The general path below (and ``_finish_turn``)
+        # computes the same: the property tests compare both through ``to_line`` after
+        # every action and its undo.
         t = type(action)
-        phase = self.phase
-        if phase == TURN and (t is Place or t is Capture):
-            self._push_play(action, t is Place, hands, table)
+        if (t is Capture or t is Place) and self.phase == TURN:
+            m = self.mover
+            dpos = self.dpos
+            hands = self.hands
+            table = self.table
+            self._undo.append((
+                TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table, self._pbits,
+                self.held,
+            ))  # = self._snap()[:SHORT]
+            self.history.append(action)
+            c = action.card
+            hand = hands[m]
+            i = hand.index(c)
+            hand = hand[:i] + hand[i + 1 :]
+            if t is Place:
+                j = bisect_right(table, c)
+                table = (*table[:j], c, *table[j:])
+            else:
+                taken = action.taken
+                bit = _PILE_BIT[m]
+                k = len(taken)
+                if k == 1:
+                    x = taken[0]
+                    self._pbits += bit[c] + bit[x]
+                    if len(table) == 1:
+                        table = self._tweak(m)
+                    else:
+                        i = table.index(x)
+                        table = table[:i] + table[i + 1 :]
+                elif k == 2:  # the two lie in order: find the second after the first
+                    x, y = taken
+                    self._pbits += bit[c] + bit[x] + bit[y]
+                    if len(table) == 2:
+                        table = self._tweak(m)
+                    else:
+                        i = table.index(x)
+                        j = table.index(y, i + 1)
+                        table = (*table[:i], *table[i + 1 : j], *table[j + 1 :])
+                else:
+                    self._pbits += bit[c] + sum([bit[x] for x in taken])
+                    if k == len(table) and k:
+                        table = self._tweak(m)
+                    elif k:
+                        table = _without_all(table, taken)
+            # the end of the turn, as _finish_turn
+            deck = self.deck
+            left = len(deck) - dpos
+            if left > 0:  # refill the hand (a card was just played, so it is short)
+                need = HAND_SIZE - len(hand)
+                if need == 1:
+                    d = deck[dpos]
+                    j = bisect_right(hand, d)
+                    hand = (*hand[:j], d, *hand[j:])
+                    dpos += 1
+                    left -= 1
+                else:  # short by more (after a Bomb or a Thief)
+                    k = need if need < left else left
+                    hand = tuple(sorted(hand + deck[dpos : dpos + k]))
+                    dpos += k
+                    left -= k
+            self.hands = hands = (*hands[:m], hand, *hands[m + 1 :])
+            if not table and left > 0:
+                k = TABLE_REFILL if left >= TABLE_REFILL else left
+                table = tuple(sorted(deck[dpos : dpos + k]))
+                dpos += k
+                left -= k
+            self.table = table
+            self.dpos = dpos
+            self.tused = 0
+            self.jdelta = 0
+            if left > 0:
+                self.mover = (m + 1) % self.n
+                return
+            if not any(hands):
+                self._end_round()
+                return
+            n = self.n
+            s = (m + 1) % n
+            while not hands[s]:
+                s = (s + 1) % n
+            self.mover = s
             return
+        hands, table = self.hands, self.table
+        phase = self.phase
         if phase == TURN and (t is Pass or t is UseJoker or t is UseShifter):
             self._undo.append((
                 phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-                hands, table, self.piles, self.held,
+                hands, table, self._pbits, self.held,
             ))  # = self._snap()[:SHORT]
         else:
             self._undo.append((
                 phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-                hands, table, self.piles, self.held,
+                hands, table, self._pbits, self.held,
                 self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
                 self.totals, self._present,
             ))  # = self._snap()
@@ -699,8 +847,8 @@ class TweakState(State):
             c, taken = action.card, action.taken
             hand = hands[m]
             i = hand.index(c)
-            piles = self.piles
-            self.piles = (*piles[:m], tuple(sorted(piles[m] + taken + (c,))), *piles[m + 1:])
+            bit = _PILE_BIT[m]
+            self._pbits += bit[c] + sum([bit[x] for x in taken])
             if taken and len(taken) == len(table):  # a TWEAK (ruling 5)
                 self.table = ()
                 if self.tpos < len(self.tpile):
@@ -749,101 +897,32 @@ class TweakState(State):
         if len(snap) == 10:  # = self._restore(snap), inline
             (
                 self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-                self.hands, self.table, self.piles, self.held,
+                self.hands, self.table, self._pbits, self.held,
             ) = snap
         else:
             (
                 self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-                self.hands, self.table, self.piles, self.held,
+                self.hands, self.table, self._pbits, self.held,
                 self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
                 self.totals, self._present,
             ) = snap
         return self.history.pop()
 
-    def _push_play(self, action, place: bool, hands: tuple, table: tuple[int, ...]) -> None:
-        """``push`` of a card played or a capture on a turn, the hot path of every search:
-        the short snapshot, the play, and the end of the turn (``_finish_turn``) in one
-        straight run. The general path computes the same: the property tests compare both
-        through ``to_line`` after every action and its undo."""
-        m = self.mover
-        dpos = self.dpos
-        deck = self.deck
-        self._undo.append((
-            TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table, self.piles,
-            self.held,
-        ))  # = self._snap()[:SHORT]
-        self.history.append(action)
-        c = action.card
-        hand = hands[m]
-        i = hand.index(c)
-        hand = hand[:i] + hand[i + 1 :]
-        if place:
-            j = bisect_right(table, c)
-            table = (*table[:j], c, *table[j:])
-        else:
-            taken = action.taken
-            piles = self.piles
-            self.piles = (*piles[:m], tuple(sorted((*piles[m], *taken, c))), *piles[m + 1 :])
-            if taken:
-                if len(taken) == len(table):  # a TWEAK (ruling 5)
-                    table = ()
-                    tpos = self.tpos
-                    if tpos < len(self.tpile):
-                        held = self.held
-                        self.held = (*held[:m], _with(held[m], self.tpile[tpos]),
-                                     *held[m + 1 :])
-                        self.tpos = tpos + 1
-                elif len(taken) == 1:
-                    table = _without(table, taken[0])
-                elif len(taken) == 2:  # the two lie in order: find the second after the first
-                    a, b = taken
-                    i = table.index(a)
-                    j = table.index(b, i + 1)
-                    table = (*table[:i], *table[i + 1 : j], *table[j + 1 :])
-                else:
-                    table = _without_all(table, taken)
-        # the end of the turn, as _finish_turn
-        left = len(deck) - dpos
-        if left > 0:  # refill the hand (a card was just played, so it is short)
-            need = HAND_SIZE - len(hand)
-            if need == 1:
-                d = deck[dpos]
-                j = bisect_right(hand, d)
-                hand = (*hand[:j], d, *hand[j:])
-                dpos += 1
-                left -= 1
-            else:  # short by more (after a Bomb or a Thief)
-                k = need if need < left else left
-                hand = tuple(sorted(hand + deck[dpos : dpos + k]))
-                dpos += k
-                left -= k
-        self.hands = hands = (*hands[:m], hand, *hands[m + 1 :])
-        if not table and left > 0:
-            k = TABLE_REFILL if left >= TABLE_REFILL else left
-            table = tuple(sorted(deck[dpos : dpos + k]))
-            dpos += k
-            left -= k
-        self.table = table
-        self.dpos = dpos
-        self.tused = 0
-        self.jdelta = 0
-        if left <= 0:
-            if not any(hands):
-                self._end_round()
-                return
-            n = self.n
-            s = (m + 1) % n
-            while not hands[s]:
-                s = (s + 1) % n
-            self.mover = s
-        else:
-            self.mover = (m + 1) % self.n
+    def _tweak(self, m: int) -> tuple[int, ...]:
+        """A TWEAK (ruling 5) by ``m``: the top T! card, if any, joins their T! cards; the
+        table is now empty (returned)."""
+        tpos = self.tpos
+        if tpos < len(self.tpile):
+            held = self.held
+            self.held = (*held[:m], _with(held[m], self.tpile[tpos]), *held[m + 1 :])
+            self.tpos = tpos + 1
+        return ()
 
     def _spend(self, code: int) -> None:
         """Use a T! card: it leaves the player's hand of T! cards for their pile."""
         m = self.mover
         self.held = _replace(self.held, m, _without(self.held[m], code))
-        self.piles = _replace(self.piles, m, _with(self.piles[m], code))
+        self._pbits += _PILE_BIT[m][code]
         self.tused = 1
 
     def _finish_turn(
@@ -921,9 +1000,8 @@ class TweakState(State):
         self.hands = tuple(tuple(sorted(h)) for h in hands)
         self.table = tuple(sorted(deck[pos : pos + TABLE_REFILL]))
         self.dpos = min(len(deck), pos + TABLE_REFILL)
-        empty: tuple[tuple[int, ...], ...] = ((),) * n
-        self.piles = empty
-        self.held = empty
+        self._pbits = 0
+        self.held = ((),) * n
         self._present = self.components()
         self.queue = ()
         self.tused = self.jdelta = 0
