@@ -209,14 +209,13 @@ _FIELD = (1 << _W) - 1
 MAX_SUM = 10
 _MASK = (1 << (_W * (MAX_SUM + 1))) - 1
 _SHIFTS = tuple(_W * f for f in FACE)
-_COUNTS_MASK = _MASK << _W
-_COUNTS_BYTES = (MAX_SUM + 2) * 8
-_UNPACK_COUNTS = Struct(f"<{MAX_SUM + 2}Q").unpack
+_COUNTS_BYTES = (MAX_SUM + 1) * 8
+_UNPACK_COUNTS = Struct(f"<{MAX_SUM + 1}Q").unpack
 _POLYS: dict[tuple[int, ...], int] = {}
 """``subset_poly``'s memo: table -> its packed subset-sum polynomial."""
 _SUM_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""``count_legal``'s memo: table -> how many sub-multisets sum to each of ``-1..MAX_SUM``
-(read at ``s + 1``, so a negative sum reads 0 without a test)."""
+"""``count_legal``'s memo: table -> how many non-empty sub-multisets sum to each of
+``0..MAX_SUM`` (see :func:`sum_counts`)."""
 
 
 def subset_poly(table: tuple[int, ...]) -> int:
@@ -253,18 +252,16 @@ def _poly(table: tuple[int, ...], p: int, mask: int) -> int:
 
 
 def sum_counts(table: tuple[int, ...]) -> tuple[int, ...]:
-    """``(0, count(0), count(1), .., count(MAX_SUM))`` for ``table``: the number of its
-    sub-multisets summing to each ``s``, at index ``s + 1``. Memoised.
+    """``(0, count(1), .., count(MAX_SUM))`` for ``table``: the number of its non-empty
+    sub-multisets summing to each ``s`` (at index ``s``; the empty one is left out, so
+    index 0 reads 0). Memoised.
 
-    The polynomial is built one field up (starting from ``x`` rather than 1), so its bytes
-    unpack straight into that tuple, the leading 0 included.
-
-    >>> sum_counts((0, 0, 1))[1:7]
-    (1, 1, 2, 1, 1, 0)
+    >>> sum_counts((0, 0, 1))[:6]
+    (0, 1, 2, 1, 1, 0)
     """
     if len(_SUM_COUNTS) >= _SUBSETS_MAX:
         _SUM_COUNTS.clear()
-    p = _poly(table, 1 << _W, _COUNTS_MASK)
+    p = _poly(table, 1, _MASK) - 1  # field 0 counted the empty sub-multiset
     found = _SUM_COUNTS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
     return found
 
@@ -644,17 +641,27 @@ class TweakState(State):
         counts = _SUM_COUNTS.get(table)
         if counts is None:
             counts = sum_counts(table)
-        low = self._low
         prev = -1
+        if self._low and 6 <= target <= MAX_SUM + 1:
+            # the rules' case: faces 1..6 against a target of 6..11 need sums within
+            # 0..MAX_SUM, and index 0 reads no capture (none may take no table card)
+            for c in hand:
+                if c != prev:
+                    prev = c
+                    count += 1 + counts[target - FACE[c]]
+            return count
+        low = self._low
         for c in hand:
             if c == prev:
                 continue
             prev = c
             s = target - FACE[c]
-            if low <= s <= MAX_SUM:
-                count += 1 + counts[s + 1]
+            if 0 < s <= MAX_SUM:
+                count += 1 + counts[s]
             elif s > MAX_SUM:
                 count += 1 + len(subsets(table, s))
+            elif s == 0 and not low:  # the hand card alone (a variant)
+                count += 2
             else:
                 count += 1
         return count
