@@ -817,9 +817,10 @@ class TweakState(State):
             dpos = self.dpos
             hands = self.hands
             table = self.table
+            tused = self.tused
+            jdelta = self.jdelta
             self._undo.append((
-                TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table, self._pbits,
-                self.held,
+                TURN, m, tused, jdelta, dpos, self.tpos, hands, table, self._pbits, self.held,
             ))  # = self._snap()[:SHORT]
             self.history.append(action)
             # Each zone is edited as a list and made a tuple again: on CPython 3.11 that is
@@ -894,8 +895,10 @@ class TweakState(State):
                 left -= k
             self.table = table
             self.dpos = dpos
-            self.tused = 0
-            self.jdelta = 0
+            if tused:
+                self.tused = 0
+            if jdelta:
+                self.jdelta = 0
             if left > 0:
                 self.mover = (m + 1) % self.n
                 return
