@@ -85,7 +85,11 @@ def from_line(game: Game, line: str) -> TweakState:
     if tpile is None or any(c < THIEF for c in tpile):
         raise err(8, f"bad T! pile {short(tp_t)}")
     state.tpile, state.tpos = tuple(tpile), 0
-    state.piles = tuple(zones(9, piles_t, n, t_cards=None))
+    piles = tuple(zones(9, piles_t, n, t_cards=None))
+    try:
+        state.piles = piles
+    except ValueError as e:  # the packed piles' limit: far above any real game
+        raise err(9, str(e)) from None
     state.held = tuple(zones(10, held_t, n, t_cards=True))
     pm = _PHASE.match(phase_t)
     if not pm:
