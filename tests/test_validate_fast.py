@@ -205,3 +205,56 @@ def test_split_chunks_cut_at_the_readers_record_boundaries(tmp_path) -> None:
                     got.append(res.stop)
                     break
             assert got == one
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_step_is_check_then_push(gid: str) -> None:
+    """``State.step`` (the fast path's per-action call) accepts exactly what ``check``
+    accepts, with the same error, reaches the same position and ``to_move`` as ``push``,
+    leaves the state unchanged when it raises, and is undone by ``pop``. Tried on random
+    playouts under every example variant, with each position's legal actions and actions
+    legal at other positions (mostly illegal here)."""
+    from kifu.core.errors import IllegalActionError
+    from kifu.core.game import DEALER
+    from kifu.core.rng import Rng
+
+    game = games.get(gid)
+    rng = random.Random(12)
+    seen: dict = {}  # distinct actions met so far, tried at later positions
+    tried = 0
+    for k, variant in enumerate((None, *game.example_variants)):
+        n = game.min_players + k % (game.max_players - game.min_players + 1)
+        state = game.new_state(n, variant)
+        chance = Rng(k)
+        plies = 0
+        while state.to_move is not None and plies < 80:
+            plies += 1
+            if state.to_move == DEALER:
+                good = game.chance_action(state, chance)
+            else:
+                good = rng.choice(state.legal_actions())
+            others = list(seen)
+            for action in [good, *rng.sample(others, min(24, len(others)))]:
+                before = state.key()
+                try:
+                    state.check(action)
+                    want = None
+                except IllegalActionError as e:
+                    want = str(e)
+                probe = state.copy()
+                try:
+                    mover = probe.step(action)
+                    got = None
+                except IllegalActionError as e:
+                    got = str(e)
+                    assert probe.key() == before  # nothing played
+                assert got == want
+                tried += 1
+                if want is None:
+                    ref = state.copy()
+                    ref.push(action)
+                    assert probe.key() == ref.key() and mover == ref.to_move
+                    assert probe.pop() == action and probe.key() == before
+            seen[good] = None
+            state.step(good)
+    assert tried > 100

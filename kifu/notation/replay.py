@@ -257,10 +257,10 @@ class FastReplayer:
     - For games whose ``parse_action`` ignores the state (``Game.parse_is_stateless``),
       action text -> action is memoised (bounded: the memo is emptied at
       :data:`MEMO_LIMIT` entries; texts longer than :data:`MEMO_TEXT_MAX` are not kept).
-    - The per-action loop calls ``check`` and ``push`` directly; anything unusual (an
-      unknown actor token, not the mover, text that does not parse, an illegal action) is
-      handed to the same step :func:`replay` uses, which raises the same located error
-      (legal actions are listed only then).
+    - The per-action loop calls ``State.step`` (``check`` and ``push`` in one) directly;
+      anything unusual (an unknown actor token, not the mover, text that does not parse, an
+      illegal action) is handed to the same step :func:`replay` uses, which raises the same
+      located error (legal actions are listed only then).
 
     >>> from kifu.notation.reader import parse_record
     >>> rec = parse_record('[Game "tweak"]\\n[Rules "tweak/1"]\\n[Players "a, b"]\\n'
@@ -301,14 +301,16 @@ class FastReplayer:
         if memo is None and game.parse_is_stateless:
             memo = self._memos[game.id] = {}
         seats = _SEATS
-        parse, check, push = game.parse_action, state.check, state.push
+        parse, step, push = game.parse_action, state.step, state.push
+        mover = state.to_move
         ply = 0
         for move in rec.moves:
             ply += 1
-            if seats.get(move.actor, -2) != state.to_move:
+            if seats.get(move.actor, -2) != mover:
                 action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
                                path)
                 push(action)
+                mover = state.to_move
                 continue
             text = move.text
             action = memo.get(text) if memo is not None else None
@@ -319,12 +321,13 @@ class FastReplayer:
                         if len(memo) >= MEMO_LIMIT:
                             memo.clear()
                         memo[text] = action
-                check(action)
+                mover = step(action)
             except (NotationError, IllegalActionError):
                 # the checked step raises the error replay() gives, with legal actions
                 action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
                                path)
-            push(action)
+                push(action)
+                mover = state.to_move
         if check_result:
             _check_result(rec, game, state, line_of, path, ply)
         return state

@@ -13,12 +13,16 @@ from kifu.games.graph_t import rules
 from kifu.games.graph_t.actions import LEADS, Deal, Lead, Play
 from kifu.games.graph_t.cards import (
     CARD_TOKEN,
+    CMASK,
     COLOUR_NAMES,
+    GBIT,
     GREY,
     HAND_BITS,
     HAND_MASK,
+    LAYER,
     LAYER_BITS,
     N_CODES,
+    NONTOP,
     PLAY_COLOUR,
     PLAY_HEIGHT,
     PLAY_IS_GREY,
@@ -28,7 +32,6 @@ from kifu.games.graph_t.cards import (
     G,
     deck_codes,
     hand_codes,
-    hand_from_codes,
     hand_text,
     plays_text,
 )
@@ -50,6 +53,16 @@ _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(5
 _SHIFT = tuple(HAND_BITS * s for s in range(4))
 _ZERO6 = (0, 0, 0, 0, 0, 0)
 _UNARY = frozenset(sum(1 << (21 * j) for j in range(k)) for k in range(5))
+_DECKS = {black: deck_codes(black) for black in (False, True)}
+"""The sorted colour deck with and without black (``deck_codes``), built once."""
+
+
+def _hand_of(codes: tuple[int, ...]) -> int:
+    """The hand int of ``codes`` (any order): each card sets the lowest free layer bit."""
+    h = 0
+    for c in codes:
+        h |= 1 << (c + LAYER * ((h >> c) & LAYER_BITS).bit_count())
+    return h
 
 
 def _counted(c: Counter[int]) -> str:
@@ -193,12 +206,14 @@ class GraphTState(State):
                 f"the deal has {len(deal.hands)} hands for {n} players", rule=R_DEAL
             )
         sizes = {len(h) for h in deal.hands}
-        deck = deck_codes(self.variant.black)
+        deck = _DECKS[bool(self.variant.black)]
         if len(sizes) != 1:
             raise IllegalActionError(
                 f"the hands must be the same size, not {'/'.join(str(len(h)) for h in deal.hands)}",
                 rule=R_DEAL,
             )
+        if tuple(sorted([c for h in deal.hands for c in h])) == deck:
+            return
         got = Counter(c for h in deal.hands for c in h)
         want = Counter(deck)
         if got != want:
@@ -280,13 +295,51 @@ class GraphTState(State):
             grey = self.variant.grey
             hands = 0
             for s, codes in enumerate(action.hands):  # type: ignore[attr-defined]
-                h = hand_from_codes(codes + ((G,) if grey else ()))
+                h = _hand_of(codes)
+                if grey:
+                    h |= 1 << (G + LAYER * ((h >> G) & LAYER_BITS).bit_count())
                 hands |= h << _SHIFT[s]
             self.hands = hands
             self.phase = LEAD
         else:
             self.pop()
             raise TypeError(f"not a GRAPH-T action: {action!r}")
+
+    def step(self, action: Action) -> int | None:
+        """``check`` then ``push`` in one call; a play shares the turn's key (see
+        ``_key_for_turn``: rulings 3-5) between the two."""
+        if type(action) is Play and self.phase == PLAY:
+            code = action.card  # type: ignore[attr-defined]
+            pid = 2 * code + action.grey_side  # type: ignore[attr-defined]
+            seat: int = self.turn  # type: ignore[assignment]
+            p = (self.hands >> _SHIFT[seat]) & PRESENCE
+            trick = self.trick
+            if trick:
+                led = PLAY_COLOUR[trick[0]]
+                if led == GREY:
+                    key = (p & GBIT) | (p & NONTOP) << LAYER
+                    if not key:
+                        key = p
+                else:
+                    key = p & CMASK[led]
+                    if not key:
+                        key = p | (p & NONTOP) << LAYER
+                    elif self.tgrey:
+                        key |= (p & GBIT) | (p & NONTOP) << LAYER
+            else:
+                g = self.greyed if self._anyone else self.greyed & ~(1 << seat)
+                key = rules.lead_key(p, g != 0)
+            if 0 <= code < N_CODES and PLAY_OK[pid] and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1:
+                self._undo.append(
+                    (PLAY, self.hands, trick, self.leader, seat, self.greyed,
+                     self.tgrey, self.stacks, self.heights, self.gone)
+                )
+                self.history.append(action)
+                self._play(pid)
+                return self.turn
+        self.check(action)
+        self.push(action)
+        return self.turn
 
     def _play(self, pid: int) -> None:
         seat: int = self.turn  # type: ignore[assignment]
