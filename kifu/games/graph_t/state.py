@@ -65,6 +65,24 @@ def _hand_of(codes: tuple[int, ...]) -> int:
     return h
 
 
+_TRICKS: dict[tuple[int, ...], tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
+_TRICKS_TRUMP: dict[tuple[int, ...], tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
+_TRICKS_LIMIT = 1 << 16
+"""Resolved tricks (``_resolve``), without and with ``grey_wins=trump``; bounded."""
+
+
+def _resolve(
+    trick: tuple[int, ...], trump: bool
+) -> tuple[int, int, tuple[int, ...], int, tuple[int, ...]]:
+    """A full trick's outcome: the index of the winning play, its colour, the plays of that
+    colour (collected), their total height and the codes of the other plays (which leave)."""
+    i = rules.trick_winner(trick, trump)
+    wcol = PLAY_COLOUR[trick[i]]
+    won = tuple(p for p in trick if PLAY_COLOUR[p] == wcol)
+    lost = tuple(p >> 1 for p in trick if PLAY_COLOUR[p] != wcol)
+    return i, wcol, won, sum(PLAY_HEIGHT[p] for p in won), lost
+
+
 def _counted(c: Counter[int]) -> str:
     return " ".join(
         f"{CARD_TOKEN[code]}x{k}" if k > 1 else CARD_TOKEN[code] for code, k in sorted(c.items())
@@ -335,7 +353,21 @@ class GraphTState(State):
                      self.tgrey, self.stacks, self.heights, self.gone)
                 )
                 self.history.append(action)
-                self._play(pid)
+                shift = _SHIFT[seat] + (pid >> 1)
+                hands = self.hands
+                self.hands = hands ^ (
+                    1 << (shift + ((hands >> shift) & LAYER_BITS).bit_length() - 1)
+                )
+                if PLAY_IS_GREY[pid]:
+                    self.greyed |= 1 << seat
+                    self.tgrey = True
+                trick = (*trick, pid)
+                n = self.n
+                if len(trick) < n:
+                    self.trick = trick
+                    self.turn = turn = _NEXT[n][seat]
+                    return turn
+                self._end_trick(trick)
                 return self.turn
         self.check(action)
         self.push(action)
@@ -355,36 +387,36 @@ class GraphTState(State):
             self.trick = trick
             self.turn = _NEXT[n][seat]
             return
-        # ruling 6: the winner; ruling 7: collect the winner's colour, the rest leave
-        i = rules.trick_winner(trick, self._trump)
-        w = (self.leader + i) % n
-        wcol = PLAY_COLOUR[trick[i]]
-        won = []
-        lost = list(self.gone)
-        add = 0
-        for p in trick:
-            if PLAY_COLOUR[p] == wcol:
-                won.append(p)
-                add += PLAY_HEIGHT[p]
-            else:
-                lost.append(p >> 1)
+        self._end_trick(trick)
+
+    def _end_trick(self, trick: tuple[int, ...]) -> None:
+        """Rulings 6 and 7: the winner collects the plays of the winning colour, the rest
+        leave the game; the winner leads next (or the game ends with the last card)."""
+        memo = _TRICKS_TRUMP if self._trump else _TRICKS
+        r = memo.get(trick)
+        if r is None:
+            r = _resolve(trick, self._trump)
+            if len(memo) >= _TRICKS_LIMIT:
+                memo.clear()
+            memo[trick] = r
+        i, wcol, won, add, lost = r
+        w = (self.leader + i) % self.n
         stacks = list(self.stacks)
-        stacks[w] = tuple(sorted(stacks[w] + tuple(won)))
+        stacks[w] = tuple(sorted(stacks[w] + won))
         self.stacks = tuple(stacks)
         heights = list(self.heights)
         hw = list(heights[w])
         hw[wcol] += add
         heights[w] = tuple(hw)
         self.heights = tuple(heights)
-        if len(lost) != len(self.gone):
-            lost.sort()
-            self.gone = tuple(lost)
+        if lost:
+            self.gone = tuple(sorted(self.gone + lost))
         self.trick = ()
         self.tgrey = False
+        self.leader = w
         if self.hands:
-            self.leader = self.turn = w
+            self.turn = w
         else:
-            self.leader = w
             self.turn = None
             self.phase = OVER
 
