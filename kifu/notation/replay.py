@@ -301,7 +301,8 @@ class FastReplayer:
         if memo is None and game.parse_is_stateless:
             memo = self._memos[game.id] = {}
         seats = _SEATS
-        parse, step, push = game.parse_action, state.step, state.push
+        parse, step, check, push = game.parse_action, state.step, state.check, state.push
+        fused = type(state).step is not State.step  # else check and push: one call fewer
         mover = state.to_move
         ply = 0
         for move in rec.moves:
@@ -321,7 +322,12 @@ class FastReplayer:
                         if len(memo) >= MEMO_LIMIT:
                             memo.clear()
                         memo[text] = action
-                mover = step(action)
+                if fused:
+                    mover = step(action)
+                else:
+                    check(action)
+                    push(action)
+                    mover = state.to_move
             except (NotationError, IllegalActionError):
                 # the checked step raises the error replay() gives, with legal actions
                 action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
