@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -61,6 +62,10 @@ MAX_JSON = 32 * 1024 * 1024
 """The largest JSON document (or JSON line) read, in bytes (docs/notation.md, "Limits")."""
 
 _BOM = b"\xef\xbb\xbf"
+CHUNK = 1 << 18
+"""Bytes read at a time by the line reader (a few lines past it at most are held)."""
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
+"""What ``str.splitlines`` also splits at, besides ``\\n`` and ``\\r\\n``."""
 
 
 def _open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
@@ -90,9 +95,11 @@ class _Lines:
         self.name = name
         self.lineno = 0
 
-    def raw(self, limit: int = MAX_LINE, json_limit: int = 0) -> bytes:
-        """The next line as bytes (empty at the end): at most ``limit`` bytes, or
-        ``json_limit`` for a line that starts like JSON (``{`` or ``[``)."""
+    def raw(self, limit: int = 0, json_limit: int = 0) -> bytes:
+        """The next line as bytes (empty at the end): at most ``limit`` bytes (default
+        :data:`MAX_LINE`), or ``json_limit`` for a line that starts like JSON (``{`` or
+        ``[``)."""
+        limit = limit or MAX_LINE
         data = self.f.readline(limit + 1)
         if not data:
             return data
@@ -113,8 +120,74 @@ class _Lines:
         return _decode(data, self.lineno, self.name) if data else None
 
     def __iter__(self) -> Iterator[str]:
-        while (line := self.text()) is not None:
+        """The remaining lines as text (each with its ``\\n``, as :meth:`text` gives them),
+        read in blocks of :data:`CHUNK` bytes: a block of whole lines is checked and
+        decoded at once; a block with a line too long or a bad byte goes line by line, so
+        every error is the one :meth:`text` raises, at the same line, after the same lines."""
+        if self.lineno == 0:  # the first line may start with a BOM
+            line = self.text()
+            if line is None:
+                return
             yield line
+        read = getattr(self.f, "read1", self.f.read)
+        limit = MAX_LINE
+        buf = b""
+        while True:
+            data = read(CHUNK)
+            if not data:
+                break
+            buf += data
+            cut = buf.rfind(b"\n") + 1
+            if not cut:
+                if len(buf) > limit:  # a line that does not end within the limit
+                    raise NotationError(f"line longer than {limit} bytes", line=self.lineno + 1,
+                                        col=limit + 1, path=self.name)
+                continue
+            block, buf = buf[:cut], buf[cut:]
+            yield from self._block(block)
+            if len(buf) > limit:
+                raise NotationError(f"line longer than {limit} bytes", line=self.lineno + 1,
+                                    col=limit + 1, path=self.name)
+        if buf:
+            yield from self._block(buf)
+
+    def _block(self, block: bytes) -> Iterator[str]:
+        """The lines of ``block`` (whole lines, but for the file's last), as :meth:`text`
+        reads them one by one."""
+        parts = block.split(b"\n")
+        if max(map(len, parts)) <= MAX_LINE:
+            try:
+                text = block.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                if _OTHER_BREAKS.search(text) is None:
+                    lines = text.splitlines(True)  # here: split after each \n, kept
+                    self.lineno += len(lines)
+                    yield from lines
+                    return
+                lines = text.split("\n")
+                last = lines.pop()
+                for line in lines:
+                    self.lineno += 1
+                    yield line + "\n"
+                if last:
+                    self.lineno += 1
+                    yield last
+                return
+        last = parts.pop()
+        for raw in parts:
+            self.lineno += 1
+            if len(raw) > MAX_LINE:
+                raise NotationError(f"line longer than {MAX_LINE} bytes", line=self.lineno,
+                                    col=MAX_LINE + 1, path=self.name)
+            yield _decode(raw + b"\n", self.lineno, self.name)
+        if last:
+            self.lineno += 1
+            if len(last) > MAX_LINE:
+                raise NotationError(f"line longer than {MAX_LINE} bytes", line=self.lineno,
+                                    col=MAX_LINE + 1, path=self.name)
+            yield _decode(last, self.lineno, self.name)
 
 
 def is_json(text: str) -> bool:
