@@ -53,3 +53,36 @@ def test_a_long_line_after_good_ones(monkeypatch) -> None:
     got = in_blocks(data, 20, 8, monkeypatch)
     assert got[:2] == ["ab\n", "cd\n"]
     assert got[2] == "error f:3:21: line longer than 20 bytes"
+
+
+LINES = ['[Game "tweak"]', '[Rules "tweak/1"]', '[Players "a, b"]', '[Result "*"]',
+         '[Event "a{b"]', '[Event "x}"]', "", " ", "\x0c", "  \t", "d dealer p1", "p0 R3",
+         "p0  R3", "p1 R3 {ok}", "{ a comment", "more }", "{}", "}", "%escape", "\x0c[Game x]",
+         " [Game \"tweak\"]", "p0 R3\r", "\r", " " * 30]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=14), st.booleans(),
+       st.sampled_from(["default", "headers", "puzzles"]))
+def test_blocks_mode_reads_as_end_blocks_does(lines, newline, kind) -> None:
+    """``read_records(lines, blocks=True)`` gives what ``read_records(_end_blocks(lines))``
+    gives: the same records, or the same error after the same records."""
+    from kifu.notation import reader
+    from kifu.notation.puzzle import PuzzleBuilder, _end_blocks
+
+    raw = [line + "\n" for line in lines] if newline else lines
+
+    def run(source, blocks: bool) -> list:
+        vis = {"default": None, "headers": reader.HeadersOnly,
+               "puzzles": PuzzleBuilder("f")}[kind]
+        out: list = []
+        try:
+            for rec in reader.read_records(source, path="f", visitor=vis, blocks=blocks):
+                out.append(rec)
+        except NotationError as e:
+            out.append(f"error {e}")
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "MAX_LINE", 20)  # a long blank line after headers counts too
+        assert run(iter(raw), True) == run(_end_blocks(iter(raw)), False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import os
 import re
@@ -17,7 +18,6 @@ import click
 import msgspec
 
 from kifu.core.errors import KifuError, NotationError
-from kifu.notation.puzzle import _end_blocks
 from kifu.notation.reader import Located, read_records
 from kifu.notation.record import (
     MAX_LINE,
@@ -225,16 +225,12 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Locate
         if len(first) > MAX_LINE + 2:
             raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
                                 col=MAX_LINE + 1, path=name)
-        # _end_blocks: a blank line after headers ends a block, so puzzle blocks (headers
-        # only) read one by one; records are unchanged (it inserts an empty comment)
-        yield from read_records(_end_blocks(_chain(head, src)), path=name, visitor=visitor)
+        # blocks: a blank line after headers ends a block, so puzzle blocks (headers only)
+        # read one by one; records are unchanged (as _end_blocks, an empty comment there)
+        yield from read_records(itertools.chain(head, src), path=name, visitor=visitor,
+                                blocks=True)
         return
     yield from _json_records(src, head, name)
-
-
-def _chain(head: list[str], rest: Iterable[str]) -> Iterator[str]:
-    yield from head
-    yield from rest
 
 
 def _json_records(src: _Lines, head: list[str], name: str) -> Iterator[Located]:

@@ -231,6 +231,7 @@ def read_records(
     *,
     path: str = "<text>",
     visitor: type[Visitor] | Visitor | None = None,
+    blocks: bool = False,
 ) -> Iterator[Any]:
     """Yield what the visitor's ``end_record`` returns, one record at a time.
 
@@ -238,6 +239,11 @@ def read_records(
     visitor is :class:`RecordBuilder`, which yields :class:`Located` records. Limits
     (``kifu.notation.record``): lines of at most ``MAX_LINE`` characters, records of at most
     ``MAX_ACTIONS`` actions and ``MAX_HEADERS`` headers, comments of at most ``MAX_TEXT``.
+
+    ``blocks=True`` reads the lines as ``read_records(_end_blocks(lines))`` would
+    (``kifu.notation.puzzle._end_blocks``: a blank line right after a header line, outside
+    braces, ends the headers, so headers-only puzzle blocks read one by one), without a
+    generator in between.
     """
     if isinstance(source, str):
         # only \n ends a line (str.splitlines would also split on \x85, \u2028, ...)
@@ -287,11 +293,19 @@ def read_records(
                                 line=at[0], col=at[1], path=path)
         notes.append(text)
 
+    # _end_blocks' state (blocks=True): whether the last line that was not blank was a
+    # header line read outside braces, and the brace depth. A fast-path action line would
+    # leave both as they are (it has no braces and follows a body line), so only the general
+    # path below keeps them.
+    after_header = False
+    depth = 0
+
     max_line = MAX_LINE
     max_actions = MAX_ACTIONS
     for raw in lines:
         lineno += 1
-        if len(raw) > max_line:
+        if len(raw) > max_line and not (blocks and after_header and depth == 0
+                                        and not raw.strip()):
             raise NotationError(
                 f"line longer than {MAX_LINE} characters ({len(raw)})", line=lineno,
                 col=MAX_LINE + 1, path=path,
@@ -323,6 +337,18 @@ def read_records(
                 else:
                     vis.move(actor, text, None, lineno, len(actor) + 2)
                 continue
+        if blocks:
+            stripped = raw.strip()
+            if not stripped and after_header and depth == 0:
+                after_header = False
+                line = "{}"  # an empty comment: the headers end here
+            else:
+                if depth == 0 and stripped.startswith("["):
+                    after_header = True
+                elif stripped:
+                    after_header = False
+                if "{" in stripped or "}" in stripped:
+                    depth = max(0, depth + stripped.count("{") - stripped.count("}"))
         if "\r" in line:
             raise NotationError(
                 "a carriage return inside a line: lines end with \\n or \\r\\n (CR-only line "
