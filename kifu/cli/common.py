@@ -7,7 +7,6 @@ import functools
 import itertools
 import json
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -64,8 +63,6 @@ MAX_JSON = 32 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 CHUNK = 1 << 18
 """Bytes read at a time by the line reader (a few lines past it at most are held)."""
-_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
-"""What ``str.splitlines`` also splits at, besides ``\\n`` and ``\\r\\n``."""
 
 
 def _open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
@@ -120,7 +117,7 @@ class _Lines:
         return _decode(data, self.lineno, self.name) if data else None
 
     def __iter__(self) -> Iterator[str]:
-        """The remaining lines as text (each with its ``\\n``, as :meth:`text` gives them),
+        """The remaining lines as text (as :meth:`text` gives them, but see :meth:`_block`),
         read in blocks of :data:`CHUNK` bytes: a block of whole lines is checked and
         decoded at once; a block with a line too long or a bad byte goes line by line, so
         every error is the one :meth:`text` raises, at the same line, after the same lines."""
@@ -153,27 +150,21 @@ class _Lines:
 
     def _block(self, block: bytes) -> Iterator[str]:
         """The lines of ``block`` (whole lines, but for the file's last), as :meth:`text`
-        reads them one by one."""
+        reads them one by one; where every line is shorter than :data:`MAX_LINE`, without
+        their ``\\n`` (the reader takes a line the same with or without it, and its line
+        length limit cannot be reached)."""
         parts = block.split(b"\n")
-        if max(map(len, parts)) <= MAX_LINE:
+        if max(map(len, parts)) < MAX_LINE:
             try:
                 text = block.decode("utf-8")
             except UnicodeDecodeError:
                 pass
             else:
-                if _OTHER_BREAKS.search(text) is None:
-                    lines = text.splitlines(True)  # here: split after each \n, kept
-                    self.lineno += len(lines)
-                    yield from lines
-                    return
                 lines = text.split("\n")
-                last = lines.pop()
-                for line in lines:
-                    self.lineno += 1
-                    yield line + "\n"
-                if last:
-                    self.lineno += 1
-                    yield last
+                if not lines[-1]:
+                    lines.pop()
+                self.lineno += len(lines)
+                yield from lines
                 return
         last = parts.pop()
         for raw in parts:
