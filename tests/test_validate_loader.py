@@ -92,3 +92,54 @@ def test_blocks_mode_reads_as_end_blocks_does(lines, newline, kind) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(reader, "MAX_LINE", 20)  # a long blank line after headers counts too
         assert run(iter(raw), True) == run(_end_blocks(iter(raw)), False)
+
+
+PLAIN_LINES = ['[Game "tweak"]', '[Rules "tweak/1"]', '[Players "a, b"]', '[Result "*"]', "",
+               "d dealer p1", "p0 R3", "p0 R3 ", "p1 !T p2", "p100 R3", "q R3", "p0", "p0 ",
+               "d deal R1O3 !T", "%x", "p0 R3 x", "[Event \"a b\"]", " p0 R3", "p00 R3"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PLAIN_LINES), max_size=16), st.booleans())
+def test_plain_text_reads_as_lines_do(lines, as_blocks) -> None:
+    """A plain text (``plain_text``: its action lines take a two-test fast path) reads to
+    the same records and errors as the same lines given one by one (the general path)."""
+    from kifu.notation import reader
+
+    text = "\n".join(lines)
+    assert reader.plain_text(text, text.split("\n"))
+
+    def run(source) -> list:
+        out: list = []
+        try:
+            out.extend(reader.read_records(source, path="f"))
+        except NotationError as e:
+            out.append(f"error {e}")
+        return out
+
+    if as_blocks:  # the loader's form: blocks of lines, each plain
+        half = len(lines) // 2
+        fast = run(reader.Blocks([(lines[:half], True), (lines[half:], True)]))
+    else:
+        fast = run(text)
+    assert fast == run(iter(text.split("\n")))
+
+
+def test_plain_text() -> None:
+    from kifu.notation.reader import plain_text
+
+    for bad in ["p0 R3 {c}", "p0  R3", "p0\tR3", "p0 R3\r", "p0 é", "p0 \x0b"]:
+        assert not plain_text(bad, bad.split("\n"))
+    assert plain_text("p0 R3\n[A \"b\"]", ["p0 R3", '[A "b"]'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 25), max_size=12), st.integers(1, 12))
+def test_no_long_line_is_max_of_lengths(lengths, limit) -> None:
+    from kifu.notation import reader
+
+    text = "\n".join("x" * n for n in lengths)
+    lines = text.split("\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "MAX_LINE", limit)
+        assert reader._no_long_line(text, lines) == (max(map(len, lines)) <= limit)
