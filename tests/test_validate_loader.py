@@ -143,3 +143,37 @@ def test_no_long_line_is_max_of_lengths(lengths, limit) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(reader, "MAX_LINE", limit)
         assert reader._no_long_line(text, lines) == (max(map(len, lines)) <= limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINES + PLAIN_LINES + ["p0 \xe9", "\udcff"]), max_size=16),
+       st.integers(1, 64))
+def test_read_stream_reads_as_before(lines, chunk) -> None:
+    """The whole loader (blocks, plain blocks, blocks mode in the reader) gives the records
+    and the error that reading line by line through ``_end_blocks`` gave."""
+    from kifu.notation.puzzle import _end_blocks
+    from kifu.notation.reader import read_records
+
+    data = "\n".join(lines).encode("utf-8", "surrogateescape")
+    first = next((x for x in lines if x.strip()), None)
+    if first is None or common.is_json(first):
+        return  # nothing to read, or JSON (read another way)
+
+    def old_lines():
+        src = common._Lines(io.BytesIO(data), "f")
+        while raw := src.raw():
+            yield common._decode(raw, src.lineno, "f")
+
+    def run(make) -> list:
+        out: list = []
+        try:
+            out.extend(make())
+        except NotationError as e:
+            out.append(f"error {e}")
+        return out
+
+    want = run(lambda: read_records(_end_blocks(old_lines()), path="f"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(common, "CHUNK", chunk)
+        got = run(lambda: common.read_stream(io.BytesIO(data), "f"))
+    assert got == want

@@ -17,7 +17,7 @@ import click
 import msgspec
 
 from kifu.core.errors import KifuError, NotationError
-from kifu.notation.reader import Located, read_records
+from kifu.notation.reader import Blocks, Located, plain_text, read_records
 from kifu.notation.record import (
     MAX_LINE,
     complete_json,
@@ -117,15 +117,24 @@ class _Lines:
         return _decode(data, self.lineno, self.name) if data else None
 
     def __iter__(self) -> Iterator[str]:
-        """The remaining lines as text (as :meth:`text` gives them, but see :meth:`_block`),
-        read in blocks of :data:`CHUNK` bytes: a block of whole lines is checked and
-        decoded at once; a block with a line too long or a bad byte goes line by line, so
-        every error is the one :meth:`text` raises, at the same line, after the same lines."""
+        """The remaining lines as text (as :meth:`text` gives them, but see :meth:`blocks`)."""
+        for lines, _plain in self.blocks():
+            yield from lines
+
+    def blocks(self) -> Iterator[tuple[list[str], bool]]:
+        """The remaining lines as text, read in blocks of :data:`CHUNK` bytes: lists of
+        lines, each with whether it is plain (``kifu.notation.reader.plain_text``).
+
+        A block of whole lines, each shorter than :data:`MAX_LINE`, is decoded at once and
+        split at ``\\n``, which it loses (the reader takes a line the same with or without
+        it, and its line length limit cannot be reached). A block with a longer line or a
+        bad byte goes line by line, as :meth:`text` reads them, so every error is the one
+        :meth:`text` raises, at the same line, after the same lines."""
         if self.lineno == 0:  # the first line may start with a BOM
             line = self.text()
             if line is None:
                 return
-            yield line
+            yield [line], False
         read = getattr(self.f, "read1", self.f.read)
         limit = MAX_LINE
         buf = b""
@@ -148,11 +157,7 @@ class _Lines:
         if buf:
             yield from self._block(buf)
 
-    def _block(self, block: bytes) -> Iterator[str]:
-        """The lines of ``block`` (whole lines, but for the file's last), as :meth:`text`
-        reads them one by one; where every line is shorter than :data:`MAX_LINE`, without
-        their ``\\n`` (the reader takes a line the same with or without it, and its line
-        length limit cannot be reached)."""
+    def _block(self, block: bytes) -> Iterator[tuple[list[str], bool]]:
         parts = block.split(b"\n")
         if max(map(len, parts)) < MAX_LINE:
             try:
@@ -164,7 +169,7 @@ class _Lines:
                 if not lines[-1]:
                     lines.pop()
                 self.lineno += len(lines)
-                yield from lines
+                yield lines, plain_text(text, lines)
                 return
         last = parts.pop()
         for raw in parts:
@@ -172,13 +177,13 @@ class _Lines:
             if len(raw) > MAX_LINE:
                 raise NotationError(f"line longer than {MAX_LINE} bytes", line=self.lineno,
                                     col=MAX_LINE + 1, path=self.name)
-            yield _decode(raw + b"\n", self.lineno, self.name)
+            yield [_decode(raw + b"\n", self.lineno, self.name)], False
         if last:
             self.lineno += 1
             if len(last) > MAX_LINE:
                 raise NotationError(f"line longer than {MAX_LINE} bytes", line=self.lineno,
                                     col=MAX_LINE + 1, path=self.name)
-            yield _decode(last, self.lineno, self.name)
+            yield [_decode(last, self.lineno, self.name)], False
 
 
 def is_json(text: str) -> bool:
@@ -218,8 +223,8 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Locate
                                 col=MAX_LINE + 1, path=name)
         # blocks: a blank line after headers ends a block, so puzzle blocks (headers only)
         # read one by one; records are unchanged (as _end_blocks, an empty comment there)
-        yield from read_records(itertools.chain(head, src), path=name, visitor=visitor,
-                                blocks=True)
+        parts = Blocks(itertools.chain([(head, False)], src.blocks()))
+        yield from read_records(parts, path=name, visitor=visitor, blocks=True)
         return
     yield from _json_records(src, head, name)
 
