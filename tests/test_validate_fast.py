@@ -258,3 +258,33 @@ def test_step_is_check_then_push(gid: str) -> None:
             seen[good] = None
             state.step(good)
     assert tried > 100
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_a_copy_of_a_new_state_is_a_new_state(gid: str) -> None:
+    """FastReplayer starts each record from ``copy()`` of a kept new state: under every
+    example variant, the copy plays a random game exactly as a new state does."""
+    from kifu.core.game import DEALER
+    from kifu.core.rng import Rng
+
+    game = games.get(gid)
+    for k, variant in enumerate((None, *game.example_variants)):
+        n = game.min_players + k % (game.max_players - game.min_players + 1)
+        template = game.new_state(n, variant)
+        a, b = game.new_state(n, variant), template.copy()
+        assert b.history == [] and b is not template
+        chance, rng = Rng(k), random.Random(k)
+        plies = 0
+        while True:
+            assert a.key() == b.key() and a.to_line() == b.to_line()
+            assert a.to_move == b.to_move and a.result() == b.result()
+            if a.to_move is None or plies == 60:
+                break
+            plies += 1
+            if a.to_move == DEALER:
+                action = game.chance_action(a, chance)
+            else:
+                action = rng.choice(a.legal_actions())
+            a.apply(action)
+            b.apply(action)
+        assert template.key() == game.new_state(n, variant).key()  # left as it was

@@ -254,6 +254,8 @@ class FastReplayer:
 
     - A record's ``Game``/``Rules``/``Players`` headers are resolved once per distinct
       (game, rules, player count) and the result reused.
+    - Each record starts from a ``copy()`` of a new state kept per setup (a copy of a new
+      state is a new state; copying skips building the variant's tables again).
     - For games whose ``parse_action`` ignores the state (``Game.parse_is_stateless``),
       action text -> action is memoised (bounded: the memo is emptied at
       :data:`MEMO_LIMIT` entries; texts longer than :data:`MEMO_TEXT_MAX` are not kept).
@@ -272,6 +274,7 @@ class FastReplayer:
     def __init__(self) -> None:
         self._setups: dict[tuple[str, str, int], tuple[Game, Setup]] = {}
         self._memos: dict[str, dict[str, Action]] = {}
+        self._fresh: dict[Setup, State] = {}
 
     def setup(self, loc: Located | Record, *, path: str | None = None) -> tuple[Game, Setup]:
         """:func:`setup_of`, remembered per distinct (Game, Rules, player count)."""
@@ -295,7 +298,13 @@ class FastReplayer:
         raises, word for word."""
         rec, line_of, path = _unpack(loc, path)
         game, setup = self.setup(loc, path=path)
-        state = game.new_state(setup.players, setup.variant)
+        template = self._fresh.get(setup)
+        if template is None:
+            template = game.new_state(setup.players, setup.variant)
+            if len(self._fresh) >= 1000:
+                self._fresh.clear()
+            self._fresh[setup] = template
+        state = template.copy()  # a new state, without building its tables again
         move_lines = loc.move_lines if isinstance(loc, Located) else None
         memo = self._memos.get(game.id) if game.parse_is_stateless else None
         if memo is None and game.parse_is_stateless:
