@@ -273,11 +273,14 @@ def test_a_copy_of_a_new_state_is_a_new_state(gid: str) -> None:
         template = game.new_state(n, variant)
         a, b = game.new_state(n, variant), template.copy()
         assert b.history == [] and b is not template
+        f = template.copy()
+        f.forward_only()  # played by step, as the fast path plays
         chance, rng = Rng(k), random.Random(k)
         plies = 0
         while True:
             assert a.key() == b.key() and a.to_line() == b.to_line()
             assert a.to_move == b.to_move and a.result() == b.result()
+            assert f.key() == a.key() and f.history == a.history
             if a.to_move is None or plies == 60:
                 break
             plies += 1
@@ -287,4 +290,12 @@ def test_a_copy_of_a_new_state_is_a_new_state(gid: str) -> None:
                 action = rng.choice(a.legal_actions())
             a.apply(action)
             b.apply(action)
+            assert f.step(action) == a.to_move
         assert template.key() == game.new_state(n, variant).key()  # left as it was
+        if f.history:
+            last = f.history[-1]
+            try:
+                undone = f.pop()
+            except IndexError:
+                continue  # a forward-only state may refuse to undo
+            assert undone == last

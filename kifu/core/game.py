@@ -158,6 +158,13 @@ class State(ABC):
         self.push(action)
         return action
 
+    def forward_only(self) -> None:
+        """Allow the state to keep no undo snapshots from now on: for a state that is only
+        played forward (the fast replay path). A game that skips them (where that saves
+        time) raises ``IndexError`` on ``pop``, as with nothing to undo; a ``copy()`` keeps
+        snapshots again. The default keeps them."""
+        return None
+
     def step(self, action: Action) -> int | None:
         """Check ``action``, play it, and return the new ``to_move``: ``check`` then
         ``push``, in one call (the fast replay path's per-action step).

@@ -255,7 +255,9 @@ class FastReplayer:
     - A record's ``Game``/``Rules``/``Players`` headers are resolved once per distinct
       (game, rules, player count) and the result reused.
     - Each record starts from a ``copy()`` of a new state kept per setup (a copy of a new
-      state is a new state; copying skips building the variant's tables again).
+      state is a new state; copying skips building the variant's tables again), played
+      forward only (``State.forward_only``: no undo snapshots). The state returned cannot
+      be popped.
     - For games whose ``parse_action`` ignores the state (``Game.parse_is_stateless``),
       action text -> action is memoised (bounded: the memo is emptied at
       :data:`MEMO_LIMIT` entries; texts longer than :data:`MEMO_TEXT_MAX` are not kept).
@@ -305,6 +307,7 @@ class FastReplayer:
                 self._fresh.clear()
             self._fresh[setup] = template
         state = template.copy()  # a new state, without building its tables again
+        state.forward_only()
         move_lines = loc.move_lines if isinstance(loc, Located) else None
         memo = self._memos.get(game.id) if game.parse_is_stateless else None
         if memo is None and game.parse_is_stateless:

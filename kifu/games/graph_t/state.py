@@ -3,7 +3,7 @@ an undo stack of immutable snapshots."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Collection
 from fractions import Fraction
 
@@ -53,6 +53,8 @@ _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(5
 _SHIFT = tuple(HAND_BITS * s for s in range(4))
 _ZERO6 = (0, 0, 0, 0, 0, 0)
 _UNARY = frozenset(sum(1 << (21 * j) for j in range(k)) for k in range(5))
+_DISCARD: deque = deque(maxlen=0)
+"""The undo stack of a forward-only state: appending to it keeps nothing."""
 _DECKS = {black: deck_codes(black) for black in (False, True)}
 """The sorted colour deck with and without black (``deck_codes``), built once."""
 
@@ -323,6 +325,9 @@ class GraphTState(State):
             self.pop()
             raise TypeError(f"not a GRAPH-T action: {action!r}")
 
+    def forward_only(self) -> None:
+        self._undo = _DISCARD  # type: ignore[assignment]
+
     def step(self, action: Action) -> int | None:
         """``check`` then ``push`` in one call; a play shares the turn's key (see
         ``_key_for_turn``: rulings 3-5) between the two."""
@@ -348,10 +353,12 @@ class GraphTState(State):
                 g = self.greyed if self._anyone else self.greyed & ~(1 << seat)
                 key = rules.lead_key(p, g != 0)
             if 0 <= code < N_CODES and PLAY_OK[pid] and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1:
-                self._undo.append(
-                    (PLAY, self.hands, trick, self.leader, seat, self.greyed,
-                     self.tgrey, self.stacks, self.heights, self.gone)
-                )
+                undo = self._undo
+                if undo is not _DISCARD:
+                    undo.append(
+                        (PLAY, self.hands, trick, self.leader, seat, self.greyed,
+                         self.tgrey, self.stacks, self.heights, self.gone)
+                    )
                 self.history.append(action)
                 shift = _SHIFT[seat] + (pid >> 1)
                 hands = self.hands
