@@ -205,3 +205,97 @@ def test_split_chunks_cut_at_the_readers_record_boundaries(tmp_path) -> None:
                     got.append(res.stop)
                     break
             assert got == one
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_step_is_check_then_push(gid: str) -> None:
+    """``State.step`` (the fast path's per-action call) accepts exactly what ``check``
+    accepts, with the same error, reaches the same position and ``to_move`` as ``push``,
+    leaves the state unchanged when it raises, and is undone by ``pop``. Tried on random
+    playouts under every example variant, with each position's legal actions and actions
+    legal at other positions (mostly illegal here)."""
+    from kifu.core.errors import IllegalActionError
+    from kifu.core.game import DEALER
+    from kifu.core.rng import Rng
+
+    game = games.get(gid)
+    rng = random.Random(12)
+    seen: dict = {}  # distinct actions met so far, tried at later positions
+    tried = 0
+    for k, variant in enumerate((None, *game.example_variants)):
+        n = game.min_players + k % (game.max_players - game.min_players + 1)
+        state = game.new_state(n, variant)
+        chance = Rng(k)
+        plies = 0
+        while state.to_move is not None and plies < 80:
+            plies += 1
+            if state.to_move == DEALER:
+                good = game.chance_action(state, chance)
+            else:
+                good = rng.choice(state.legal_actions())
+            others = list(seen)
+            for action in [good, *rng.sample(others, min(24, len(others)))]:
+                before = state.key()
+                try:
+                    state.check(action)
+                    want = None
+                except IllegalActionError as e:
+                    want = str(e)
+                probe = state.copy()
+                try:
+                    mover = probe.step(action)
+                    got = None
+                except IllegalActionError as e:
+                    got = str(e)
+                    assert probe.key() == before  # nothing played
+                assert got == want
+                tried += 1
+                if want is None:
+                    ref = state.copy()
+                    ref.push(action)
+                    assert probe.key() == ref.key() and mover == ref.to_move
+                    assert probe.pop() == action and probe.key() == before
+            seen[good] = None
+            state.step(good)
+    assert tried > 100
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_a_copy_of_a_new_state_is_a_new_state(gid: str) -> None:
+    """FastReplayer starts each record from ``copy()`` of a kept new state: under every
+    example variant, the copy plays a random game exactly as a new state does."""
+    from kifu.core.game import DEALER
+    from kifu.core.rng import Rng
+
+    game = games.get(gid)
+    for k, variant in enumerate((None, *game.example_variants)):
+        n = game.min_players + k % (game.max_players - game.min_players + 1)
+        template = game.new_state(n, variant)
+        a, b = game.new_state(n, variant), template.copy()
+        assert b.history == [] and b is not template
+        f = template.copy()
+        f.forward_only()  # played by step, as the fast path plays
+        chance, rng = Rng(k), random.Random(k)
+        plies = 0
+        while True:
+            assert a.key() == b.key() and a.to_line() == b.to_line()
+            assert a.to_move == b.to_move and a.result() == b.result()
+            assert f.key() == a.key() and f.history == a.history
+            if a.to_move is None or plies == 60:
+                break
+            plies += 1
+            if a.to_move == DEALER:
+                action = game.chance_action(a, chance)
+            else:
+                action = rng.choice(a.legal_actions())
+            a.apply(action)
+            b.apply(action)
+            assert f.step(action) == a.to_move
+        assert template.key() == game.new_state(n, variant).key()  # left as it was
+        if f.history:
+            last = f.history[-1]
+            try:
+                undone = f.pop()
+            except IndexError:
+                continue  # a forward-only state may refuse to undo
+            assert undone == last

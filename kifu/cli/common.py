@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import os
 import stat
@@ -16,8 +17,7 @@ import click
 import msgspec
 
 from kifu.core.errors import KifuError, NotationError
-from kifu.notation.puzzle import _end_blocks
-from kifu.notation.reader import Located, read_records
+from kifu.notation.reader import Blocks, Located, plain_text, read_records
 from kifu.notation.record import (
     MAX_LINE,
     complete_json,
@@ -61,6 +61,8 @@ MAX_JSON = 32 * 1024 * 1024
 """The largest JSON document (or JSON line) read, in bytes (docs/notation.md, "Limits")."""
 
 _BOM = b"\xef\xbb\xbf"
+CHUNK = 1 << 18
+"""Bytes read at a time by the line reader (a few lines past it at most are held)."""
 
 
 def _open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
@@ -90,9 +92,11 @@ class _Lines:
         self.name = name
         self.lineno = 0
 
-    def raw(self, limit: int = MAX_LINE, json_limit: int = 0) -> bytes:
-        """The next line as bytes (empty at the end): at most ``limit`` bytes, or
-        ``json_limit`` for a line that starts like JSON (``{`` or ``[``)."""
+    def raw(self, limit: int = 0, json_limit: int = 0) -> bytes:
+        """The next line as bytes (empty at the end): at most ``limit`` bytes (default
+        :data:`MAX_LINE`), or ``json_limit`` for a line that starts like JSON (``{`` or
+        ``[``)."""
+        limit = limit or MAX_LINE
         data = self.f.readline(limit + 1)
         if not data:
             return data
@@ -113,8 +117,73 @@ class _Lines:
         return _decode(data, self.lineno, self.name) if data else None
 
     def __iter__(self) -> Iterator[str]:
-        while (line := self.text()) is not None:
-            yield line
+        """The remaining lines as text (as :meth:`text` gives them, but see :meth:`blocks`)."""
+        for lines, _plain in self.blocks():
+            yield from lines
+
+    def blocks(self) -> Iterator[tuple[list[str], bool]]:
+        """The remaining lines as text, read in blocks of :data:`CHUNK` bytes: lists of
+        lines, each with whether it is plain (``kifu.notation.reader.plain_text``).
+
+        A block of whole lines, each shorter than :data:`MAX_LINE`, is decoded at once and
+        split at ``\\n``, which it loses (the reader takes a line the same with or without
+        it, and its line length limit cannot be reached). A block with a longer line or a
+        bad byte goes line by line, as :meth:`text` reads them, so every error is the one
+        :meth:`text` raises, at the same line, after the same lines."""
+        if self.lineno == 0:  # the first line may start with a BOM
+            line = self.text()
+            if line is None:
+                return
+            yield [line], False
+        read = getattr(self.f, "read1", self.f.read)
+        limit = MAX_LINE
+        buf = b""
+        while True:
+            data = read(CHUNK)
+            if not data:
+                break
+            buf += data
+            cut = buf.rfind(b"\n") + 1
+            if not cut:
+                if len(buf) > limit:  # a line that does not end within the limit
+                    raise NotationError(f"line longer than {limit} bytes", line=self.lineno + 1,
+                                        col=limit + 1, path=self.name)
+                continue
+            block, buf = buf[:cut], buf[cut:]
+            yield from self._block(block)
+            if len(buf) > limit:
+                raise NotationError(f"line longer than {limit} bytes", line=self.lineno + 1,
+                                    col=limit + 1, path=self.name)
+        if buf:
+            yield from self._block(buf)
+
+    def _block(self, block: bytes) -> Iterator[tuple[list[str], bool]]:
+        parts = block.split(b"\n")
+        if max(map(len, parts)) < MAX_LINE:
+            try:
+                text = block.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                lines = text.split("\n")
+                if not lines[-1]:
+                    lines.pop()
+                self.lineno += len(lines)
+                yield lines, plain_text(text, lines)
+                return
+        last = parts.pop()
+        for raw in parts:
+            self.lineno += 1
+            if len(raw) > MAX_LINE:
+                raise NotationError(f"line longer than {MAX_LINE} bytes", line=self.lineno,
+                                    col=MAX_LINE + 1, path=self.name)
+            yield [_decode(raw + b"\n", self.lineno, self.name)], False
+        if last:
+            self.lineno += 1
+            if len(last) > MAX_LINE:
+                raise NotationError(f"line longer than {MAX_LINE} bytes", line=self.lineno,
+                                    col=MAX_LINE + 1, path=self.name)
+            yield [_decode(last, self.lineno, self.name)], False
 
 
 def is_json(text: str) -> bool:
@@ -152,16 +221,12 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Locate
         if len(first) > MAX_LINE + 2:
             raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
                                 col=MAX_LINE + 1, path=name)
-        # _end_blocks: a blank line after headers ends a block, so puzzle blocks (headers
-        # only) read one by one; records are unchanged (it inserts an empty comment)
-        yield from read_records(_end_blocks(_chain(head, src)), path=name, visitor=visitor)
+        # blocks: a blank line after headers ends a block, so puzzle blocks (headers only)
+        # read one by one; records are unchanged (as _end_blocks, an empty comment there)
+        parts = Blocks(itertools.chain([(head, False)], src.blocks()))
+        yield from read_records(parts, path=name, visitor=visitor, blocks=True)
         return
     yield from _json_records(src, head, name)
-
-
-def _chain(head: list[str], rest: Iterable[str]) -> Iterator[str]:
-    yield from head
-    yield from rest
 
 
 def _json_records(src: _Lines, head: list[str], name: str) -> Iterator[Located]:

@@ -158,6 +158,23 @@ class State(ABC):
         self.push(action)
         return action
 
+    def forward_only(self) -> None:
+        """Allow the state to keep no undo snapshots from now on: for a state that is only
+        played forward (the fast replay path). A game that skips them (where that saves
+        time) raises ``IndexError`` on ``pop``, as with nothing to undo; a ``copy()`` keeps
+        snapshots again. The default keeps them."""
+        return None
+
+    def step(self, action: Action) -> int | None:
+        """Check ``action``, play it, and return the new ``to_move``: ``check`` then
+        ``push``, in one call (the fast replay path's per-action step).
+
+        Raises what ``check`` raises, with the state unchanged; the ply is undone by ``pop``
+        like any other. A game may override this to share work between the two."""
+        self.check(action)
+        self.push(action)
+        return self.to_move
+
     @abstractmethod
     def push(self, action: Action) -> None:
         """Play ``action`` without checking it (for search; like python-chess ``push``)."""

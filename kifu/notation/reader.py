@@ -226,11 +226,54 @@ def _bad_action(text: str, lineno: int, col: int, path: str) -> NotationError:
     return NotationError(problem[1], line=lineno, col=col + problem[0], path=path)
 
 
+_KEEP = bytes(range(0x20, 0x7F)) + b"\n"
+"""Printable ASCII and the newline."""
+
+
+def plain_text(text: str, lines: list[str]) -> bool:
+    """Whether ``text`` (split into ``lines`` at ``\\n``) is *plain*: printable ASCII and
+    newlines only, no braces, no two spaces in a row, no line longer than ``MAX_LINE``.
+    Every action line of a plain text needs only two tests to take the fast path."""
+    return (
+        text.isascii()
+        and "{" not in text
+        and "}" not in text
+        and "  " not in text
+        and not text.encode("ascii").translate(None, _KEEP)
+        and _no_long_line(text, lines)
+    )
+
+
+def _no_long_line(text: str, lines: list[str]) -> bool:
+    """Whether no line of ``text`` is longer than ``MAX_LINE``: a longer line would hold a
+    whole window of ``MAX_LINE // 2`` characters (at a multiple of it) without a newline."""
+    half = max(1, MAX_LINE // 2)
+    find = text.find
+    for i in range(0, len(text) - half + 1, half):
+        if find("\n", i, i + half) < 0:
+            return max(map(len, lines)) <= MAX_LINE
+    return True
+
+
+class Blocks:
+    """Lines given in blocks, each a list with whether it is plain (:func:`plain_text`):
+    how the file loader hands lines to :func:`read_records` (it reads files in blocks)."""
+
+    __slots__ = ("blocks",)
+
+    def __init__(self, blocks: Iterable[tuple[Iterable[str], bool]]):
+        self.blocks = blocks
+
+    def __iter__(self) -> Iterator[tuple[Iterable[str], bool]]:
+        return iter(self.blocks)
+
+
 def read_records(
-    source: IO[str] | Iterable[str] | str,
+    source: IO[str] | Iterable[str] | str | Blocks,
     *,
     path: str = "<text>",
     visitor: type[Visitor] | Visitor | None = None,
+    blocks: bool = False,
 ) -> Iterator[Any]:
     """Yield what the visitor's ``end_record`` returns, one record at a time.
 
@@ -238,12 +281,21 @@ def read_records(
     visitor is :class:`RecordBuilder`, which yields :class:`Located` records. Limits
     (``kifu.notation.record``): lines of at most ``MAX_LINE`` characters, records of at most
     ``MAX_ACTIONS`` actions and ``MAX_HEADERS`` headers, comments of at most ``MAX_TEXT``.
+
+    ``blocks=True`` reads the lines as ``read_records(_end_blocks(lines))`` would
+    (``kifu.notation.puzzle._end_blocks``: a blank line right after a header line, outside
+    braces, ends the headers, so headers-only puzzle blocks read one by one), without a
+    generator in between.
     """
+    parts: Iterable[tuple[Iterable[str], bool]]
     if isinstance(source, str):
         # only \n ends a line (str.splitlines would also split on \x85, \u2028, ...)
-        lines: Iterable[str] = source.split("\n")
+        split = source.split("\n")
+        parts = ((split, plain_text(source, split)),)
+    elif isinstance(source, Blocks):
+        parts = source
     else:
-        lines = source
+        parts = ((source, False),)
     if visitor is None:
         vis: Visitor = RecordBuilder(path)
     elif isinstance(visitor, type):
@@ -287,175 +339,215 @@ def read_records(
                                 line=at[0], col=at[1], path=path)
         notes.append(text)
 
+    # _end_blocks' state (blocks=True): whether the last line that was not blank was a
+    # header line read outside braces, and the brace depth. A fast-path action line would
+    # leave both as they are (it has no braces and follows a body line), so only the general
+    # path below keeps them.
+    after_header = False
+    depth = 0
+
     max_line = MAX_LINE
     max_actions = MAX_ACTIONS
-    for raw in lines:
-        lineno += 1
-        if len(raw) > max_line:
-            raise NotationError(
-                f"line longer than {MAX_LINE} characters ({len(raw)})", line=lineno,
-                col=MAX_LINE + 1, path=path,
-            )
-        line = raw.rstrip("\r\n")
-        if in_body and pending is None and not skipping:
-            # The fast path: a plain action line "actor text" (most lines of a file), taken
-            # exactly as the general path below would take it; anything else goes there.
-            actor, _, text = line.partition(" ")
-            if (
-                actor in actors
-                and text
-                and text.isascii()
-                and text.isprintable()
-                and "{" not in text
-                and "}" not in text
-                and "  " not in text
-                and text == text.strip()
-            ):
+    for lines, plain in parts:
+        plain = plain and not notes  # comments waiting for an action: the general path
+        for raw in lines:
+            lineno += 1
+            if plain:
+                # A plain block (see plain_text): an action line needs only a known actor and
+                # no space at its end to be what the general fast path below would take.
+                if in_body and pending is None and not skipping:
+                    actor, _, text = raw.partition(" ")
+                    if actor in actors and text and text[-1] != " ":
+                        nmoves += 1
+                        if nmoves > max_actions:
+                            raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
+                                                line=lineno, col=1, path=path)
+                        if direct:
+                            moves_append(Move(actor, text))  # type: ignore[misc]
+                            lines_append(lineno)  # type: ignore[misc]
+                        else:
+                            vis.move(actor, text, None, lineno, len(actor) + 2)
+                        continue
+                line = raw
+            else:
+                if len(raw) > max_line and not (blocks and after_header and depth == 0
+                                                and not raw.strip()):
+                    raise NotationError(
+                        f"line longer than {MAX_LINE} characters ({len(raw)})", line=lineno,
+                        col=MAX_LINE + 1, path=path,
+                    )
+                line = raw.rstrip("\r\n")
+            if not plain and in_body and pending is None and not skipping:
+                # The fast path: a plain action line "actor text" (most lines of a file), taken
+                # exactly as the general path below would take it; anything else goes there.
+                actor, _, text = line.partition(" ")
+                if (
+                    actor in actors
+                    and text
+                    and text.isascii()
+                    and text.isprintable()
+                    and "{" not in text
+                    and "}" not in text
+                    and "  " not in text
+                    and text == text.strip()
+                ):
+                    if notes:
+                        flush_notes(nmoves)
+                    nmoves += 1
+                    if nmoves > max_actions:
+                        raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
+                                            line=lineno, col=1, path=path)
+                    if direct:
+                        moves_append(Move(actor, text))  # type: ignore[misc]
+                        lines_append(lineno)  # type: ignore[misc]
+                    else:
+                        vis.move(actor, text, None, lineno, len(actor) + 2)
+                    continue
+            if blocks:
+                stripped = raw.strip()
+                if not stripped and after_header and depth == 0:
+                    after_header = False
+                    line = "{}"  # an empty comment: the headers end here
+                else:
+                    if depth == 0 and stripped.startswith("["):
+                        after_header = True
+                    elif stripped:
+                        after_header = False
+                    if "{" in stripped or "}" in stripped:
+                        depth = max(0, depth + stripped.count("{") - stripped.count("}"))
+            if "\r" in line:
+                raise NotationError(
+                    "a carriage return inside a line: lines end with \\n or \\r\\n (CR-only line "
+                    "ends are not read)", line=lineno, col=line.index("\r") + 1, path=path,
+                )
+            if pending is not None:
+                end = line.find("}")
+                nested = line.find("{")
+                if nested >= 0 and (end < 0 or nested < end):
+                    raise NotationError(
+                        f"the comment opened at {pending_at[0]}:{pending_at[1]} is not closed "
+                        "before this {", line=lineno, col=nested + 1, path=path,
+                    )
+                part = line if end < 0 else line[:end]
+                pending_size += len(part) + 1
+                if pending_size > MAX_TEXT:
+                    raise NotationError(f"a comment may have at most {MAX_TEXT} characters",
+                                        line=pending_at[0], col=pending_at[1], path=path)
+                if end < 0:
+                    pending.append(_comment_text(line, lineno, 1, path))
+                    continue
+                pending.append(_comment_text(part, lineno, 1, path))
+                text = " ".join(t for t in pending if t)
+                pending = None
+                if text:
+                    add_note(text, pending_at)
+                line = line[end + 1 :]
+                if line.strip(" \t"):
+                    raise NotationError(
+                        "text after a comment must start a new line", line=lineno, col=end + 2,
+                        path=path,
+                    )
+                continue
+            first = line.lstrip(" \t")
+            if not first:
+                continue
+            c = first[0]
+            if c == "[":
                 if notes:
                     flush_notes(nmoves)
-                nmoves += 1
-                if nmoves > max_actions:
-                    raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
+                if in_body:
+                    yield vis.end_record()
+                    in_record = in_body = skipping = False
+                if not in_record:
+                    vis.begin_record(lineno)
+                    in_record = True
+                    nmoves = nheaders = 0
+                    if direct:
+                        moves_append = vis.moves.append  # type: ignore[attr-defined]
+                        lines_append = vis.lines.append  # type: ignore[attr-defined]
+                nheaders += 1
+                if nheaders > MAX_HEADERS:
+                    raise NotationError(f"a record may have at most {MAX_HEADERS} headers",
                                         line=lineno, col=1, path=path)
-                if direct:
-                    moves_append(Move(actor, text))  # type: ignore[misc]
-                    lines_append(lineno)  # type: ignore[misc]
-                else:
-                    vis.move(actor, text, None, lineno, len(actor) + 2)
+                name, value = _parse_header(first, lineno, path)
+                vis.header(name, value, lineno)
                 continue
-        if "\r" in line:
-            raise NotationError(
-                "a carriage return inside a line: lines end with \\n or \\r\\n (CR-only line "
-                "ends are not read)", line=lineno, col=line.index("\r") + 1, path=path,
-            )
-        if pending is not None:
-            end = line.find("}")
-            nested = line.find("{")
-            if nested >= 0 and (end < 0 or nested < end):
-                raise NotationError(
-                    f"the comment opened at {pending_at[0]}:{pending_at[1]} is not closed "
-                    "before this {", line=lineno, col=nested + 1, path=path,
-                )
-            part = line if end < 0 else line[:end]
-            pending_size += len(part) + 1
-            if pending_size > MAX_TEXT:
-                raise NotationError(f"a comment may have at most {MAX_TEXT} characters",
-                                    line=pending_at[0], col=pending_at[1], path=path)
-            if end < 0:
-                pending.append(_comment_text(line, lineno, 1, path))
+            if c == "%":  # escape line: ignored, like PGN's
                 continue
-            pending.append(_comment_text(part, lineno, 1, path))
-            text = " ".join(t for t in pending if t)
-            pending = None
-            if text:
-                add_note(text, pending_at)
-            line = line[end + 1 :]
-            if line.strip(" \t"):
+            if not in_record:
                 raise NotationError(
-                    "text after a comment must start a new line", line=lineno, col=end + 2,
-                    path=path,
+                    "a record must start with a [Tag \"value\"] header", line=lineno,
+                    col=len(line) - len(first) + 1, path=path,
                 )
-            continue
-        first = line.lstrip(" \t")
-        if not first:
-            continue
-        c = first[0]
-        if c == "[":
+            if not in_body:
+                in_body = True
+                skipping = vis.end_headers() is SKIP
+            if skipping:
+                continue
+            indent = len(line) - len(first)
+            if c == "{":
+                end = first.find("}")
+                if end < 0:
+                    _refuse_nested(first[1:], indent + 2, lineno, path)
+                    pending = [_comment_text(first[1:], lineno, indent + 2, path)]
+                    pending_at = (lineno, indent + 1)
+                    pending_size = len(first)
+                    continue
+                _refuse_nested(first[1:end], indent + 2, lineno, path)
+                text = _comment_text(first[1:end], lineno, indent + 2, path)
+                rest = first[end + 1 :].strip(" \t")
+                if rest:
+                    raise NotationError(
+                        "text after a comment must start a new line", line=lineno,
+                        col=indent + end + 2, path=path,
+                    )
+                if text:
+                    add_note(text, (lineno, indent + 1))
+                continue
+            if c == "}":
+                raise NotationError("} without {", line=lineno, col=indent + 1, path=path)
+            comment = None
+            brace = first.find("{")
+            if brace >= 0:
+                end = first.find("}", brace)
+                if end < 0:
+                    raise NotationError(
+                        "a comment after an action must close on the same line", line=lineno,
+                        col=indent + brace + 1, path=path,
+                    )
+                if first[end + 1 :].strip(" \t"):
+                    raise NotationError(
+                        "text after a comment must start a new line", line=lineno,
+                        col=indent + end + 2, path=path,
+                    )
+                _refuse_nested(first[brace + 1 : end], indent + brace + 2, lineno, path)
+                comment = _comment_text(first[brace + 1 : end], lineno, indent + brace + 2,
+                                        path) or None
+                first = first[:brace]
+            elif "}" in first:
+                raise NotationError("} without {", line=lineno, col=indent + first.find("}") + 1,
+                                    path=path)
+            actor, _, text = first.partition(" ")
+            if not actor_ok(actor):
+                raise NotationError(
+                    f"expected an actor (d, p0, p1, ...) or a header, got {excerpt(actor)}",
+                    line=lineno, col=indent + 1, path=path,
+                )
+            norm = text.strip(" \t")
+            if "  " in norm or "\t" in norm:
+                norm = " ".join(w for w in norm.replace("\t", " ").split(" ") if w)
+            if not norm:
+                raise NotationError(f"{actor} has no action", line=lineno,
+                                    col=indent + len(actor) + 1, path=path)
+            if not (norm.isascii() and norm.isprintable()) and action_problem(norm):
+                raise _bad_action(text, lineno, indent + len(actor) + 2, path)
             if notes:
                 flush_notes(nmoves)
-            if in_body:
-                yield vis.end_record()
-                in_record = in_body = skipping = False
-            if not in_record:
-                vis.begin_record(lineno)
-                in_record = True
-                nmoves = nheaders = 0
-                if direct:
-                    moves_append = vis.moves.append  # type: ignore[attr-defined]
-                    lines_append = vis.lines.append  # type: ignore[attr-defined]
-            nheaders += 1
-            if nheaders > MAX_HEADERS:
-                raise NotationError(f"a record may have at most {MAX_HEADERS} headers",
+            nmoves += 1
+            if nmoves > MAX_ACTIONS:
+                raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
                                     line=lineno, col=1, path=path)
-            name, value = _parse_header(first, lineno, path)
-            vis.header(name, value, lineno)
-            continue
-        if c == "%":  # escape line: ignored, like PGN's
-            continue
-        if not in_record:
-            raise NotationError(
-                "a record must start with a [Tag \"value\"] header", line=lineno,
-                col=len(line) - len(first) + 1, path=path,
-            )
-        if not in_body:
-            in_body = True
-            skipping = vis.end_headers() is SKIP
-        if skipping:
-            continue
-        indent = len(line) - len(first)
-        if c == "{":
-            end = first.find("}")
-            if end < 0:
-                _refuse_nested(first[1:], indent + 2, lineno, path)
-                pending = [_comment_text(first[1:], lineno, indent + 2, path)]
-                pending_at = (lineno, indent + 1)
-                pending_size = len(first)
-                continue
-            _refuse_nested(first[1:end], indent + 2, lineno, path)
-            text = _comment_text(first[1:end], lineno, indent + 2, path)
-            rest = first[end + 1 :].strip(" \t")
-            if rest:
-                raise NotationError(
-                    "text after a comment must start a new line", line=lineno,
-                    col=indent + end + 2, path=path,
-                )
-            if text:
-                add_note(text, (lineno, indent + 1))
-            continue
-        if c == "}":
-            raise NotationError("} without {", line=lineno, col=indent + 1, path=path)
-        comment = None
-        brace = first.find("{")
-        if brace >= 0:
-            end = first.find("}", brace)
-            if end < 0:
-                raise NotationError(
-                    "a comment after an action must close on the same line", line=lineno,
-                    col=indent + brace + 1, path=path,
-                )
-            if first[end + 1 :].strip(" \t"):
-                raise NotationError(
-                    "text after a comment must start a new line", line=lineno,
-                    col=indent + end + 2, path=path,
-                )
-            _refuse_nested(first[brace + 1 : end], indent + brace + 2, lineno, path)
-            comment = _comment_text(first[brace + 1 : end], lineno, indent + brace + 2,
-                                    path) or None
-            first = first[:brace]
-        elif "}" in first:
-            raise NotationError("} without {", line=lineno, col=indent + first.find("}") + 1,
-                                path=path)
-        actor, _, text = first.partition(" ")
-        if not actor_ok(actor):
-            raise NotationError(
-                f"expected an actor (d, p0, p1, ...) or a header, got {excerpt(actor)}",
-                line=lineno, col=indent + 1, path=path,
-            )
-        norm = text.strip(" \t")
-        if "  " in norm or "\t" in norm:
-            norm = " ".join(w for w in norm.replace("\t", " ").split(" ") if w)
-        if not norm:
-            raise NotationError(f"{actor} has no action", line=lineno,
-                                col=indent + len(actor) + 1, path=path)
-        if not (norm.isascii() and norm.isprintable()) and action_problem(norm):
-            raise _bad_action(text, lineno, indent + len(actor) + 2, path)
-        if notes:
-            flush_notes(nmoves)
-        nmoves += 1
-        if nmoves > MAX_ACTIONS:
-            raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
-                                line=lineno, col=1, path=path)
-        vis.move(actor, norm, comment, lineno, indent + len(actor) + 2)
+            vis.move(actor, norm, comment, lineno, indent + len(actor) + 2)
     if pending is not None:
         raise NotationError("comment not closed: missing }", line=pending_at[0],
                             col=pending_at[1], path=path)

@@ -254,13 +254,17 @@ class FastReplayer:
 
     - A record's ``Game``/``Rules``/``Players`` headers are resolved once per distinct
       (game, rules, player count) and the result reused.
+    - Each record starts from a ``copy()`` of a new state kept per setup (a copy of a new
+      state is a new state; copying skips building the variant's tables again), played
+      forward only (``State.forward_only``: no undo snapshots). The state returned cannot
+      be popped.
     - For games whose ``parse_action`` ignores the state (``Game.parse_is_stateless``),
       action text -> action is memoised (bounded: the memo is emptied at
       :data:`MEMO_LIMIT` entries; texts longer than :data:`MEMO_TEXT_MAX` are not kept).
-    - The per-action loop calls ``check`` and ``push`` directly; anything unusual (an
-      unknown actor token, not the mover, text that does not parse, an illegal action) is
-      handed to the same step :func:`replay` uses, which raises the same located error
-      (legal actions are listed only then).
+    - The per-action loop calls ``State.step`` (``check`` and ``push`` in one) directly;
+      anything unusual (an unknown actor token, not the mover, text that does not parse, an
+      illegal action) is handed to the same step :func:`replay` uses, which raises the same
+      located error (legal actions are listed only then).
 
     >>> from kifu.notation.reader import parse_record
     >>> rec = parse_record('[Game "tweak"]\\n[Rules "tweak/1"]\\n[Players "a, b"]\\n'
@@ -272,6 +276,7 @@ class FastReplayer:
     def __init__(self) -> None:
         self._setups: dict[tuple[str, str, int], tuple[Game, Setup]] = {}
         self._memos: dict[str, dict[str, Action]] = {}
+        self._fresh: dict[Setup, State] = {}
 
     def setup(self, loc: Located | Record, *, path: str | None = None) -> tuple[Game, Setup]:
         """:func:`setup_of`, remembered per distinct (Game, Rules, player count)."""
@@ -295,20 +300,30 @@ class FastReplayer:
         raises, word for word."""
         rec, line_of, path = _unpack(loc, path)
         game, setup = self.setup(loc, path=path)
-        state = game.new_state(setup.players, setup.variant)
+        template = self._fresh.get(setup)
+        if template is None:
+            template = game.new_state(setup.players, setup.variant)
+            if len(self._fresh) >= 1000:
+                self._fresh.clear()
+            self._fresh[setup] = template
+        state = template.copy()  # a new state, without building its tables again
+        state.forward_only()
         move_lines = loc.move_lines if isinstance(loc, Located) else None
         memo = self._memos.get(game.id) if game.parse_is_stateless else None
         if memo is None and game.parse_is_stateless:
             memo = self._memos[game.id] = {}
         seats = _SEATS
-        parse, check, push = game.parse_action, state.check, state.push
+        parse, step, check, push = game.parse_action, state.step, state.check, state.push
+        fused = type(state).step is not State.step  # else check and push: one call fewer
+        mover = state.to_move
         ply = 0
         for move in rec.moves:
             ply += 1
-            if seats.get(move.actor, -2) != state.to_move:
+            if seats.get(move.actor, -2) != mover:
                 action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
                                path)
                 push(action)
+                mover = state.to_move
                 continue
             text = move.text
             action = memo.get(text) if memo is not None else None
@@ -319,12 +334,18 @@ class FastReplayer:
                         if len(memo) >= MEMO_LIMIT:
                             memo.clear()
                         memo[text] = action
-                check(action)
+                if fused:
+                    mover = step(action)
+                else:
+                    check(action)
+                    push(action)
+                    mover = state.to_move
             except (NotationError, IllegalActionError):
                 # the checked step raises the error replay() gives, with legal actions
                 action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
                                path)
-            push(action)
+                push(action)
+                mover = state.to_move
         if check_result:
             _check_result(rec, game, state, line_of, path, ply)
         return state

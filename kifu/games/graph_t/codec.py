@@ -60,10 +60,26 @@ def _card_at(text: str, i: int, col0: int) -> tuple[int, int]:
     return _FIRST_CODE[up] + level - 1, i + 2
 
 
+_PAIR_CODE: dict[str, int] = {
+    f"{letter}{level}": _FIRST_CODE[letter.upper()] + level - 1
+    for c, up in enumerate(COLOURS)
+    for letter in (up, up.lower())
+    for level in range(1, MAX_LEVEL[c] + 1)
+}
+"""Two-character colour-card tokens (either case) -> code: the fast path of scan_cards."""
+
+
 def scan_cards(text: str, col0: int = 1) -> list[int]:
     """The card codes of a concatenated list of card tokens (``-`` = none)."""
     if text == "-":
         return []
+    if not len(text) & 1:
+        # The fast path: colour-card tokens only, two characters each. Anything else
+        # (the grey card, a bad token) goes the checked way below, from the start.
+        get = _PAIR_CODE.get
+        fast = [get(text[i : i + 2]) for i in range(0, len(text), 2)]
+        if None not in fast:
+            return fast  # type: ignore[return-value]
     out = []
     i = 0
     while i < len(text):

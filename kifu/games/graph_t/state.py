@@ -3,7 +3,7 @@ an undo stack of immutable snapshots."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Collection
 from fractions import Fraction
 
@@ -13,12 +13,16 @@ from kifu.games.graph_t import rules
 from kifu.games.graph_t.actions import LEADS, Deal, Lead, Play
 from kifu.games.graph_t.cards import (
     CARD_TOKEN,
+    CMASK,
     COLOUR_NAMES,
+    GBIT,
     GREY,
     HAND_BITS,
     HAND_MASK,
+    LAYER,
     LAYER_BITS,
     N_CODES,
+    NONTOP,
     PLAY_COLOUR,
     PLAY_HEIGHT,
     PLAY_IS_GREY,
@@ -28,7 +32,6 @@ from kifu.games.graph_t.cards import (
     G,
     deck_codes,
     hand_codes,
-    hand_from_codes,
     hand_text,
     plays_text,
 )
@@ -50,6 +53,36 @@ _NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(5
 _SHIFT = tuple(HAND_BITS * s for s in range(4))
 _ZERO6 = (0, 0, 0, 0, 0, 0)
 _UNARY = frozenset(sum(1 << (21 * j) for j in range(k)) for k in range(5))
+_DISCARD: deque = deque(maxlen=0)
+"""The undo stack of a forward-only state: appending to it keeps nothing."""
+_DECKS = {black: deck_codes(black) for black in (False, True)}
+"""The sorted colour deck with and without black (``deck_codes``), built once."""
+
+
+def _hand_of(codes: tuple[int, ...]) -> int:
+    """The hand int of ``codes`` (any order): each card sets the lowest free layer bit."""
+    h = 0
+    for c in codes:
+        h |= 1 << (c + LAYER * ((h >> c) & LAYER_BITS).bit_count())
+    return h
+
+
+_TRICKS: dict[tuple[int, ...], tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
+_TRICKS_TRUMP: dict[tuple[int, ...], tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
+_TRICKS_LIMIT = 1 << 16
+"""Resolved tricks (``_resolve``), without and with ``grey_wins=trump``; bounded."""
+
+
+def _resolve(
+    trick: tuple[int, ...], trump: bool
+) -> tuple[int, int, tuple[int, ...], int, tuple[int, ...]]:
+    """A full trick's outcome: the index of the winning play, its colour, the plays of that
+    colour (collected), their total height and the codes of the other plays (which leave)."""
+    i = rules.trick_winner(trick, trump)
+    wcol = PLAY_COLOUR[trick[i]]
+    won = tuple(p for p in trick if PLAY_COLOUR[p] == wcol)
+    lost = tuple(p >> 1 for p in trick if PLAY_COLOUR[p] != wcol)
+    return i, wcol, won, sum(PLAY_HEIGHT[p] for p in won), lost
 
 
 def _counted(c: Counter[int]) -> str:
@@ -193,12 +226,14 @@ class GraphTState(State):
                 f"the deal has {len(deal.hands)} hands for {n} players", rule=R_DEAL
             )
         sizes = {len(h) for h in deal.hands}
-        deck = deck_codes(self.variant.black)
+        deck = _DECKS[bool(self.variant.black)]
         if len(sizes) != 1:
             raise IllegalActionError(
                 f"the hands must be the same size, not {'/'.join(str(len(h)) for h in deal.hands)}",
                 rule=R_DEAL,
             )
+        if tuple(sorted([c for h in deal.hands for c in h])) == deck:
+            return
         got = Counter(c for h in deal.hands for c in h)
         want = Counter(deck)
         if got != want:
@@ -280,13 +315,70 @@ class GraphTState(State):
             grey = self.variant.grey
             hands = 0
             for s, codes in enumerate(action.hands):  # type: ignore[attr-defined]
-                h = hand_from_codes(codes + ((G,) if grey else ()))
+                h = _hand_of(codes)
+                if grey:
+                    h |= 1 << (G + LAYER * ((h >> G) & LAYER_BITS).bit_count())
                 hands |= h << _SHIFT[s]
             self.hands = hands
             self.phase = LEAD
         else:
             self.pop()
             raise TypeError(f"not a GRAPH-T action: {action!r}")
+
+    def forward_only(self) -> None:
+        self._undo = _DISCARD  # type: ignore[assignment]
+
+    def step(self, action: Action) -> int | None:
+        """``check`` then ``push`` in one call; a play shares the turn's key (see
+        ``_key_for_turn``: rulings 3-5) between the two."""
+        if type(action) is Play and self.phase == PLAY:
+            code = action.card  # type: ignore[attr-defined]
+            pid = 2 * code + action.grey_side  # type: ignore[attr-defined]
+            seat: int = self.turn  # type: ignore[assignment]
+            p = (self.hands >> _SHIFT[seat]) & PRESENCE
+            trick = self.trick
+            if trick:
+                led = PLAY_COLOUR[trick[0]]
+                if led == GREY:
+                    key = (p & GBIT) | (p & NONTOP) << LAYER
+                    if not key:
+                        key = p
+                else:
+                    key = p & CMASK[led]
+                    if not key:
+                        key = p | (p & NONTOP) << LAYER
+                    elif self.tgrey:
+                        key |= (p & GBIT) | (p & NONTOP) << LAYER
+            else:
+                g = self.greyed if self._anyone else self.greyed & ~(1 << seat)
+                key = rules.lead_key(p, g != 0)
+            if 0 <= code < N_CODES and PLAY_OK[pid] and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1:
+                undo = self._undo
+                if undo is not _DISCARD:
+                    undo.append(
+                        (PLAY, self.hands, trick, self.leader, seat, self.greyed,
+                         self.tgrey, self.stacks, self.heights, self.gone)
+                    )
+                self.history.append(action)
+                shift = _SHIFT[seat] + (pid >> 1)
+                hands = self.hands
+                self.hands = hands ^ (
+                    1 << (shift + ((hands >> shift) & LAYER_BITS).bit_length() - 1)
+                )
+                if PLAY_IS_GREY[pid]:
+                    self.greyed |= 1 << seat
+                    self.tgrey = True
+                trick = (*trick, pid)
+                n = self.n
+                if len(trick) < n:
+                    self.trick = trick
+                    self.turn = turn = _NEXT[n][seat]
+                    return turn
+                self._end_trick(trick)
+                return self.turn
+        self.check(action)
+        self.push(action)
+        return self.turn
 
     def _play(self, pid: int) -> None:
         seat: int = self.turn  # type: ignore[assignment]
@@ -302,36 +394,36 @@ class GraphTState(State):
             self.trick = trick
             self.turn = _NEXT[n][seat]
             return
-        # ruling 6: the winner; ruling 7: collect the winner's colour, the rest leave
-        i = rules.trick_winner(trick, self._trump)
-        w = (self.leader + i) % n
-        wcol = PLAY_COLOUR[trick[i]]
-        won = []
-        lost = list(self.gone)
-        add = 0
-        for p in trick:
-            if PLAY_COLOUR[p] == wcol:
-                won.append(p)
-                add += PLAY_HEIGHT[p]
-            else:
-                lost.append(p >> 1)
+        self._end_trick(trick)
+
+    def _end_trick(self, trick: tuple[int, ...]) -> None:
+        """Rulings 6 and 7: the winner collects the plays of the winning colour, the rest
+        leave the game; the winner leads next (or the game ends with the last card)."""
+        memo = _TRICKS_TRUMP if self._trump else _TRICKS
+        r = memo.get(trick)
+        if r is None:
+            r = _resolve(trick, self._trump)
+            if len(memo) >= _TRICKS_LIMIT:
+                memo.clear()
+            memo[trick] = r
+        i, wcol, won, add, lost = r
+        w = (self.leader + i) % self.n
         stacks = list(self.stacks)
-        stacks[w] = tuple(sorted(stacks[w] + tuple(won)))
+        stacks[w] = tuple(sorted(stacks[w] + won))
         self.stacks = tuple(stacks)
         heights = list(self.heights)
         hw = list(heights[w])
         hw[wcol] += add
         heights[w] = tuple(hw)
         self.heights = tuple(heights)
-        if len(lost) != len(self.gone):
-            lost.sort()
-            self.gone = tuple(lost)
+        if lost:
+            self.gone = tuple(sorted(self.gone + lost))
         self.trick = ()
         self.tgrey = False
+        self.leader = w
         if self.hands:
-            self.leader = self.turn = w
+            self.turn = w
         else:
-            self.leader = w
             self.turn = None
             self.phase = OVER
 

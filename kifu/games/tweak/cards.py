@@ -58,10 +58,24 @@ def cards_text(codes: tuple[int, ...] | list[int]) -> str:
     return "".join([TOKEN[c] for c in codes]) or "-"
 
 
+_ANY_CASE = {
+    a + b: code
+    for token, code in CODE_OF.items()
+    for a in {token[0], token[0].lower()}
+    for b in {token[1], token[1].lower()}
+}
+"""Every ASCII spelling of each card token (``r1``, ``!j``...) -> its code."""
+
+
 def split_cards(text: str) -> list[int] | None:
     """The codes of a concatenation of card tokens (``-`` = none); None if malformed."""
     if text == "-":
         return []
+    get = _ANY_CASE.get
+    out = [get(text[i : i + 2]) for i in range(0, len(text), 2)]
+    if None not in out:
+        return out  # type: ignore[return-value]
+    # the general way: str.upper() also maps a few non-ASCII letters
     out = []
     i, n = 0, len(text)
     while i < n:

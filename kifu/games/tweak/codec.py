@@ -100,12 +100,12 @@ def parse_action(text: str) -> Action:
             raise NotationError("expected: deal <deck cards> <T! cards>", col=1)
         deck = split_cards(parts[1])
         col2 = len(head) + 2
-        if deck is None or any(c >= THIEF for c in deck):
+        if deck is None or (deck and max(deck) >= THIEF):
             raise NotationError(f"bad deck card in {short(parts[1])}",
                                 col=col2 + bad_token_at(parts[1]) - 1)
         tp = split_cards(parts[2])
         col3 = col2 + len(parts[1]) + 1
-        if tp is None or any(c < THIEF for c in tp):
+        if tp is None or (tp and min(tp) < THIEF):
             raise NotationError(f"bad T! card in {short(parts[2])} (expected !T !J !S !B)",
                                 col=col3 + bad_token_at(parts[2]) - 1)
         return Deal(tuple(deck), tuple(tp))
@@ -130,7 +130,7 @@ def parse_action(text: str) -> Action:
         return Capture(card, ())
     taken = split_cards(rest)
     col = len(card_text) + 2
-    if taken is None or any(c >= THIEF for c in taken):
+    if taken is None or (taken and max(taken) >= THIEF):
         at = bad_token_at(rest) if taken is None else next(
             2 * i + 1 for i, c in enumerate(taken) if c >= THIEF
         )
