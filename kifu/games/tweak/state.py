@@ -12,8 +12,10 @@ pointer. ``push`` saves a snapshot of the fields and ``pop`` restores it.
 from __future__ import annotations
 
 from bisect import bisect_right, insort
+from collections import deque
 from collections.abc import Hashable
 from fractions import Fraction
+from operator import mul
 from struct import Struct
 
 from kifu.core.errors import IllegalActionError, multiset_diff
@@ -358,6 +360,11 @@ def _multiset_diff(given, wanted) -> str:
     return multiset_diff(given, wanted, cards_text)
 
 
+_DISCARD: deque = deque(maxlen=0)
+"""The undo stack of a forward-only state (``TweakState.forward_only``): appending to it
+keeps nothing, and ``pop`` finds it empty (``IndexError``)."""
+
+
 class TweakState(State):
     """A TWEAK position. Build one with ``Tweak().new_state(players)``."""
 
@@ -524,8 +531,12 @@ class TweakState(State):
         return self.tpile[self.tpos :]
 
     def round_points(self, seat: int) -> int:
-        """Points of the cards ``seat`` has won this round (pile and unused T! cards)."""
-        return sum([POINTS[c] for c in self.piles[seat]]) + 2 * len(self.held[seat])
+        """Points of the cards ``seat`` has won this round (pile and unused T! cards), read
+        straight from the packed piles (each card's count byte times its points)."""
+        counts = ((self._pbits >> (seat * _PILE_SEAT)) & _PILE_SEAT_MASK).to_bytes(
+            N_CODES, "little"
+        )
+        return sum(map(mul, counts, POINTS)) + 2 * len(self.held[seat])
 
     def result(self) -> Result | None:
         if self.phase != OVER:
@@ -714,6 +725,8 @@ class TweakState(State):
                     return
             message, rule = self.explain_illegal(action)
             raise IllegalActionError(message, rule=rule)
+        if phase == TURN and self._turn_other_ok(t, action):
+            return
         if phase == DEAL and t is Deal:
             deck, tpile = action.deck, action.tpile
             if tuple(sorted(deck)) != self._components:
@@ -730,6 +743,36 @@ class TweakState(State):
                 )
             return
         super().check(action)
+
+    def _turn_other_ok(self, t: type, action: Action) -> bool:
+        """Whether a pass or a T! card's use is in ``legal_actions()`` on a turn, worked out
+        directly (as ``_turn_actions`` and ``_t_actions`` list them). False sends the action
+        to the base ``check`` (the scan and the error)."""
+        m = self.mover
+        hands = self.hands
+        if not hands[m]:
+            return t is Pass  # an empty hand may only pass
+        if t is Pass or self.tused:
+            return False
+        held = self.held[m]
+        if t is UseJoker:
+            d = action.delta  # type: ignore[attr-defined]
+            return JOKER in held and (d == 1 or d == -1)
+        if t is UseShifter:
+            return SHIFTER in held and self.dpos < len(self.deck)
+        if t is UseThief:
+            v = action.victim  # type: ignore[attr-defined]
+            return (
+                THIEF in held and type(v) is int and 0 <= v < self.n and v != m and bool(hands[v])
+            )
+        if t is UseBomb:
+            return BOMB in held
+        return False
+
+    def forward_only(self) -> None:
+        """Keep no undo snapshots from now on (the fast replay path plays forward only):
+        ``pop`` then raises ``IndexError``; a ``copy()`` keeps snapshots again."""
+        self._undo = _DISCARD  # type: ignore[assignment]
 
     def explain_illegal(self, action: Action) -> tuple[str, str]:
         phase, t = self.phase, type(action)
@@ -1070,7 +1113,14 @@ class TweakState(State):
         undo = self._undo
         if undo and len(undo[-1]) == 10:  # the turn that ends the round: widen its snapshot
             undo[-1] = undo[-1] + self._rare()
-        self.totals = tuple(t + self.round_points(s) for s, t in enumerate(self.totals))
+        # every seat's points at once: the packed piles' count bytes against POINTS
+        n = self.n
+        counts = self._pbits.to_bytes(n * N_CODES, "little")
+        held = self.held
+        self.totals = tuple([
+            t + sum(map(mul, counts[s * N_CODES : (s + 1) * N_CODES], POINTS)) + 2 * len(held[s])
+            for s, t in enumerate(self.totals)
+        ])
         self.mover = 0
         rounds = self.variant.rounds
         if rounds:
