@@ -8,6 +8,8 @@ tuples of codes (multisets).
 
 from __future__ import annotations
 
+import sys
+
 COLOURS = "ROYGBP"
 COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 FACES_PER_COLOUR = (1, 1, 2, 2, 3, 3, 4, 5, 6)
@@ -67,14 +69,20 @@ _ANY_CASE = {
 """Every ASCII spelling of each card token (``r1``, ``!j``...) -> its code."""
 
 
+_PAIR_CODE = {int.from_bytes(k.encode("ascii"), sys.byteorder): v for k, v in _ANY_CASE.items()}
+"""``_ANY_CASE`` keyed by the two ASCII bytes of each spelling read as one native 16-bit int
+(how ``memoryview.cast("H")`` reads them), so a token text splits without slicing it."""
+
+
 def split_cards(text: str) -> list[int] | None:
     """The codes of a concatenation of card tokens (``-`` = none); None if malformed."""
     if text == "-":
         return []
-    get = _ANY_CASE.get
-    out = [get(text[i : i + 2]) for i in range(0, len(text), 2)]
-    if None not in out:
-        return out  # type: ignore[return-value]
+    if not len(text) & 1 and text.isascii():
+        # the fast way: every two bytes at once (a deal's 36 cards in one pass)
+        out = list(map(_PAIR_CODE.get, memoryview(text.encode("ascii")).cast("H")))
+        if None not in out:
+            return out  # type: ignore[return-value]
     # the general way: str.upper() also maps a few non-ASCII letters
     out = []
     i, n = 0, len(text)

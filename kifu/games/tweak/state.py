@@ -727,6 +727,10 @@ class TweakState(State):
             raise IllegalActionError(message, rule=rule)
         if phase == TURN and self._turn_other_ok(t, action):
             return
+        if phase == FIRST and t is ChooseDealer:
+            seat = action.seat  # type: ignore[attr-defined]
+            if type(seat) is int and 0 <= seat < self.n and seat < len(DEALER_IS):
+                return
         if phase == DEAL and t is Deal:
             deck, tpile = action.deck, action.tpile
             if tuple(sorted(deck)) != self._components:
@@ -773,6 +777,121 @@ class TweakState(State):
         """Keep no undo snapshots from now on (the fast replay path plays forward only):
         ``pop`` then raises ``IndexError``; a ``copy()`` keeps snapshots again."""
         self._undo = _DISCARD  # type: ignore[assignment]
+
+    def step(self, action: Action) -> int | None:
+        """``check`` then ``push`` in one call, returning the new ``to_move``. A card played
+        or a capture on a turn (nearly every action of a record) is checked and played in
+        one run: the table edit that checks a capture's cards is the one the play keeps,
+        and the end of the turn is ``push``'s. Anything else, or an illegal play, goes
+        through ``check`` and ``push`` (the same errors). ``tests/test_validate2_tweak_step.py``
+        compares the two ways."""
+        t = type(action)
+        if (t is Capture or t is Place) and self.phase == TURN:
+            m = self.mover
+            hands = self.hands
+            c = action.card  # type: ignore[attr-defined]
+            if c in hands[m]:
+                table = self.table
+                deck = self.deck
+                dpos = self.dpos
+                pbits = self._pbits
+                tweak = False
+                if t is Place:
+                    z = list(table)
+                    z.insert(bisect_right(table, c), c)
+                    table = tuple(z)
+                    ok = True
+                else:
+                    taken = action.taken  # type: ignore[attr-defined]
+                    k = len(taken)
+                    target = (
+                        self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET
+                    ) + self.jdelta
+                    ok = (k or self.variant.empty_capture) and (
+                        k < 2 or list(taken) == sorted(taken)
+                    )
+                    if ok:
+                        z = list(table)
+                        try:
+                            for x in taken:
+                                z.remove(x)
+                        except ValueError:
+                            ok = False
+                        if ok and FACE[c] + sum([FACE[x] for x in taken]) == target:
+                            bit = _PILE_BIT[m]
+                            pbits += bit[c] + sum([bit[x] for x in taken])
+                            tweak = k and not z
+                            table = tuple(z)
+                        else:
+                            ok = False
+                if ok:
+                    tused = self.tused
+                    jdelta = self.jdelta
+                    undo = self._undo
+                    if undo is not _DISCARD:
+                        undo.append((
+                            TURN, m, tused, jdelta, dpos, self.tpos, hands, self.table,
+                            self._pbits, self.held,
+                        ))  # = self._snap()[:SHORT]
+                    self.history.append(action)
+                    self._pbits = pbits
+                    if tweak:  # a TWEAK (ruling 5)
+                        table = self._tweak(m)
+                    # the end of the turn, as push: the hand loses the card and refills
+                    left = len(deck) - dpos
+                    h = list(hands[m])
+                    if left > 0 and len(h) == HAND_SIZE:
+                        h[h.index(c)] = deck[dpos]
+                        h.sort()
+                        dpos += 1
+                        left -= 1
+                    else:
+                        h.remove(c)
+                        if left > 0:
+                            k = HAND_SIZE - len(h)
+                            if k > left:
+                                k = left
+                            h += deck[dpos : dpos + k]
+                            h.sort()
+                            dpos += k
+                            left -= k
+                    z = list(hands)
+                    z[m] = tuple(h)
+                    self.hands = hands = tuple(z)
+                    if not table and left > 0:
+                        k = TABLE_REFILL if left >= TABLE_REFILL else left
+                        table = tuple(sorted(deck[dpos : dpos + k]))
+                        dpos += k
+                        left -= k
+                    self.table = table
+                    self.dpos = dpos
+                    if tused:
+                        self.tused = 0
+                    if jdelta:
+                        self.jdelta = 0
+                    n = self.n
+                    if left > 0:
+                        self.mover = m = (m + 1) % n
+                        return m
+                    if not any(hands):
+                        self._end_round()
+                        return self.to_move
+                    m = (m + 1) % n
+                    while not hands[m]:
+                        m = (m + 1) % n
+                    self.mover = m
+                    return m
+        if t is Deal and self.phase == DEAL:
+            self.check(action)
+            undo = self._undo
+            if undo is not _DISCARD:
+                undo.append(self._snap())
+            self.history.append(action)
+            self._deal(action.deck, action.tpile)  # type: ignore[attr-defined]
+            return self.mover
+        self.check(action)
+        self.push(action)
+        return self.to_move
 
     def explain_illegal(self, action: Action) -> tuple[str, str]:
         phase, t = self.phase, type(action)
@@ -1138,22 +1257,32 @@ class TweakState(State):
         the table; that seat plays first."""
         n = self.n
         self.round += 1
-        self.deck, self.tpile = tuple(deck), tuple(tpile)
+        self.deck, self.tpile = deck, tpile = tuple(deck), tuple(tpile)
         self.tpos = 0
         first = (self.dealer + 1) % n
-        hands: list[list[int]] = [[] for _ in range(n)]
-        pos = 0
-        for _ in range(HAND_SIZE):
+        pos = HAND_SIZE * n
+        if len(deck) >= pos:  # every hand full: the k-th seat after the dealer gets every
+            # n-th card from the k-th
+            hands = [()] * n
             for k in range(n):
-                if pos < len(deck):
-                    hands[(first + k) % n].append(deck[pos])
-                    pos += 1
-        self.hands = tuple(tuple(sorted(h)) for h in hands)
+                hands[(first + k) % n] = tuple(sorted(deck[k:pos:n]))
+            self.hands = tuple(hands)
+        else:
+            dealt: list[list[int]] = [[] for _ in range(n)]
+            pos = 0
+            for _ in range(HAND_SIZE):
+                for k in range(n):
+                    if pos < len(deck):
+                        dealt[(first + k) % n].append(deck[pos])
+                        pos += 1
+            self.hands = tuple(tuple(sorted(h)) for h in dealt)
         self.table = tuple(sorted(deck[pos : pos + TABLE_REFILL]))
         self.dpos = min(len(deck), pos + TABLE_REFILL)
         self._pbits = 0
         self.held = ((),) * n
-        self._present = self.components()
+        # = self.components(): the number cards (codes below THIEF) and the T! cards (THIEF
+        # and up) are each sorted, so their concatenation is sorted
+        self._present = self._components + self._t_components
         self.queue = ()
         self.tused = self.jdelta = 0
         self.mover = first

@@ -1,0 +1,189 @@
+"""TWEAK's ``step`` (check and push fused, the fast replay path's call) against ``check``
+then ``push``: the same verdict and error text, the same position (``to_line``, ``key``),
+the same ``to_move``, the state untouched when it refuses, and ``pop`` undoing it; and a
+forward-only state played by ``step`` going through the same positions as ``apply``.
+
+The actions tried at each position are the legal ones and many near misses built from the
+position: each hand card placed or capturing with the wrong cards, too many or too few,
+unsorted, or cards the table lacks; cards not in the hand; every pass and T! use (with the
+wrong Joker delta, every victim seat); first dealers out of range; deals that are not a
+permutation of the round's cards."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from kifu import games
+from kifu.core.errors import IllegalActionError
+from kifu.core.game import DEALER, State
+from kifu.core.rng import Rng
+from kifu.games.tweak.actions import (
+    BOMB_ALL,
+    JOKER_DOWN,
+    JOKER_UP,
+    PASS,
+    PLACE,
+    SHIFT,
+    Capture,
+    ChooseDealer,
+    Deal,
+    UseJoker,
+    UseThief,
+)
+from kifu.games.tweak.state import (
+    BOMB_PHASE,
+    DEAL,
+    FIRST,
+    STEAL_PHASE,
+    TURN,
+    TweakState,
+)
+
+GAME = games.get("tweak")
+
+
+def near_misses(state: TweakState, rng: random.Random) -> list:
+    """Actions built from the position, mostly illegal here."""
+    out: list = [PASS, JOKER_UP, JOKER_DOWN, UseJoker(2), SHIFT, BOMB_ALL]
+    out += [UseThief(v) for v in range(-1, state.n + 1)]
+    out += [ChooseDealer(s) for s in range(-1, state.n + 2)]
+    if state.phase in (TURN, BOMB_PHASE, STEAL_PHASE):
+        table = state.table
+        every_card = sorted(set(state._components))
+        hand = state.hands[state.mover]
+        for c in set(hand) | set(rng.sample(every_card, 3)):
+            out.append(PLACE[c])
+            out.append(Capture(c, ()))
+            for k in range(1, min(4, len(table)) + 1):
+                for sub in list(combinations(table, k))[:6]:
+                    out.append(Capture(c, sub))
+                    if k > 1 and sub[0] != sub[-1]:
+                        out.append(Capture(c, tuple(reversed(sub))))  # unsorted
+            out.append(Capture(c, (*table, table[0])) if table else Capture(c, (c,)))
+            out.append(Capture(c, tuple(sorted(rng.sample(every_card, 2)))))
+    if state.phase == DEAL or rng.random() < 0.05:
+        deck = list(state._components)
+        tpile = list(state._t_components)
+        rng.shuffle(deck)
+        out.append(Deal(tuple(deck), tuple(tpile)))
+        out.append(Deal(tuple(deck[:-1]), tuple(tpile)))  # a card short
+        out.append(Deal(tuple(deck[:-1] + deck[:1]), tuple(tpile)))  # one card twice
+        out.append(Deal(tuple(deck), tuple(tpile[:-1])))
+        out.append(Deal(tuple(deck + tpile[:1]), tuple(tpile)))
+    return out
+
+
+def verdict(state: TweakState, action, how: str):
+    """(error text or None, to_move, to_line, key) after playing ``action`` on a copy."""
+    probe = state.copy()
+    before = probe.key()
+    try:
+        if how == "step":
+            mover = probe.step(action)
+        else:
+            probe.check(action)
+            probe.push(action)
+            mover = probe.to_move
+    except IllegalActionError as e:
+        assert probe.key() == before, "a refused action changed the state"
+        return (str(e), None, None, None)
+    got = (None, mover, probe.to_line(), probe.key())
+    if how == "step":
+        assert probe.pop() == action and probe.key() == before
+        assert probe.to_line() == state.to_line()
+    return got
+
+
+def base_check(state: TweakState, action) -> str | None:
+    """The error of the base ``check`` (membership in ``legal_actions()``), or None: what
+    ``TweakState.check``'s direct answers must agree with."""
+    try:
+        State.check(state, action)
+    except IllegalActionError as e:
+        return str(e)
+    return None
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_step_matches_check_and_push(k: int) -> None:
+    variant = (None, *GAME.example_variants)[k % (1 + len(GAME.example_variants))]
+    n = 2 + k % 5
+    state = GAME.new_state(n, variant)
+    chance, rng = Rng(100 + k), random.Random(k)
+    fwd = state.copy()
+    fwd.forward_only()
+    kinds: set[str] = set()
+    plies = 0
+    while state.to_move is not None and plies < 400:
+        plies += 1
+        legal = state.legal_actions()
+        actions = legal + near_misses(state, rng)
+        for action in actions:
+            want = verdict(state, action, "check+push")
+            got = verdict(state, action, "step")
+            assert got == want, (state.to_line(), action)
+            if type(action) is not Deal:  # a deal is checked as a permutation, not listed
+                assert base_check(state, action) == want[0], (state.to_line(), action)
+            kinds.add(f"{type(action).__name__}:{'ok' if want[0] is None else 'refused'}")
+        if state.to_move == DEALER:
+            good = GAME.chance_action(state, chance)
+        else:
+            good = rng.choice(legal)
+        state.apply(good)
+        assert fwd.step(good) == state.to_move
+        assert fwd.to_line() == state.to_line() and fwd.key() == state.key()
+    with pytest.raises(IndexError):
+        fwd.pop()  # forward-only: nothing to undo
+    # what was tried covers the fused paths and their refusals
+    assert {"Place:ok", "Capture:ok", "Capture:refused", "Place:refused"} <= kinds
+    if plies > 30:
+        assert {"Deal:ok", "Deal:refused"} <= kinds
+
+
+def test_step_covers_every_phase() -> None:
+    """The games above pass through every phase (so each branch of ``step`` ran)."""
+    phases = set()
+    for k in range(6):
+        state = GAME.new_state(2 + k % 5, (None, *GAME.example_variants)[k % 3])
+        chance, rng = Rng(100 + k), random.Random(k)
+        while state.to_move is not None and len(state.history) < 400:
+            phases.add(state.phase)
+            if state.to_move == DEALER:
+                state.step(GAME.chance_action(state, chance))
+            else:
+                state.step(rng.choice(state.legal_actions()))
+    assert {FIRST, DEAL, TURN} <= phases
+    assert phases & {BOMB_PHASE, STEAL_PHASE}
+
+
+def test_split_cards_fast_way_agrees_with_the_token_way() -> None:
+    """``split_cards`` reads two bytes at a time; the answer is the token-by-token one for
+    card texts in any case, odd lengths, unknown tokens and non-ASCII text."""
+    from kifu.games.tweak.cards import CODE_OF, TOKEN, split_cards
+
+    def slow(text: str) -> list[int] | None:
+        if text == "-":
+            return []
+        out = []
+        for i in range(0, len(text), 2):
+            code = CODE_OF.get(text[i : i + 2].upper())
+            if code is None:
+                return None
+            out.append(code)
+        return out
+
+    rng = random.Random(3)
+    texts = ["", "-", "R", "r1o2!j", "R1O2X9", "R1\u017f1", "!\u017f", "R1 O2", "R1O2!"]
+    for _ in range(300):
+        cards = [rng.choice(TOKEN) for _ in range(rng.randrange(0, 40))]
+        text = "".join(cards)
+        texts.append(text)
+        texts.append(text.lower())
+        if text:
+            i = rng.randrange(len(text))
+            texts.append(text[:i] + rng.choice("xZ9 -!\u00e9") + text[i + 1 :])
+    for text in texts:
+        assert split_cards(text) == slow(text), text
