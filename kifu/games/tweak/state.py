@@ -794,36 +794,45 @@ class TweakState(State):
                 table = self.table
                 deck = self.deck
                 dpos = self.dpos
-                pbits = self._pbits
-                tweak = False
                 if t is Place:
                     z = list(table)
                     z.insert(bisect_right(table, c), c)
                     table = tuple(z)
                     ok = True
+                    add = 0
                 else:
+                    # check (as ``check``): the taken cards sorted and on the table, the
+                    # faces summing to the target; the table left is the play's
                     taken = action.taken  # type: ignore[attr-defined]
                     k = len(taken)
                     target = (
                         self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET
                     ) + self.jdelta
-                    ok = (k or self.variant.empty_capture) and (
-                        k < 2 or list(taken) == sorted(taken)
-                    )
-                    if ok:
-                        z = list(table)
-                        try:
+                    bit = _PILE_BIT[m]
+                    z = list(table)
+                    try:
+                        if k == 1:
+                            x = taken[0]
+                            z.remove(x)
+                            ok = FACE[c] + FACE[x] == target
+                            add = bit[c] + bit[x]
+                        elif k == 2:
+                            x, y = taken
+                            z.remove(x)
+                            z.remove(y)
+                            ok = x <= y and FACE[c] + FACE[x] + FACE[y] == target
+                            add = bit[c] + bit[x] + bit[y]
+                        else:
+                            ok = bool(k or self.variant.empty_capture) and list(
+                                taken
+                            ) == sorted(taken)
                             for x in taken:
                                 z.remove(x)
-                        except ValueError:
-                            ok = False
-                        if ok and FACE[c] + sum([FACE[x] for x in taken]) == target:
-                            bit = _PILE_BIT[m]
-                            pbits += bit[c] + sum([bit[x] for x in taken])
-                            tweak = k and not z
-                            table = tuple(z)
-                        else:
-                            ok = False
+                            ok = ok and FACE[c] + sum([FACE[x] for x in taken]) == target
+                            add = bit[c] + sum([bit[x] for x in taken])
+                    except ValueError:  # a taken card the table lacks
+                        ok = False
+                    table = tuple(z)
                 if ok:
                     tused = self.tused
                     jdelta = self.jdelta
@@ -834,9 +843,16 @@ class TweakState(State):
                             self._pbits, self.held,
                         ))  # = self._snap()[:SHORT]
                     self.history.append(action)
-                    self._pbits = pbits
-                    if tweak:  # a TWEAK (ruling 5)
-                        table = self._tweak(m)
+                    if add:
+                        self._pbits += add
+                        if not table and t is Capture and k:  # a TWEAK (ruling 5), as _tweak
+                            tpos = self.tpos
+                            if tpos < len(self.tpile):
+                                held = self.held
+                                self.held = (
+                                    *held[:m], _with(held[m], self.tpile[tpos]), *held[m + 1 :]
+                                )
+                                self.tpos = tpos + 1
                     # the end of the turn, as push: the hand loses the card and refills
                     left = len(deck) - dpos
                     h = list(hands[m])
@@ -869,13 +885,13 @@ class TweakState(State):
                         self.tused = 0
                     if jdelta:
                         self.jdelta = 0
-                    n = self.n
                     if left > 0:
-                        self.mover = m = (m + 1) % n
+                        self.mover = m = (m + 1) % self.n
                         return m
                     if not any(hands):
                         self._end_round()
                         return self.to_move
+                    n = self.n
                     m = (m + 1) % n
                     while not hands[m]:
                         m = (m + 1) % n
