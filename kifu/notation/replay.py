@@ -246,6 +246,8 @@ MEMO_LIMIT = 50_000
 """Entries of an action memo before it is emptied (memory stays bounded)."""
 MEMO_TEXT_MAX = 40
 """Longer action texts (deals) are rarely repeated, so they are not memoised."""
+_NO_MEMO: dict[str, Action] = {}
+"""Never written: the memo of a game whose parsing depends on the state."""
 
 
 class FastReplayer:
@@ -312,40 +314,39 @@ class FastReplayer:
         memo = self._memos.get(game.id) if game.parse_is_stateless else None
         if memo is None and game.parse_is_stateless:
             memo = self._memos[game.id] = {}
-        seats = _SEATS
+        keep = memo is not None  # texts -> actions are memoised
+        memo_get = memo.get if memo is not None else _NO_MEMO.get
+        seat_of = _SEATS.get
         parse, step, check, push = game.parse_action, state.step, state.check, state.push
         fused = type(state).step is not State.step  # else check and push: one call fewer
         mover = state.to_move
         ply = 0
-        for move in rec.moves:
-            ply += 1
-            if seats.get(move.actor, -2) != mover:
-                action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
-                               path)
-                push(action)
-                mover = state.to_move
-                continue
-            text = move.text
-            action = memo.get(text) if memo is not None else None
-            try:
-                if action is None:
-                    action = parse(state, text)
-                    if memo is not None and len(text) <= MEMO_TEXT_MAX:
-                        if len(memo) >= MEMO_LIMIT:
-                            memo.clear()
-                        memo[text] = action
-                if fused:
-                    mover = step(action)
-                else:
-                    check(action)
-                    push(action)
-                    mover = state.to_move
-            except (NotationError, IllegalActionError):
-                # the checked step raises the error replay() gives, with legal actions
-                action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
-                               path)
-                push(action)
-                mover = state.to_move
+        for ply, move in enumerate(rec.moves, 1):
+            if seat_of(move.actor, -2) == mover:
+                text = move.text
+                action = memo_get(text)
+                try:
+                    if action is None:
+                        action = parse(state, text)
+                        if keep and len(text) <= MEMO_TEXT_MAX:
+                            if len(memo) >= MEMO_LIMIT:  # type: ignore[arg-type]
+                                memo.clear()  # type: ignore[union-attr]
+                            memo[text] = action  # type: ignore[index]
+                    if fused:
+                        mover = step(action)
+                    else:
+                        check(action)
+                        push(action)
+                        mover = state.to_move
+                    continue
+                except (NotationError, IllegalActionError):
+                    pass
+            # anything unusual (an unknown actor token, not the mover, text that does not
+            # parse, an illegal action): the checked step raises the error replay() gives,
+            # with the legal actions
+            action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0, path)
+            push(action)
+            mover = state.to_move
         if check_result:
             _check_result(rec, game, state, line_of, path, ply)
         return state
