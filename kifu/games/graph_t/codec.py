@@ -10,6 +10,7 @@ an uppercase ``G`` there starts the grey card. Columns in errors are 1-based in 
 from __future__ import annotations
 
 import re
+import sys
 
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action
@@ -67,17 +68,20 @@ _PAIR_CODE: dict[str, int] = {
     for level in range(1, MAX_LEVEL[c] + 1)
 }
 """Two-character colour-card tokens (either case) -> code: the fast path of scan_cards."""
+_PAIR_CODE16 = {int.from_bytes(k.encode("ascii"), sys.byteorder): v for k, v in _PAIR_CODE.items()}
+"""``_PAIR_CODE`` keyed by a token's two bytes read as one native 16-bit int (as
+``memoryview.cast("H")`` reads them)."""
 
 
 def scan_cards(text: str, col0: int = 1) -> list[int]:
     """The card codes of a concatenated list of card tokens (``-`` = none)."""
     if text == "-":
         return []
-    if not len(text) & 1:
-        # The fast path: colour-card tokens only, two characters each. Anything else
-        # (the grey card, a bad token) goes the checked way below, from the start.
-        get = _PAIR_CODE.get
-        fast = [get(text[i : i + 2]) for i in range(0, len(text), 2)]
+    if not len(text) & 1 and text.isascii():
+        # The fast path: colour-card tokens only, two characters each, read two bytes at a
+        # time. Anything else (the grey card, a bad token) goes the checked way below, from
+        # the start.
+        fast = list(map(_PAIR_CODE16.get, memoryview(text.encode("ascii")).cast("H")))
         if None not in fast:
             return fast  # type: ignore[return-value]
     out = []

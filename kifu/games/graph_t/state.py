@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Collection
 from fractions import Fraction
+from itertools import chain
 
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import DEALER, Action, Result, State, actor_name
@@ -63,7 +64,10 @@ def _hand_of(codes: tuple[int, ...]) -> int:
     """The hand int of ``codes`` (any order): each card sets the lowest free layer bit."""
     h = 0
     for c in codes:
-        h |= 1 << (c + LAYER * ((h >> c) & LAYER_BITS).bit_count())
+        b = 1 << c
+        while h & b:  # another copy: the next layer (layers fill from the lowest)
+            b <<= LAYER
+        h |= b
     return h
 
 
@@ -225,14 +229,14 @@ class GraphTState(State):
             raise IllegalActionError(
                 f"the deal has {len(deal.hands)} hands for {n} players", rule=R_DEAL
             )
-        sizes = {len(h) for h in deal.hands}
+        sizes = set(map(len, deal.hands))
         deck = _DECKS[bool(self.variant.black)]
         if len(sizes) != 1:
             raise IllegalActionError(
                 f"the hands must be the same size, not {'/'.join(str(len(h)) for h in deal.hands)}",
                 rule=R_DEAL,
             )
-        if tuple(sorted([c for h in deal.hands for c in h])) == deck:
+        if tuple(sorted(chain.from_iterable(deal.hands))) == deck:
             return
         got = Counter(c for h in deal.hands for c in h)
         want = Counter(deck)
