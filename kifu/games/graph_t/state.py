@@ -15,6 +15,7 @@ from kifu.games.graph_t.actions import LEADS, Deal, Lead, Play
 from kifu.games.graph_t.cards import (
     CARD_TOKEN,
     CMASK,
+    COLOUR_CODES,
     COLOUR_NAMES,
     GBIT,
     GREY,
@@ -334,14 +335,16 @@ class GraphTState(State):
 
     def step(self, action: Action) -> int | None:
         """``check`` then ``push`` in one call; a play shares the turn's key (see
-        ``_key_for_turn``: rulings 3-5) between the two."""
+        ``_key_for_turn``: rulings 3-5) between the two, and a trick's end is played inline
+        (as ``_end_trick``)."""
         if type(action) is Play and self.phase == PLAY:
             code = action.card  # type: ignore[attr-defined]
             pid = 2 * code + action.grey_side  # type: ignore[attr-defined]
             seat: int = self.turn  # type: ignore[assignment]
-            p = (self.hands >> _SHIFT[seat]) & PRESENCE
+            hands = self.hands
+            p = (hands >> _SHIFT[seat]) & PRESENCE
             trick = self.trick
-            if trick:
+            if trick:  # = rules.follow_key
                 led = PLAY_COLOUR[trick[0]]
                 if led == GREY:
                     key = (p & GBIT) | (p & NONTOP) << LAYER
@@ -353,33 +356,66 @@ class GraphTState(State):
                         key = p | (p & NONTOP) << LAYER
                     elif self.tgrey:
                         key |= (p & GBIT) | (p & NONTOP) << LAYER
-            else:
+            else:  # = rules.lead_key
                 g = self.greyed if self._anyone else self.greyed & ~(1 << seat)
-                key = rules.lead_key(p, g != 0)
-            if 0 <= code < N_CODES and PLAY_OK[pid] and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1:
+                if g:
+                    key = p | (p & NONTOP) << LAYER
+                else:
+                    key = p & COLOUR_CODES or p
+            if (
+                0 <= code < N_CODES
+                and PLAY_OK[pid]
+                and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1
+            ):
                 undo = self._undo
                 if undo is not _DISCARD:
                     undo.append(
-                        (PLAY, self.hands, trick, self.leader, seat, self.greyed,
+                        (PLAY, hands, trick, self.leader, seat, self.greyed,
                          self.tgrey, self.stacks, self.heights, self.gone)
                     )
                 self.history.append(action)
                 shift = _SHIFT[seat] + (pid >> 1)
-                hands = self.hands
-                self.hands = hands ^ (
+                self.hands = hands = hands ^ (
                     1 << (shift + ((hands >> shift) & LAYER_BITS).bit_length() - 1)
                 )
                 if PLAY_IS_GREY[pid]:
                     self.greyed |= 1 << seat
                     self.tgrey = True
-                trick = (*trick, pid)
+                trick += (pid,)
                 n = self.n
                 if len(trick) < n:
                     self.trick = trick
                     self.turn = turn = _NEXT[n][seat]
                     return turn
-                self._end_trick(trick)
-                return self.turn
+                # the end of the trick, as _end_trick (rulings 6 and 7)
+                memo = _TRICKS_TRUMP if self._trump else _TRICKS
+                r = memo.get(trick)
+                if r is None:
+                    r = _resolve(trick, self._trump)
+                    if len(memo) >= _TRICKS_LIMIT:
+                        memo.clear()
+                    memo[trick] = r
+                i, wcol, won, add, lost = r
+                w = (self.leader + i) % n
+                z = list(self.stacks)
+                z[w] = tuple(sorted(z[w] + won))
+                self.stacks = tuple(z)
+                z = list(self.heights)
+                hw = list(z[w])
+                hw[wcol] += add
+                z[w] = tuple(hw)
+                self.heights = tuple(z)
+                if lost:
+                    self.gone = tuple(sorted(self.gone + lost))
+                self.trick = ()
+                self.tgrey = False
+                self.leader = w
+                if hands:
+                    self.turn = w
+                    return w
+                self.turn = None
+                self.phase = OVER
+                return None
         self.check(action)
         self.push(action)
         return self.turn

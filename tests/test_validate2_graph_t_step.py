@@ -1,0 +1,79 @@
+"""GRAPH-T's ``step`` (a play checked and played in one run, a trick's end inline) against
+``check`` then ``push``: at every position of whole random games under every example
+variant, every possible play (each card on each side, held or not, legal or not) and the
+dealer actions give the same verdict and error text, the same position and ``to_move``;
+a refused action leaves the state as it was, ``pop`` undoes an accepted one, and a
+forward-only state played by ``step`` goes through the same positions as ``apply``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kifu import games
+from kifu.core.errors import IllegalActionError
+from kifu.core.game import DEALER
+from kifu.core.rng import Rng
+from kifu.games.graph_t.actions import LEADS, PLAYS, Deal, Lead, Play
+from kifu.games.graph_t.state import DEAL, OVER, GraphTState
+
+GAME = games.get("graph-t")
+EVERY_PLAY = [p for p in PLAYS if p is not None]
+
+
+def verdict(state: GraphTState, action, fused: bool):
+    probe = state.copy()
+    before = probe.key()
+    try:
+        if fused:
+            mover = probe.step(action)
+        else:
+            probe.check(action)
+            probe.push(action)
+            mover = probe.to_move
+    except IllegalActionError as e:
+        assert probe.key() == before, "a refused action changed the state"
+        return (str(e), None, None, None)
+    got = (None, mover, probe.to_line(), probe.key())
+    if fused:
+        assert probe.pop() == action and probe.key() == before
+    return got
+
+
+@pytest.mark.parametrize("k", range(1 + len(GAME.example_variants)))
+def test_step_matches_check_and_push(k: int) -> None:
+    variant = (None, *GAME.example_variants)[k]
+    n = 2 + k % 3
+    state = GAME.new_state(n, variant)
+    chance, rng = Rng(200 + k), random.Random(k)
+    fwd = state.copy()
+    fwd.forward_only()
+    ok = refused = tricks = 0
+    while state.to_move is not None:
+        tries = [*EVERY_PLAY, *LEADS, Lead(n), Play(3, False)]
+        if state.phase == DEAL or rng.random() < 0.2:
+            deal = GAME.chance_action(GAME.new_state(n, variant), Rng(rng.randrange(99)))
+            tries.append(deal)
+            hands = [list(h) for h in deal.hands]  # type: ignore[attr-defined]
+            hands[0][0], hands[-1][-1] = hands[-1][-1], hands[0][0]
+            tries.append(Deal(tuple(tuple(sorted(h)) for h in hands)))  # cards swapped: legal
+            tries.append(Deal(tuple(h[1:] for h in deal.hands)))  # type: ignore[attr-defined]
+        for action in tries:
+            want = verdict(state, action, fused=False)
+            assert verdict(state, action, fused=True) == want, (state.to_line(), action)
+            ok += want[0] is None
+            refused += want[0] is not None
+        if state.to_move == DEALER:
+            good = GAME.chance_action(state, chance)
+        else:
+            good = rng.choice(state.legal_actions())
+        before = len(state.trick)
+        state.apply(good)
+        tricks += before and not state.trick
+        assert fwd.step(good) == state.to_move
+        assert fwd.to_line() == state.to_line() and fwd.key() == state.key()
+    assert state.phase == OVER and fwd.result() == state.result()
+    assert ok > 20 and refused > 200 and tricks > 5
+    with pytest.raises(IndexError):
+        fwd.pop()
