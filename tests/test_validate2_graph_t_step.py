@@ -13,7 +13,7 @@ import pytest
 
 from kifu import games
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import DEALER
+from kifu.core.game import DEALER, Result
 from kifu.core.rng import Rng
 from kifu.games.graph_t.actions import LEADS, PLAYS, Deal, Lead, Play
 from kifu.games.graph_t.state import DEAL, OVER, GraphTState
@@ -74,6 +74,26 @@ def test_step_matches_check_and_push(k: int) -> None:
         assert fwd.step(good) == state.to_move
         assert fwd.to_line() == state.to_line() and fwd.key() == state.key()
     assert state.phase == OVER and fwd.result() == state.result()
+    tops = [sorted(hs, reverse=True)[:2] for hs in state.heights]
+    assert state.result() == Result.from_keys(
+        tuple(t[0] for t in tops), tuple(tuple(t) for t in tops)
+    )
     assert ok > 20 and refused > 200 and tricks > 5
     with pytest.raises(IndexError):
         fwd.pop()
+
+
+def test_result_ranks_as_from_keys() -> None:
+    """``result()`` ranks as ``Result.from_keys`` on the two tallest stacks, ties included
+    (made-up heights: many equal keys)."""
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.randrange(2, 5)
+        state = GAME.new_state(n)
+        state.phase = OVER
+        state.heights = tuple(
+            tuple(rng.choice((0, 60, 120)) for _ in range(6)) for _ in range(n)
+        )
+        tops = [sorted(hs, reverse=True)[:2] for hs in state.heights]
+        want = Result.from_keys(tuple(t[0] for t in tops), tuple(tuple(t) for t in tops))
+        assert state.result() == want

@@ -136,7 +136,9 @@ class GraphTState(State):
         self.heights: tuple[tuple[int, ...], ...] = (_ZERO6,) * n
         """Each seat's six stack heights in 1/60: red, yellow, sky, purple, black, grey."""
         self.gone: tuple[int, ...] = ()
-        """Codes of the cards that left the game in play (sorted)."""
+        """Codes of the cards that left the game in play, in the order they left (a
+        position read from a line lists them sorted). Only the card count of
+        ``check_invariants`` reads it, so it is not kept sorted: a trick's end appends."""
 
     # --- whose turn, the end ----------------------------------------------------------
     @property
@@ -146,13 +148,16 @@ class GraphTState(State):
     def result(self) -> Result | None:
         if self.phase != OVER:
             return None
-        scores = []
+        # = Result.from_keys(scores, keys): each seat's key is its two tallest stacks, and
+        # its rank 1 + how many keys are greater (the index of its first copy, best first)
         keys = []
         for hs in self.heights:
             s = sorted(hs, reverse=True)
-            scores.append(s[0])
             keys.append((s[0], s[1]))
-        return Result.from_keys(tuple(scores), tuple(keys))
+        best_first = sorted(keys, reverse=True)
+        return Result(
+            tuple([k[0] for k in keys]), tuple([best_first.index(k) + 1 for k in keys])
+        )
 
     # --- queries ----------------------------------------------------------------------
     def hand(self, seat: int) -> int:
@@ -406,7 +411,7 @@ class GraphTState(State):
                 z[w] = tuple(hw)
                 self.heights = tuple(z)
                 if lost:
-                    self.gone = tuple(sorted(self.gone + lost))
+                    self.gone += lost
                 self.trick = ()
                 self.tgrey = False
                 self.leader = w
@@ -457,7 +462,7 @@ class GraphTState(State):
         heights[w] = tuple(hw)
         self.heights = tuple(heights)
         if lost:
-            self.gone = tuple(sorted(self.gone + lost))
+            self.gone += lost
         self.trick = ()
         self.tgrey = False
         self.leader = w
