@@ -847,11 +847,17 @@ class TweakState(State):
                         self._pbits += add
                         if not table and t is Capture and k:  # a TWEAK (ruling 5), as _tweak
                             tpos = self.tpos
-                            if tpos < len(self.tpile):
-                                held = self.held
-                                self.held = (
-                                    *held[:m], _with(held[m], self.tpile[tpos]), *held[m + 1 :]
-                                )
+                            tpile = self.tpile
+                            if tpos < len(tpile):
+                                z = list(self.held)
+                                hm = z[m]
+                                if hm:
+                                    y = list(hm)
+                                    insort(y, tpile[tpos])
+                                    z[m] = tuple(y)
+                                else:
+                                    z[m] = (tpile[tpos],)
+                                self.held = tuple(z)
                                 self.tpos = tpos + 1
                     # the end of the turn, as push: the hand loses the card and refills
                     left = len(deck) - dpos
@@ -875,10 +881,15 @@ class TweakState(State):
                     z[m] = tuple(h)
                     self.hands = hands = tuple(z)
                     if not table and left > 0:
-                        k = TABLE_REFILL if left >= TABLE_REFILL else left
-                        table = tuple(sorted(deck[dpos : dpos + k]))
-                        dpos += k
-                        left -= k
+                        if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
+                            x, y = deck[dpos], deck[dpos + 1]
+                            table = (x, y) if x <= y else (y, x)
+                            dpos += 2
+                            left -= 2
+                        else:
+                            table = (deck[dpos],)
+                            dpos += 1
+                            left -= 1
                     self.table = table
                     self.dpos = dpos
                     if tused:
@@ -897,6 +908,15 @@ class TweakState(State):
                         m = (m + 1) % n
                     self.mover = m
                     return m
+        if t is ChooseDealer and self.phase == FIRST:
+            self.check(action)
+            undo = self._undo
+            if undo is not _DISCARD:
+                undo.append(self._snap())
+            self.history.append(action)
+            self.dealer = action.seat  # type: ignore[attr-defined]
+            self.phase = DEAL
+            return DEALER
         if t is Deal and self.phase == DEAL:
             self.check(action)
             undo = self._undo
