@@ -782,9 +782,9 @@ class TweakState(State):
         """``check`` then ``push`` in one call, returning the new ``to_move``. A card played
         or a capture on a turn (nearly every action of a record) is checked and played in
         one run: the table edit that checks a capture's cards is the one the play keeps,
-        and the end of the turn is ``push``'s. Anything else, or an illegal play, goes
-        through ``check`` and ``push`` (the same errors). ``tests/test_validate2_tweak_step.py``
-        compares the two ways."""
+        and the end of the turn is ``push``'s. Anything else, or a play that fails the
+        check, goes through ``check`` and ``push`` (the same errors).
+        ``tests/test_validate2_tweak_step.py`` compares the two ways."""
         t = type(action)
         if (t is Capture or t is Place) and self.phase == TURN:
             m = self.mover
@@ -797,9 +797,14 @@ class TweakState(State):
                 if t is Place:
                     z = list(table)
                     z.insert(bisect_right(table, c), c)
+                    undo = self._undo
+                    if undo is not _DISCARD:
+                        undo.append((
+                            TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table,
+                            self._pbits, self.held,
+                        ))  # = self._snap()[:SHORT]
+                    self.history.append(action)
                     table = tuple(z)
-                    ok = True
-                    add = 0
                 else:
                     # check (as ``check``): the taken cards sorted and on the table, the
                     # faces summing to the target; the table left is the play's
@@ -832,82 +837,82 @@ class TweakState(State):
                             add = bit[c] + sum([bit[x] for x in taken])
                     except ValueError:  # a taken card the table lacks
                         ok = False
-                    table = tuple(z)
-                if ok:
-                    tused = self.tused
-                    jdelta = self.jdelta
+                    if not ok:  # check raises the error (and push would play it)
+                        self.check(action)
+                        self.push(action)
+                        return self.to_move
                     undo = self._undo
                     if undo is not _DISCARD:
                         undo.append((
-                            TURN, m, tused, jdelta, dpos, self.tpos, hands, self.table,
+                            TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table,
                             self._pbits, self.held,
                         ))  # = self._snap()[:SHORT]
                     self.history.append(action)
-                    if add:
-                        self._pbits += add
-                        if not table and t is Capture and k:  # a TWEAK (ruling 5), as _tweak
-                            tpos = self.tpos
-                            tpile = self.tpile
-                            if tpos < len(tpile):
-                                z = list(self.held)
-                                hm = z[m]
-                                if hm:
-                                    y = list(hm)
-                                    insort(y, tpile[tpos])
-                                    z[m] = tuple(y)
-                                else:
-                                    z[m] = (tpile[tpos],)
-                                self.held = tuple(z)
-                                self.tpos = tpos + 1
-                    # the end of the turn, as push: the hand loses the card and refills
-                    left = len(deck) - dpos
-                    h = list(hands[m])
-                    if left > 0 and len(h) == HAND_SIZE:
-                        h[h.index(c)] = deck[dpos]
+                    self._pbits += add
+                    table = tuple(z)
+                    if not table and k:  # a TWEAK (ruling 5), as _tweak
+                        tpos = self.tpos
+                        tpile = self.tpile
+                        if tpos < len(tpile):
+                            z = list(self.held)
+                            hm = z[m]
+                            if hm:
+                                y = list(hm)
+                                insort(y, tpile[tpos])
+                                z[m] = tuple(y)
+                            else:
+                                z[m] = (tpile[tpos],)
+                            self.held = tuple(z)
+                            self.tpos = tpos + 1
+                # the end of the turn, as push: the hand loses the card and refills
+                left = len(deck) - dpos
+                h = list(hands[m])
+                if left > 0 and len(h) == HAND_SIZE:
+                    h[h.index(c)] = deck[dpos]
+                    h.sort()
+                    dpos += 1
+                    left -= 1
+                else:
+                    h.remove(c)
+                    if left > 0:
+                        k = HAND_SIZE - len(h)
+                        if k > left:
+                            k = left
+                        h += deck[dpos : dpos + k]
                         h.sort()
+                        dpos += k
+                        left -= k
+                z = list(hands)
+                z[m] = tuple(h)
+                self.hands = hands = tuple(z)
+                if not table and left > 0:
+                    if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
+                        x, y = deck[dpos], deck[dpos + 1]
+                        table = (x, y) if x <= y else (y, x)
+                        dpos += 2
+                        left -= 2
+                    else:
+                        table = (deck[dpos],)
                         dpos += 1
                         left -= 1
-                    else:
-                        h.remove(c)
-                        if left > 0:
-                            k = HAND_SIZE - len(h)
-                            if k > left:
-                                k = left
-                            h += deck[dpos : dpos + k]
-                            h.sort()
-                            dpos += k
-                            left -= k
-                    z = list(hands)
-                    z[m] = tuple(h)
-                    self.hands = hands = tuple(z)
-                    if not table and left > 0:
-                        if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
-                            x, y = deck[dpos], deck[dpos + 1]
-                            table = (x, y) if x <= y else (y, x)
-                            dpos += 2
-                            left -= 2
-                        else:
-                            table = (deck[dpos],)
-                            dpos += 1
-                            left -= 1
-                    self.table = table
-                    self.dpos = dpos
-                    if tused:
-                        self.tused = 0
-                    if jdelta:
-                        self.jdelta = 0
-                    if left > 0:
-                        self.mover = m = (m + 1) % self.n
-                        return m
-                    if not any(hands):
-                        self._end_round()
-                        return self.to_move
-                    n = self.n
-                    m = (m + 1) % n
-                    while not hands[m]:
-                        m = (m + 1) % n
-                    self.mover = m
+                self.table = table
+                self.dpos = dpos
+                if self.tused:
+                    self.tused = 0
+                if self.jdelta:
+                    self.jdelta = 0
+                if left > 0:
+                    self.mover = m = (m + 1) % self.n
                     return m
+                if not any(hands):
+                    self._end_round()
+                    return self.to_move
+                n = self.n
+                m = (m + 1) % n
+                while not hands[m]:
+                    m = (m + 1) % n
+                self.mover = m
+                return m
         if t is ChooseDealer and self.phase == FIRST:
             self.check(action)
             undo = self._undo
