@@ -913,6 +913,24 @@ class TweakState(State):
                     m = (m + 1) % n
                 self.mover = m
                 return m
+        if (t is UseJoker or t is UseShifter) and self.phase == TURN and self._turn_other_ok(
+            t, action
+        ):  # checked as check does; played as push does
+            undo = self._undo
+            if undo is not _DISCARD:
+                undo.append((
+                    TURN, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
+                    self.hands, self.table, self._pbits, self.held,
+                ))  # = self._snap()[:SHORT]
+            self.history.append(action)
+            if t is UseJoker:
+                self._spend(JOKER)
+                self.jdelta = action.delta  # type: ignore[attr-defined]
+            else:
+                self._spend(SHIFTER)
+                self.table = _with(self.table, self.deck[self.dpos])
+                self.dpos += 1
+            return self.mover
         if t is ChooseDealer and self.phase == FIRST:
             self.check(action)
             undo = self._undo
