@@ -280,6 +280,10 @@ class FastReplayer:
         self._setups: dict[tuple[str, str, int], tuple[Game, Setup]] = {}
         self._memos: dict[str, dict[str, Action]] = {}
         self._fresh: dict[Setup, State] = {}
+        self._plans: dict[tuple[str, str, int], tuple] = {}
+        """Per (Game, Rules, player count) header key: what ``play`` needs to start a
+        record (the game, the new state to copy, the action memo, whether ``step`` is
+        the game's own), so a record of a known setup hashes no ``Setup``."""
 
     def setup(self, loc: Located | Record, *, path: str | None = None) -> tuple[Game, Setup]:
         """:func:`setup_of`, remembered per distinct (Game, Rules, player count)."""
@@ -296,12 +300,9 @@ class FastReplayer:
             self._setups[key] = found
         return found
 
-    def play(
-        self, loc: Located | Record, *, path: str | None = None, check_result: bool = True
-    ) -> State:
-        """Replay the whole record and return the final state; raise what :func:`replay`
-        raises, word for word."""
-        rec, line_of, path = _unpack(loc, path)
+    def _plan(self, loc: Located | Record, path: str | None) -> tuple:
+        """The plan of ``loc``'s setup (see ``_plans``), made and kept; raises the located
+        error of a bad ``Game``, ``Rules`` or ``Players`` header."""
         game, setup = self.setup(loc, path=path)
         template = self._fresh.get(setup)
         if template is None:
@@ -309,17 +310,43 @@ class FastReplayer:
             if len(self._fresh) >= 1000:
                 self._fresh.clear()
             self._fresh[setup] = template
-        state = template.copy()  # a new state, without building its tables again
-        state.forward_only()
-        move_lines = loc.move_lines if isinstance(loc, Located) else None
         memo = self._memos.get(game.id) if game.parse_is_stateless else None
         if memo is None and game.parse_is_stateless:
             memo = self._memos[game.id] = {}
+        fused = type(template).step is not State.step  # else check and push: one call fewer
+        plan = (game, template, memo, fused)
+        h = loc.record.headers if isinstance(loc, Located) else loc.headers
+        players = h["Players"]  # setup() found every header
+        if len(self._plans) >= 1000:
+            self._plans.clear()
+        self._plans[(h["Game"], h["Rules"], players.count(",") + 1 if players.strip() else 0)] = (
+            plan
+        )
+        return plan
+
+    def play(
+        self, loc: Located | Record, *, path: str | None = None, check_result: bool = True
+    ) -> State:
+        """Replay the whole record and return the final state; raise what :func:`replay`
+        raises, word for word."""
+        rec, line_of, path = _unpack(loc, path)
+        h = rec.headers
+        game_tag, rules, players = h.get("Game"), h.get("Rules"), h.get("Players")
+        plan = None
+        if game_tag is not None and rules is not None and players is not None:
+            plan = self._plans.get(
+                (game_tag, rules, players.count(",") + 1 if players.strip() else 0)
+            )
+        if plan is None:
+            plan = self._plan(loc, path)
+        game, template, memo, fused = plan
+        state = template.copy()  # a new state, without building its tables again
+        state.forward_only()
+        move_lines = loc.move_lines if isinstance(loc, Located) else None
         keep = memo is not None  # texts -> actions are memoised
         memo_get = memo.get if memo is not None else _NO_MEMO.get
         seat_of = _SEATS.get
         parse, step, check, push = game.parse_action, state.step, state.check, state.push
-        fused = type(state).step is not State.step  # else check and push: one call fewer
         mover = state.to_move
         ply = 0
         for ply, move in enumerate(rec.moves, 1):
