@@ -97,3 +97,43 @@ def test_result_ranks_as_from_keys() -> None:
         tops = [sorted(hs, reverse=True)[:2] for hs in state.heights]
         want = Result.from_keys(tuple(t[0] for t in tops), tuple(tuple(t) for t in tops))
         assert state.result() == want
+
+
+def test_deal_parse_fast_way_agrees() -> None:
+    """A deal's hands are read two bytes at a time when they are colour cards only; the
+    result, or the error and its column, is that of reading them token by token."""
+    from kifu.core.errors import NotationError
+    from kifu.games.graph_t.cards import G
+    from kifu.games.graph_t.codec import parse_action, scan_cards
+
+    def slow(text: str):
+        hands = []
+        col = 6
+        for part in text[5:].split("/"):
+            if not part:
+                raise NotationError("empty hand in the deal (use - for none)", col=col)
+            codes = scan_cards(part, col)
+            if G in codes:
+                raise NotationError("grey", col=col + part.upper().index("G"))
+            hands.append(tuple(sorted(codes)))
+            col += len(part) + 1
+        return Deal(tuple(hands))
+
+    rng = random.Random(8)
+    for seed in range(150):
+        state = GAME.new_state(2 + seed % 3)
+        text = GAME.format_action(state, GAME.chance_action(state, Rng(seed)))
+        variants = [text, text.lower(), text[:5] + text[5:].lower()]
+        for _ in range(3):
+            i = rng.randrange(5, len(text))
+            variants.append(text[:i] + rng.choice(["G", "g", "/", "-", "X", "R9", ""]) + text[i:])
+        for t in variants:
+            try:
+                want = slow(t)
+            except NotationError as e:
+                want = ("error", e.col)
+            try:
+                got = parse_action(t)
+            except NotationError as e:
+                got = ("error", e.col)
+            assert got == want, t

@@ -150,7 +150,15 @@ def parse_action(text: str) -> Action:
                                 col=5 + rest.index(" ") + 1)
         hands = []
         col = 6
+        get = _PAIR_CODE16.get
         for part in rest.split("/"):
+            if part and not len(part) & 1:  # scan_cards' fast path: colour cards only
+                fast = list(map(get, memoryview(part.encode("ascii")).cast("H")))
+                if None not in fast:
+                    fast.sort()
+                    hands.append(tuple(fast))
+                    col += len(part) + 1
+                    continue
             if not part:
                 raise NotationError("empty hand in the deal (use - for none)", col=col)
             codes = scan_cards(part, col)
