@@ -197,3 +197,37 @@ def test_split_cards_fast_way_agrees_with_the_token_way() -> None:
             texts.append(text[:i] + rng.choice("xZ9 -!\u00e9") + text[i + 1 :])
     for text in texts:
         assert split_cards(text) == slow(text), text
+
+
+def test_capture_parse_fast_way_agrees() -> None:
+    """Captures of number cards are read by one pattern; the action (or error) is that of
+    the general reading, for texts in any case and damaged ones."""
+    from kifu.core.errors import NotationError
+    from kifu.games.tweak import codec
+    from kifu.games.tweak.cards import TOKEN
+
+    def general(text: str):
+        saved = codec._CAPTURE
+        codec._CAPTURE = codec.re.compile(r"(?!)")  # never matches: the general way only
+        try:
+            return codec.parse_action(text)
+        except NotationError as e:
+            return ("error", str(e), e.col)
+        finally:
+            codec._CAPTURE = saved
+
+    def fast(text: str):
+        try:
+            return codec.parse_action(text)
+        except NotationError as e:
+            return ("error", str(e), e.col)
+
+    rng = random.Random(4)
+    numbers = TOKEN[:36]
+    for _ in range(600):
+        text = rng.choice(numbers) + rng.choice("xX") + "".join(
+            rng.choice(TOKEN if rng.random() < 0.1 else numbers)
+            for _ in range(rng.randrange(0, 5))
+        )
+        for t in (text, text.lower(), text + rng.choice(["\\n", " ", "x", "7", "!"])):
+            assert fast(t) == general(t), t

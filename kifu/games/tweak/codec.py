@@ -76,8 +76,17 @@ def _card(text: str, col: int, what: str = "card") -> int:
     return code
 
 
+_CAPTURE = re.compile(r"([ROYGBProygbp][1-6])[xX]((?:[ROYGBProygbp][1-6])+)\Z")
+"""A capture of number cards, the commonest text that is not memoised yet: read at once
+(the general way below gives the same action)."""
+
+
 def parse_action(text: str) -> Action:
     """The action written as ``text`` (raises :class:`NotationError`, col 1-based)."""
+    m = _CAPTURE.match(text)
+    if m:
+        taken = split_cards(m[2])
+        return Capture(CODE_OF[m[1].upper()], tuple(sorted(taken)))  # type: ignore[arg-type]
     if not (text.isascii() and text.isprintable()):  # "!ſ".upper() would be "!S"
         at = next(i for i, c in enumerate(text) if not " " <= c <= "~")
         raise NotationError(f"an action is printable ASCII; {text[at]!r} is not", col=at + 1)
