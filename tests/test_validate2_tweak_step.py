@@ -231,3 +231,17 @@ def test_capture_parse_fast_way_agrees() -> None:
         )
         for t in (text, text.lower(), text + rng.choice(["\\n", " ", "x", "7", "!"])):
             assert fast(t) == general(t), t
+
+
+def test_result_ranks_as_from_keys() -> None:
+    """``result()`` ranks the totals as ``Result.from_keys`` does, ties included."""
+    from kifu.core.game import Result
+    from kifu.games.tweak.state import OVER
+
+    rng = random.Random(6)
+    for _ in range(300):
+        n = rng.randrange(2, 7)
+        state = GAME.new_state(n)
+        state.phase = OVER
+        state.totals = tuple(rng.choice((0, 5, 17, 120)) for _ in range(n))
+        assert state.result() == Result.from_keys(state.totals)

@@ -541,7 +541,11 @@ class TweakState(State):
     def result(self) -> Result | None:
         if self.phase != OVER:
             return None
-        return Result.from_keys(self.totals)
+        # = Result.from_keys(self.totals): a seat's rank is 1 + how many totals are greater
+        # (the index of its total's first copy, best first)
+        totals = self.totals
+        best_first = sorted(totals, reverse=True)
+        return Result(tuple(totals), tuple([best_first.index(t) + 1 for t in totals]))
 
     def components(self) -> tuple[int, ...]:
         """Every card of a round, sorted (number cards of the round's colours + T! cards)."""
