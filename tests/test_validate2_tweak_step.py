@@ -245,3 +245,42 @@ def test_result_ranks_as_from_keys() -> None:
         state.phase = OVER
         state.totals = tuple(rng.choice((0, 5, 17, 120)) for _ in range(n))
         assert state.result() == Result.from_keys(state.totals)
+
+
+def test_deal_parse_fast_way_agrees() -> None:
+    """A deal's deck is read two bytes at a time and its T! pile remembered; the action,
+    or the error and its column, is that of reading both token by token."""
+    from kifu.core.errors import NotationError
+    from kifu.games.tweak.cards import THIEF, bad_token_at, split_cards
+    from kifu.games.tweak.codec import parse_action
+
+    def slow(text: str):
+        _, deck_text, tp_text = text.split()
+        deck = split_cards(deck_text)
+        if deck is None or (deck and max(deck) >= THIEF):
+            return ("error", 6 + bad_token_at(deck_text) - 1)
+        tp = split_cards(tp_text)
+        if tp is None or (tp and min(tp) < THIEF):
+            return ("error", 6 + len(deck_text) + 1 + bad_token_at(tp_text) - 1)
+        return Deal(tuple(deck), tuple(tp))
+
+    def fast(text: str):
+        try:
+            return parse_action(text)
+        except NotationError as e:
+            return ("error", e.col)
+
+    rng = random.Random(9)
+    for seed in range(200):
+        state = GAME.new_state(2 + seed % 5)
+        state.push(GAME.chance_action(state, Rng(seed)))  # the first dealer
+        text = GAME.format_action(state, GAME.chance_action(state, Rng(seed)))
+        texts = [text, text.lower()]
+        for _ in range(4):
+            i = rng.randrange(5, len(text))
+            junk = rng.choice(["!T", "!j", "X1", "R7", "r", "-", "R1"])
+            texts.append(text[:i] + junk + text[i + rng.randrange(3) :])
+        texts.append(text.split()[0] + " - " + text.split()[2])
+        for t in texts:
+            if len(t.split()) == 3:
+                assert fast(t) == slow(t), t

@@ -20,6 +20,7 @@ Input is case-insensitive; output is canonical.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action
@@ -45,7 +46,15 @@ from kifu.games.tweak.actions import (
     UseShifter,
     UseThief,
 )
-from kifu.games.tweak.cards import CODE_OF, THIEF, TOKEN, bad_token_at, cards_text, split_cards
+from kifu.games.tweak.cards import (
+    _PAIR_CODE,
+    CODE_OF,
+    THIEF,
+    TOKEN,
+    bad_token_at,
+    cards_text,
+    split_cards,
+)
 
 _SEAT = re.compile(r"[pP](0|[1-9][0-9]{0,5})\Z")
 """A seat: ASCII digits only, at most 6 (a larger seat is no seat of any game)."""
@@ -81,6 +90,24 @@ _CAPTURE = re.compile(r"([ROYGBProygbp][1-6])[xX]((?:[ROYGBProygbp][1-6])+)\Z")
 (the general way below gives the same action)."""
 
 
+_NOT_A_CARD = repeat(THIEF)
+"""What ``_number_cards`` reads for an unknown token (no number card has this code)."""
+_TPILES: dict[str, tuple[int, ...]] = {}
+"""T! pile text -> its cards, for the few orders a deal's T! pile comes in (bounded)."""
+
+
+def _number_cards(text: str) -> tuple[int, ...] | None:
+    """The codes of a concatenation of number-card tokens, or None for anything else (the
+    general way then reads it and names the error): every two bytes at once, unknown
+    tokens and T! cards read as THIEF, so one ``max`` checks them all."""
+    if text and not len(text) & 1 and text.isascii():
+        codes = tuple(map(_PAIR_CODE.get, memoryview(text.encode("ascii")).cast("H"),
+                          _NOT_A_CARD))
+        if max(codes) < THIEF:
+            return codes
+    return None
+
+
 def parse_action(text: str) -> Action:
     """The action written as ``text`` (raises :class:`NotationError`, col 1-based)."""
     m = _CAPTURE.match(text)
@@ -107,17 +134,24 @@ def parse_action(text: str) -> Action:
     if low == "deal":
         if len(parts) != 3:
             raise NotationError("expected: deal <deck cards> <T! cards>", col=1)
-        deck = split_cards(parts[1])
-        col2 = len(head) + 2
-        if deck is None or (deck and max(deck) >= THIEF):
-            raise NotationError(f"bad deck card in {short(parts[1])}",
-                                col=col2 + bad_token_at(parts[1]) - 1)
-        tp = split_cards(parts[2])
-        col3 = col2 + len(parts[1]) + 1
-        if tp is None or (tp and min(tp) < THIEF):
-            raise NotationError(f"bad T! card in {short(parts[2])} (expected !T !J !S !B)",
-                                col=col3 + bad_token_at(parts[2]) - 1)
-        return Deal(tuple(deck), tuple(tp))
+        deck = _number_cards(parts[1])
+        if deck is None:  # the general way, and its errors
+            deck = split_cards(parts[1])
+            col2 = len(head) + 2
+            if deck is None or (deck and max(deck) >= THIEF):
+                raise NotationError(f"bad deck card in {short(parts[1])}",
+                                    col=col2 + bad_token_at(parts[1]) - 1)
+        tp = _TPILES.get(parts[2])
+        if tp is None:
+            tp = split_cards(parts[2])
+            col3 = len(head) + 2 + len(parts[1]) + 1
+            if tp is None or (tp and min(tp) < THIEF):
+                raise NotationError(f"bad T! card in {short(parts[2])} (expected !T !J !S !B)",
+                                    col=col3 + bad_token_at(parts[2]) - 1)
+            if len(_TPILES) >= 1000:
+                _TPILES.clear()
+            tp = _TPILES[parts[2]] = tuple(tp)
+        return Deal(tuple(deck), tp)
     up = head.upper()
     if up.startswith("!"):
         bare = _BARE_T.get(up)
