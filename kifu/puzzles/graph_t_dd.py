@@ -114,6 +114,24 @@ def _lists(hand: int) -> tuple[tuple[int, ...], ...]:
     return r
 
 
+_MOST: dict[int, int] = {}
+
+
+def _most(hand: int) -> int:
+    """The most a hand's cards can add to the stacks: each card on its taller side
+    (cached)."""
+    r = _MOST.get(hand)
+    if r is None:
+        r = 0
+        for c in range(N_CODES):
+            k = (hand & CODE_ALL[c]).bit_count()
+            if k:
+                g = PLAY_HEIGHT[2 * c + 1] if NONTOP >> c & 1 else 0
+                r += k * max(PLAY_HEIGHT[2 * c], g)
+        _MOST[hand] = r
+    return r
+
+
 def _top2(a: list[int] | tuple[int, ...]) -> tuple[int, int]:
     t1 = t2 = 0
     for x in a:
@@ -236,13 +254,128 @@ class Searcher:
             """(lower, upper) bounds of the value at a trick boundary, and the heights
             part of the table key (memoised on the hands and the heights)."""
             hk = tuple(hands)
-            ck = (hk, tuple(H))
+            lead = state.leader == player
+            ck = (hk, tuple(H), lead)
             r = bcache.get(ck)
             if r is None:
-                r = bcache[ck] = bounds_of(hk)
+                r = bcache[ck] = bounds_of(hk, lead)
             return r
 
-        def bounds_of(hk: tuple[int, ...]) -> tuple[int, int, tuple]:
+        mass_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+        def masses(hk: tuple[int, ...]) -> tuple[int, ...]:
+            """Per colour (0..5) the total height of the plays of that colour the hands
+            can still make, and (index 6) the most all the cards can add to the stacks
+            (each card on its taller side)."""
+            r = mass_of.get(hk)
+            if r is None:
+                m = [0] * 7
+                for h in hk:
+                    lists = _lists(h)
+                    for c in range(6):
+                        m[c] += sum(lists[c])
+                    m[6] += _most(h)
+                r = mass_of[hk] = tuple(m)
+            return r
+
+        def worst(hk: tuple[int, ...], seats: list[tuple[int, bool]], mc: tuple[int, int],
+                  tricks: int, info: tuple) -> tuple[int, int]:
+            """How many of ``seats`` (none above the player's pair ``mc`` now; the flag
+            says whether the seat can reach above it) can end above the player's pair
+            together, and then how many more can end equal to it: the most of the first,
+            then the most of the second. To end above, a seat must bring a stack of some
+            colour to the player's tallest (or hold one that tall already, and win a
+            trick to change its pair); to end equal, also a second stack to the
+            player's second tallest, which takes one more trick if its tallest is short
+            of that. That takes tricks (``hands_info``'s gains) out of the ``tricks``
+            left, each won by one seat, and height: every collected play lands in one
+            stack, so the seats growing one colour need together no more than the plays
+            of that colour left in the hands (``masses``), and all of them no more than
+            every card on its taller side."""
+            target = mc[0]
+            opts = []
+            for s, can_pass in seats:
+                base = 6 * s
+                hs = H[base:base + 6]
+                t1, t2 = _top2(hs)
+                if t1 >= target:
+                    o = [(1, 6, 0)]
+                else:
+                    o = []
+                    for c, r, gains in info[s][0]:
+                        d = target - hs[c]
+                        if d > r:
+                            continue
+                        acc = 0
+                        m = 0
+                        for g in gains:
+                            m += 1
+                            acc += g
+                            if acc >= d:
+                                break
+                        if m <= tricks:
+                            o.append((m, c, d))
+                if (t1, t2) == mc:
+                    tie = [(0, 6, 0)]
+                else:
+                    more = 1 if t1 < mc[1] else 0
+                    tie = [(m + more, c, d) for m, c, d in o if m + more <= tricks]
+                opts.append((tuple(o) if can_pass else (), tuple(tie)))
+            mass = masses(hk)
+            k = len(opts)
+            best = 0
+            dem = [0] * 7
+
+            def fit(i: int, left: int, score: int) -> None:
+                nonlocal best
+                if score > best:
+                    best = score
+                if i == k or score + 4 * (k - i) <= best:
+                    return
+                for w, group in ((4, opts[i][0]), (1, opts[i][1])):
+                    for m, c, d in group:
+                        if m > left:
+                            continue
+                        dem[c] += d
+                        if dem[c] <= mass[c] and (c == 6 or sum(dem) <= mass[6]):
+                            fit(i + 1, left - m, score + w)
+                        dem[c] -= d
+                fit(i + 1, left, score)
+
+            fit(0, tricks, 0)
+            return best >> 2, best & 3
+
+        sure_of: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+        def sure(hk: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+            """The player's sure leads: (colour, height) of each colour card (each copy)
+            whose colour side no other seat can beat with any play it holds (a play of
+            that colour as tall or taller, a grey play as tall or taller, with
+            ``grey_wins=trump`` any grey play). Led by the player, each wins its trick
+            whatever the others do, and the player leads again."""
+            r = sure_of.get(hk)
+            if r is None:
+                out = []
+                h = hk[player]
+                lists = [_lists(x) for x in hk]
+                for c in range(20):
+                    k = (h & CODE_ALL[c]).bit_count()
+                    if not k:
+                        continue
+                    col = CARD_COLOUR[c]
+                    x = height[2 * c]
+                    for t in others:
+                        lt = lists[t]
+                        if lt[col] and lt[col][0] >= x:
+                            break
+                        if lt[GREY] and (trump or lt[GREY][0] >= x):
+                            break
+                    else:
+                        out += [(col, x)] * k
+                r = sure_of[hk] = tuple(out)
+            return r
+
+        def bounds_of(hk: tuple[int, ...], lead: bool) -> tuple[int, int, tuple]:
             info = binfo.get(hk)
             if info is None:
                 info = binfo[hk] = hands_info(hk)
@@ -314,32 +447,35 @@ class Searcher:
             # A seat needs at least as many tricks as its largest gains (``hands_info``)
             # take to bring one stack up to the player's tallest, and one at least.
             mc = cur[player]
+            tricks = hk[player].bit_count()
+            norm_mc = mc
+            if lead:
+                # the player may first cash its sure leads (``sure``): its stacks grow
+                # by their heights at least, and the others have fewer tricks left
+                gain = sure(hk)
+                if gain:
+                    hs = H[6 * player:6 * player + 6]
+                    for c, x in gain:
+                        hs[c] += x
+                    mc = _top2(hs)
+                    tricks -= len(gain)
             above = 0
             needs = []
-            reach = 0
             for s in others:
                 q = up[s]
                 if q >= mc:
-                    reach += 1
                     if cur[s] > mc:
                         above += 1
-                    elif q > mc:
-                        needs.append(tricks_to(s, mc[0], cur[s][0]))
-            tricks = hk[player].bit_count()
-            passing = 0
+                    else:
+                        needs.append((s, q > mc))
+            passing = tying = 0
             if needs:
-                needs.sort()
-                for m in needs:
-                    tricks -= m
-                    if tricks < 0:
-                        break
-                    passing += 1
-            place = 1 + above + passing
-            lo = pack(place, 1 + reach - (place - 1), mc[0], mc[1])
+                passing, tying = worst(hk, needs, mc, tricks, info)
+            lo = pack(1 + above + passing, 1 + tying, mc[0], mc[1])
             # a seat that ends below the player whatever happens (or above) matters
             # only as that: the play does not depend on the heights, only the value
             for s in others:
-                if up[s] < mc:
+                if up[s] < norm_mc:
                     norm[s] = (-1,)
                 elif cur[s] > mu:
                     norm[s] = (-2,)
@@ -446,10 +582,10 @@ class Searcher:
             key = None
             if k == 0:
                 hk = tuple(hands)
-                ck = (hk, tuple(H))
+                ck = (hk, tuple(H), leader == player)
                 r = bcache.get(ck)
                 if r is None:
-                    r = bcache[ck] = bounds_of(hk)
+                    r = bcache[ck] = bounds_of(hk, leader == player)
                 lo, hi, norm = r
                 if hi <= alpha or lo == hi:
                     return hi
