@@ -219,9 +219,10 @@ class Searcher:
             stack grows only in a trick its owner wins with a play of its colour, so the
             owner must hold such cards; a trick won with a play of height ``x`` collects
             from each other seat at most one play of that colour, no taller than ``x``
-            (a taller one would win). So the gain is at most the sum, over the owner's
-            plays of that colour, of ``x`` plus each other seat's tallest play of that
-            colour up to ``x``."""
+            (a taller one would win), and each of their cards once. So the owner's
+            ``m`` tricks in that colour gain at most its ``m`` tallest plays of it, each
+            with, from each other seat, the tallest of its plays of that colour left no
+            taller than it (the owner's tallest first): the gains, tallest first."""
             lists = [_lists(h) for h in hk]
             out = []
             for s, mine in enumerate(lists):
@@ -233,16 +234,20 @@ class Searcher:
                     if not k:
                         fixed.append(c)
                         continue
-                    gains = []
-                    for x in own:
-                        g = x
-                        for t, theirs in enumerate(lists):
-                            if t != s:
-                                for y in theirs[c]:
-                                    if y <= x:
-                                        g += y
-                                        break
-                        gains.append(g)
+                    gains = list(own)
+                    for t, theirs in enumerate(lists):
+                        if t == s:
+                            continue
+                        ys = theirs[c]
+                        j = 0
+                        ny = len(ys)
+                        for i, x in enumerate(own):
+                            while j < ny and ys[j] > x:
+                                j += 1
+                            if j == ny:
+                                break
+                            gains[i] += ys[j]
+                            j += 1
                     gains.sort(reverse=True)
                     grow.append((c, sum(gains), tuple(gains)))
                 out.append((tuple(grow), tuple(fixed)))
