@@ -259,11 +259,10 @@ class Searcher:
             """(lower, upper) bounds of the value at a trick boundary, and the heights
             part of the table key (memoised on the hands and the heights)."""
             hk = tuple(hands)
-            lead = state.leader == player
-            ck = (hk, tuple(H), lead)
+            ck = (hk, tuple(H), state.leader)
             r = bcache.get(ck)
             if r is None:
-                r = bcache[ck] = bounds_of(hk, lead)
+                r = bcache[ck] = bounds_of(hk, state.leader)
             return r
 
         mass_of: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -350,18 +349,18 @@ class Searcher:
             fit(0, tricks, 0)
             return best >> 2, best & 3
 
-        sure_of: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+        sure_of: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
 
-        def sure(hk: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-            """The player's sure leads: (colour, height) of each colour card (each copy)
-            whose colour side no other seat can beat with any play it holds (a play of
-            that colour as tall or taller, a grey play as tall or taller, with
-            ``grey_wins=trump`` any grey play). Led by the player, each wins its trick
-            whatever the others do, and the player leads again."""
-            r = sure_of.get(hk)
+        def sure(hk: tuple[int, ...], s: int) -> tuple[tuple[int, int], ...]:
+            """The sure leads of seat ``s``: (colour, height) of each colour card (each
+            copy) whose colour side no other seat can beat with any play it holds (a
+            play of that colour as tall or taller, a grey play as tall or taller, with
+            ``grey_wins=trump`` any grey play). Led by ``s``, each wins its trick
+            whatever the others do, and ``s`` leads again."""
+            r = sure_of.get((hk, s))
             if r is None:
                 out = []
-                h = hk[player]
+                h = hk[s]
                 lists = [_lists(x) for x in hk]
                 for c in range(20):
                     k = (h & CODE_ALL[c]).bit_count()
@@ -369,7 +368,9 @@ class Searcher:
                         continue
                     col = CARD_COLOUR[c]
                     x = height[2 * c]
-                    for t in others:
+                    for t in range(n):
+                        if t == s:
+                            continue
                         lt = lists[t]
                         if lt[col] and lt[col][0] >= x:
                             break
@@ -377,10 +378,38 @@ class Searcher:
                             break
                     else:
                         out += [(col, x)] * k
-                r = sure_of[hk] = tuple(out)
+                r = sure_of[hk, s] = tuple(out)
             return r
 
-        def bounds_of(hk: tuple[int, ...], lead: bool) -> tuple[int, int, tuple]:
+        def pair_max(s: int, hs: list[int], tricks: int, info: tuple) -> tuple[int, int]:
+            """The most (tallest, second) seat ``s`` can reach from stacks ``hs`` in
+            ``tricks`` tricks: a trick grows one stack, so the tallest takes the fewest
+            tricks that bring some stack there, and the second grows in the others."""
+            grow = {c: gains for c, _, gains in info[s][0]}
+            most = []
+            for c in range(6):
+                g = grow.get(c, ())
+                most.append(hs[c] + sum(g[:tricks]))
+            u1 = max(most)
+            u2 = 0
+            for a in range(6):
+                if most[a] != u1:
+                    continue
+                g = grow.get(a, ())
+                acc = hs[a]
+                m = 0
+                while acc < u1:
+                    acc += g[m]
+                    m += 1
+                left = tricks - m
+                for b in range(6):
+                    if b != a:
+                        x = hs[b] + sum(grow.get(b, ())[:left])
+                        if x > u2:
+                            u2 = x
+            return u1, u2
+
+        def bounds_of(hk: tuple[int, ...], leader: int) -> tuple[int, int, tuple]:
             info = binfo.get(hk)
             if info is None:
                 info = binfo[hk] = hands_info(hk)
@@ -439,10 +468,24 @@ class Searcher:
                 cur.append((c1, c2))
                 up.append((u1, u2))
                 norm.append(tuple(part))
-            mu = up[player]
+            # best place: the player reaches its most, the others stay; a seat of the
+            # coalition on lead may first cash its sure leads (``sure``): its stacks
+            # grow by their heights at least, and the player has fewer tricks left
+            tricks = hk[player].bit_count()
+            above_cur = cur
+            if leader != player:
+                gain = sure(hk, leader)
+                if gain:
+                    hs = H[6 * leader:6 * leader + 6]
+                    for c, x in gain:
+                        hs[c] += x
+                    above_cur = list(cur)
+                    above_cur[leader] = _top2(hs)
+                    tricks -= len(gain)
+            mu = pair_max(player, H[6 * player:6 * player + 6], tricks, info)
             place = 1
             for s in others:
-                if cur[s] > mu:
+                if above_cur[s] > mu:
                     place += 1
             hi = pack(place, 1, mu[0], mu[1])
             # worst place: the player stays, the others reach their most; if that place
@@ -454,10 +497,10 @@ class Searcher:
             mc = cur[player]
             tricks = hk[player].bit_count()
             norm_mc = mc
-            if lead:
+            if leader == player:
                 # the player may first cash its sure leads (``sure``): its stacks grow
                 # by their heights at least, and the others have fewer tricks left
-                gain = sure(hk)
+                gain = sure(hk, player)
                 if gain:
                     hs = H[6 * player:6 * player + 6]
                     for c, x in gain:
@@ -587,10 +630,10 @@ class Searcher:
             key = None
             if k == 0:
                 hk = tuple(hands)
-                ck = (hk, tuple(H), leader == player)
+                ck = (hk, tuple(H), leader)
                 r = bcache.get(ck)
                 if r is None:
-                    r = bcache[ck] = bounds_of(hk, leader == player)
+                    r = bcache[ck] = bounds_of(hk, leader)
                 lo, hi, norm = r
                 if hi <= alpha or lo == hi:
                     return hi
