@@ -33,6 +33,7 @@ recursion, values as single ints, bounds, and a table at trick boundaries.
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Callable
 
 from kifu.games.graph_t.cards import (
@@ -228,6 +229,7 @@ class Searcher:
             for s, mine in enumerate(lists):
                 grow = []
                 fixed = []
+                pref: list[tuple[int, ...]] = [(0,)] * 6
                 for c in range(6):
                     own = mine[c]
                     k = len(own)
@@ -249,8 +251,14 @@ class Searcher:
                             gains[i] += ys[j]
                             j += 1
                     gains.sort(reverse=True)
-                    grow.append((c, sum(gains), tuple(gains)))
-                out.append((tuple(grow), tuple(fixed)))
+                    grow.append((c, sum(gains)))
+                    acc = 0
+                    p = [0]
+                    for g in gains:
+                        acc += g
+                        p.append(acc)
+                    pref[c] = tuple(p)
+                out.append((tuple(grow), tuple(fixed), tuple(pref)))
             return tuple(out)
 
         bcache: dict[tuple, tuple[int, int, tuple]] = {}
@@ -306,17 +314,12 @@ class Searcher:
                     o = [(1, 6, 0)]
                 else:
                     o = []
-                    for c, r, gains in info[s][0]:
+                    pref = info[s][2]
+                    for c, r in info[s][0]:
                         d = target - hs[c]
                         if d > r:
                             continue
-                        acc = 0
-                        m = 0
-                        for g in gains:
-                            m += 1
-                            acc += g
-                            if acc >= d:
-                                break
+                        m = bisect_left(pref[c], d)
                         if m <= tricks:
                             o.append((m, c, d))
                 if (t1, t2) == mc:
@@ -381,30 +384,23 @@ class Searcher:
                 r = sure_of[hk, s] = tuple(out)
             return r
 
-        def pair_max(s: int, hs: list[int], tricks: int, info: tuple) -> tuple[int, int]:
-            """The most (tallest, second) seat ``s`` can reach from stacks ``hs`` in
-            ``tricks`` tricks: a trick grows one stack, so the tallest takes the fewest
-            tricks that bring some stack there, and the second grows in the others."""
-            grow = {c: gains for c, _, gains in info[s][0]}
-            most = []
-            for c in range(6):
-                g = grow.get(c, ())
-                most.append(hs[c] + sum(g[:tricks]))
+        def pair_max(hs: list[int], pref: tuple, tricks: int) -> tuple[int, int]:
+            """The most (tallest, second) a seat can reach from stacks ``hs`` in
+            ``tricks`` tricks (``pref``: its gains per colour, summed): a trick grows one
+            stack, so the tallest takes the fewest tricks that bring some stack there,
+            and the second grows in the others."""
+            most = [x + (p[tricks] if tricks < len(p) else p[-1])
+                    for x, p in zip(hs, pref, strict=True)]
             u1 = max(most)
             u2 = 0
             for a in range(6):
                 if most[a] != u1:
                     continue
-                g = grow.get(a, ())
-                acc = hs[a]
-                m = 0
-                while acc < u1:
-                    acc += g[m]
-                    m += 1
-                left = tricks - m
+                left = tricks - bisect_left(pref[a], u1 - hs[a])
                 for b in range(6):
                     if b != a:
-                        x = hs[b] + sum(grow.get(b, ())[:left])
+                        p = pref[b]
+                        x = hs[b] + (p[left] if left < len(p) else p[-1])
                         if x > u2:
                             u2 = x
             return u1, u2
@@ -414,28 +410,12 @@ class Searcher:
             if info is None:
                 info = binfo[hk] = hands_info(hk)
 
-            def tricks_to(s: int, target: int, top: int) -> int:
-                """The fewest tricks seat ``s`` must win to have a stack of ``target``."""
-                if top >= target:
-                    return 1
-                fewest = INF
-                for c, _, gains in info[s][0]:
-                    acc = H[6 * s + c]
-                    for m, g in enumerate(gains, 1):
-                        if m >= fewest:
-                            break
-                        acc += g
-                        if acc >= target:
-                            fewest = m
-                            break
-                return fewest
-
             cur = []
             up = []
             norm = []
             for s in range(n):
                 hs = H[6 * s:6 * s + 6]
-                grow, fixed = info[s]
+                grow, fixed, _ = info[s]
                 # the top two of the stacks that cannot grow, and each one that can
                 f1 = f2 = 0
                 for c in fixed:
@@ -450,7 +430,7 @@ class Searcher:
                 u1 = f1
                 u2 = f2
                 part = [f1, f2]
-                for c, r, _ in grow:
+                for c, r in grow:
                     x = hs[c]
                     if x + r > f2:  # else it can never be among the top two
                         part.append(8 * x + c)
@@ -482,7 +462,7 @@ class Searcher:
                     above_cur = list(cur)
                     above_cur[leader] = _top2(hs)
                     tricks -= len(gain)
-            mu = pair_max(player, H[6 * player:6 * player + 6], tricks, info)
+            mu = pair_max(H[6 * player:6 * player + 6], info[player][2], tricks)
             place = 1
             for s in others:
                 if above_cur[s] > mu:
@@ -530,64 +510,81 @@ class Searcher:
             return lo, hi, (hk, tuple(norm))
 
         def last_trick() -> int:
-            """The exact value when every hand holds one card (the last trick)."""
+            """The exact value when every hand holds one card (the last trick): each
+            way the trick can end (winner, colour, gain) is valued once, from the
+            seats' pairs before it."""
             leader = state.leader
             seats = seat_at[leader]
             codes = [hands[s].bit_length() - 1 for s in seats]
+            pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
+            ends: dict[tuple[int, int, int], int] = {}
+
+            def end(t: tuple[int, ...]) -> int:
+                w = wins.get(t)
+                if w is None:
+                    j = trick_winner(t, trump)
+                    wc = colour[t[j]]
+                    w = wins[t] = (j, wc, sum(height[q] for q in t if colour[q] == wc))
+                v = ends.get(w)
+                if v is None:
+                    j, wc, add = w
+                    ws = seats[j]
+                    hs = H[6 * ws:6 * ws + 6]
+                    hs[wc] += add
+                    won = _top2(hs)
+                    mine = won if ws == player else pairs[player]
+                    place = 1
+                    shared = 1
+                    for s in others:
+                        q = won if s == ws else pairs[s]
+                        if q > mine:
+                            place += 1
+                        elif q == mine:
+                            shared += 1
+                    v = ends[w] = pack(place, shared, mine[0], mine[1])
+                return v
+
+            def rest(tr: tuple[int, ...], led: int, tg: bool) -> int:
+                i = len(tr)
+                c = codes[i]
+                nt = NONTOP >> c & 1
+                if led == GREY:
+                    opts = (2 * c + 1,) if nt else (2 * c,)
+                elif c != 20 and CARD_COLOUR[c] == led:
+                    opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
+                else:
+                    opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
+                last = i + 1 == n
+                if seats[i] == player:
+                    best = -INF
+                    for q in opts:
+                        v = end((*tr, q)) if last else rest((*tr, q), led, tg or is_grey[q])
+                        if v > best:
+                            best = v
+                else:
+                    best = INF
+                    for q in opts:
+                        v = end((*tr, q)) if last else rest((*tr, q), led, tg or is_grey[q])
+                        if v < best:
+                            best = v
+                return best
+
             g0 = state.greyed
             ms = seats[0]
             c = codes[0]
             op = (g0 != 0) if anyone else (g0 & ~bit[ms]) != 0
             firsts = (2 * c, 2 * c + 1) if op and NONTOP >> c & 1 else (2 * c,)
-            best = -INF
+            best = -INF if ms == player else INF
             for f in firsts:
-                v = rest_of_last(f, [f], codes, seats, is_grey[f])
-                if v > best if ms == player else best == -INF or v < best:
-                    best = v
-            return best
-
-        def rest_of_last(lead: int, tr: list[int], codes: list[int], seats: list[int],
-                         tg: bool) -> int:
-            i = len(tr)
-            if i == n:
-                t = tuple(tr)
-                w = wins.get(t)
-                if w is None:
-                    j = trick_winner(t, trump)
-                    wc = colour[t[j]]
-                    w = (j, wc, sum(height[q] for q in t if colour[q] == wc))
-                    wins[t] = w
-                j, wc, add = w
-                wi = 6 * seats[j] + wc
-                H[wi] += add
-                v = evaluate()
-                H[wi] -= add
-                return v
-            c = codes[i]
-            led = colour[lead]
-            nt = NONTOP >> c & 1
-            if led == GREY:
-                opts = (2 * c + 1,) if nt else (2 * c,)
-            elif c != 20 and CARD_COLOUR[c] == led:
-                opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
-            else:
-                opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
-            maxi = seats[i] == player
-            best = -INF if maxi else INF
-            for q in opts:
-                tr.append(q)
-                v = rest_of_last(lead, tr, codes, seats, tg or is_grey[q])
-                tr.pop()
-                if maxi:
-                    if v > best:
-                        best = v
-                elif v < best:
+                v = end((f,)) if n == 1 else rest((f,), colour[f], is_grey[f])
+                if v > best if ms == player else v < best:
                     best = v
             return best
 
         gkt = tuple((-1 if g else 0) if anyone else (g if not g & (g - 1) else -1)
                     for g in range(1 << n))
         nodes = 0
+        lasts: dict[tuple, int] = {}
 
         def count() -> int:
             return nodes
@@ -630,6 +627,13 @@ class Searcher:
             key = None
             if k == 0:
                 hk = tuple(hands)
+                if hands[leader].bit_count() == 1:
+                    # the last trick: solved directly, cheaper than its bounds
+                    ck = (hk, tuple(H), leader, gkt[state.greyed])
+                    v = lasts.get(ck)
+                    if v is None:
+                        v = lasts[ck] = last_trick()
+                    return v
                 ck = (hk, tuple(H), leader)
                 r = bcache.get(ck)
                 if r is None:
@@ -641,11 +645,6 @@ class Searcher:
                     return lo
                 key = (norm, leader, gkt[state.greyed])
                 entry = tt.get(key)
-                if hands[leader].bit_count() == 1:
-                    if entry is None:
-                        v = tt[key] = last_trick()
-                        return v
-                    return entry
                 if entry is not None:
                     elo, ehi, _ = entry
                     if elo > lo:
