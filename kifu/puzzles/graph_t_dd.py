@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections.abc import Callable
+from typing import Any
 
 from kifu.games.graph_t.cards import (
     CARD_COLOUR,
@@ -509,42 +510,36 @@ class Searcher:
                     norm[s] = (-2,)
             return lo, hi, (hk, tuple(norm))
 
-        def last_trick() -> int:
-            """The exact value when every hand holds one card (the last trick): each
-            way the trick can end (winner, colour, gain) is valued once, from the
-            seats' pairs before it."""
-            leader = state.leader
+        trees: dict[tuple, tuple] = {}
+
+        def last_tree(hk: tuple[int, ...], leader: int, g0: int) -> tuple:
+            """The last trick as a tree (built once per hands, leader and grey state):
+            its ways to end, each (winner, stack index, gain) once, and the choices,
+            a leaf being the index of a way to end and a node (player's?, children);
+            a choice whose children are all one leaf is that leaf."""
             seats = seat_at[leader]
-            codes = [hands[s].bit_length() - 1 for s in seats]
-            pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
-            ends: dict[tuple[int, int, int], int] = {}
+            codes = [hk[s].bit_length() - 1 for s in seats]
+            outs: list[tuple[int, int, int]] = []
+            index: dict[tuple[int, int, int], int] = {}
 
-            def end(t: tuple[int, ...]) -> int:
-                w = wins.get(t)
-                if w is None:
-                    j = trick_winner(t, trump)
-                    wc = colour[t[j]]
-                    w = wins[t] = (j, wc, sum(height[q] for q in t if colour[q] == wc))
-                v = ends.get(w)
-                if v is None:
-                    j, wc, add = w
-                    ws = seats[j]
-                    hs = H[6 * ws:6 * ws + 6]
-                    hs[wc] += add
-                    won = _top2(hs)
-                    mine = won if ws == player else pairs[player]
-                    place = 1
-                    shared = 1
-                    for s in others:
-                        q = won if s == ws else pairs[s]
-                        if q > mine:
-                            place += 1
-                        elif q == mine:
-                            shared += 1
-                    v = ends[w] = pack(place, shared, mine[0], mine[1])
-                return v
+            def leaf(t: tuple[int, ...]) -> int:
+                j = trick_winner(t, trump)
+                wc = colour[t[j]]
+                w = (seats[j], 6 * seats[j] + wc,
+                     sum(height[q] for q in t if colour[q] == wc))
+                i = index.get(w)
+                if i is None:
+                    i = index[w] = len(outs)
+                    outs.append(w)
+                return i
 
-            def rest(tr: tuple[int, ...], led: int, tg: bool) -> int:
+            def choice(maxi: bool, kids: list) -> Any:
+                first = kids[0]
+                if all(k == first for k in kids):
+                    return first
+                return (maxi, tuple(kids))
+
+            def rest(tr: tuple[int, ...], led: int, tg: bool) -> Any:
                 i = len(tr)
                 c = codes[i]
                 nt = NONTOP >> c & 1
@@ -554,32 +549,56 @@ class Searcher:
                     opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
                 else:
                     opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
-                last = i + 1 == n
-                if seats[i] == player:
-                    best = -INF
-                    for q in opts:
-                        v = end((*tr, q)) if last else rest((*tr, q), led, tg or is_grey[q])
-                        if v > best:
-                            best = v
+                if i + 1 == n:
+                    kids = [leaf((*tr, q)) for q in opts]
                 else:
-                    best = INF
-                    for q in opts:
-                        v = end((*tr, q)) if last else rest((*tr, q), led, tg or is_grey[q])
-                        if v < best:
-                            best = v
-                return best
+                    kids = [rest((*tr, q), led, tg or is_grey[q]) for q in opts]
+                return choice(seats[i] == player, kids)
 
-            g0 = state.greyed
             ms = seats[0]
             c = codes[0]
             op = (g0 != 0) if anyone else (g0 & ~bit[ms]) != 0
             firsts = (2 * c, 2 * c + 1) if op and NONTOP >> c & 1 else (2 * c,)
-            best = -INF if ms == player else INF
-            for f in firsts:
-                v = end((f,)) if n == 1 else rest((f,), colour[f], is_grey[f])
-                if v > best if ms == player else v < best:
-                    best = v
-            return best
+            tree = choice(ms == player, [rest((f,), colour[f], is_grey[f]) for f in firsts])
+            return tuple(outs), tree
+
+        def minimax(node: Any, vals: list[int]) -> int:
+            if node.__class__ is int:
+                return vals[node]
+            maxi, kids = node
+            if maxi:
+                return max(minimax(k, vals) for k in kids)
+            return min(minimax(k, vals) for k in kids)
+
+        def last_trick() -> int:
+            """The exact value when every hand holds one card (the last trick): each
+            way it can end is valued once, from the seats' pairs before it."""
+            hk = tuple(hands)
+            tk = (hk, state.leader, state.greyed)
+            r = trees.get(tk)
+            if r is None:
+                r = trees[tk] = last_tree(hk, state.leader, state.greyed)
+            outs, tree = r
+            pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
+            vals = []
+            for ws, wi, add in outs:
+                base = 6 * ws
+                hs = H[base:base + 6]
+                hs[wi - base] += add
+                won = _top2(hs)
+                mine = won if ws == player else pairs[player]
+                place = 1
+                shared = 1
+                for s in others:
+                    q = won if s == ws else pairs[s]
+                    if q > mine:
+                        place += 1
+                    elif q == mine:
+                        shared += 1
+                vals.append(pack(place, shared, mine[0], mine[1]))
+            if tree.__class__ is int:
+                return vals[tree]
+            return minimax(tree, vals)
 
         gkt = tuple((-1 if g else 0) if anyone else (g if not g & (g - 1) else -1)
                     for g in range(1 << n))
