@@ -562,22 +562,25 @@ class Searcher:
             tree = choice(ms == player, [rest((f,), colour[f], is_grey[f]) for f in firsts])
             return tuple(outs), tree
 
-        def minimax(node: Any, vals: list[int]) -> int:
-            if node.__class__ is int:
-                return vals[node]
+        def minimax(node: tuple, vals: list[int]) -> int:
             maxi, kids = node
-            if maxi:
-                return max(minimax(k, vals) for k in kids)
-            return min(minimax(k, vals) for k in kids)
+            best = -INF if maxi else INF
+            for k in kids:
+                v = vals[k] if k.__class__ is int else minimax(k, vals)
+                if v > best if maxi else v < best:
+                    best = v
+            return best
 
         def last_trick() -> int:
             """The exact value when every hand holds one card (the last trick): each
             way it can end is valued once, from the seats' pairs before it."""
             hk = tuple(hands)
-            tk = (hk, state.leader, state.greyed)
+            leader = state.leader
+            g0 = state.greyed
+            tk = (hk, leader, (g0 != 0) if anyone else (g0 & ~bit[leader]) != 0)
             r = trees.get(tk)
             if r is None:
-                r = trees[tk] = last_tree(hk, state.leader, state.greyed)
+                r = trees[tk] = last_tree(hk, leader, g0)
             outs, tree = r
             pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
             vals = []
