@@ -385,6 +385,8 @@ class Searcher:
                 r = sure_of[hk, s] = tuple(out)
             return r
 
+        pairs_memo: dict[tuple, tuple[int, int]] = {}
+
         def pair_max(hs: list[int], pref: tuple, tricks: int) -> tuple[int, int]:
             """The most (tallest, second) a seat can reach from stacks ``hs`` in
             ``tricks`` tricks (``pref``: its gains per colour, summed): a trick grows one
@@ -463,7 +465,11 @@ class Searcher:
                     above_cur = list(cur)
                     above_cur[leader] = _top2(hs)
                     tricks -= len(gain)
-            mu = pair_max(H[6 * player:6 * player + 6], info[player][2], tricks)
+            hs = H[6 * player:6 * player + 6]
+            pk = (hk, tuple(hs), tricks)
+            mu = pairs_memo.get(pk)
+            if mu is None:
+                mu = pairs_memo[pk] = pair_max(hs, info[player][2], tricks)
             place = 1
             for s in others:
                 if above_cur[s] > mu:
@@ -511,6 +517,7 @@ class Searcher:
             return lo, hi, (hk, tuple(norm))
 
         trees: dict[tuple, tuple] = {}
+        ends_of: dict[tuple[int, ...], dict] = {}
 
         def last_tree(hk: tuple[int, ...], leader: int, g0: int) -> tuple:
             """The last trick as a tree (built once per hands, leader and grey state):
@@ -582,23 +589,33 @@ class Searcher:
             if r is None:
                 r = trees[tk] = last_tree(hk, leader, g0)
             outs, tree = r
-            pairs = [_top2(H[6 * s:6 * s + 6]) for s in range(n)]
+            ht = tuple(H)
+            memo = ends_of.get(ht)
+            if memo is None:
+                memo = ends_of[ht] = {}
             vals = []
-            for ws, wi, add in outs:
-                base = 6 * ws
-                hs = H[base:base + 6]
-                hs[wi - base] += add
-                won = _top2(hs)
-                mine = won if ws == player else pairs[player]
-                place = 1
-                shared = 1
-                for s in others:
-                    q = won if s == ws else pairs[s]
-                    if q > mine:
-                        place += 1
-                    elif q == mine:
-                        shared += 1
-                vals.append(pack(place, shared, mine[0], mine[1]))
+            for out in outs:
+                v = memo.get(out)
+                if v is None:
+                    pairs = memo.get(-1)
+                    if pairs is None:
+                        pairs = memo[-1] = [_top2(ht[6 * s:6 * s + 6]) for s in range(n)]
+                    ws, wi, add = out
+                    base = 6 * ws
+                    hs = H[base:base + 6]
+                    hs[wi - base] += add
+                    won = _top2(hs)
+                    mine = won if ws == player else pairs[player]
+                    place = 1
+                    shared = 1
+                    for s in others:
+                        q = won if s == ws else pairs[s]
+                        if q > mine:
+                            place += 1
+                        elif q == mine:
+                            shared += 1
+                    v = memo[out] = pack(place, shared, mine[0], mine[1])
+                vals.append(v)
             if tree.__class__ is int:
                 return vals[tree]
             return minimax(tree, vals)
