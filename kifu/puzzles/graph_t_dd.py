@@ -740,6 +740,7 @@ class Searcher:
             last = k + 1 == n
             if last:
                 seen: set[tuple[int, int, int, int]] = set()
+                lastnext = h0.bit_count() == 2
             for pid in pids:
                 c = pid >> 1
                 x = (h0 >> c) & LAYER_BITS
@@ -772,7 +773,14 @@ class Searcher:
                     state.trick = []
                     state.tgrey = False
                     state.leader = ws
-                    if hands[0]:
+                    if lastnext:
+                        # the next trick is the last: as ``visit`` would, inline
+                        nodes += 1
+                        ck = (tuple(hands), tuple(H), ws, gkt[state.greyed])
+                        v = lasts.get(ck)
+                        if v is None:
+                            v = lasts[ck] = last_trick()
+                    elif hands[0]:
                         v = visit(alpha, beta)
                     else:
                         nodes += 1
