@@ -578,10 +578,10 @@ class Searcher:
                     best = v
             return best
 
-        def last_trick() -> int:
-            """The exact value when every hand holds one card (the last trick): each
-            way it can end is valued once, from the seats' pairs before it."""
-            hk = tuple(hands)
+        def last_trick(hk: tuple[int, ...], ht: tuple[int, ...]) -> int:
+            """The exact value when every hand (``hk``) holds one card (the last
+            trick), the stacks being ``ht``: each way it can end is valued once, from
+            the seats' pairs before it."""
             leader = state.leader
             g0 = state.greyed
             tk = (hk, leader, (g0 != 0) if anyone else (g0 & ~bit[leader]) != 0)
@@ -589,7 +589,6 @@ class Searcher:
             if r is None:
                 r = trees[tk] = last_tree(hk, leader, g0)
             outs, tree = r
-            ht = tuple(H)
             memo = ends_of.get(ht)
             if memo is None:
                 memo = ends_of[ht] = {}
@@ -668,10 +667,11 @@ class Searcher:
                 hk = tuple(hands)
                 if hands[leader].bit_count() == 1:
                     # the last trick: solved directly, cheaper than its bounds
-                    ck = (hk, tuple(H), leader, gkt[state.greyed])
+                    ht = tuple(H)
+                    ck = (hk, ht, leader, gkt[state.greyed])
                     v = lasts.get(ck)
                     if v is None:
-                        v = lasts[ck] = last_trick()
+                        v = lasts[ck] = last_trick(hk, ht)
                     return v
                 ck = (hk, tuple(H), leader)
                 r = bcache.get(ck)
@@ -776,10 +776,12 @@ class Searcher:
                     if lastnext:
                         # the next trick is the last: as ``visit`` would, inline
                         nodes += 1
-                        ck = (tuple(hands), tuple(H), ws, gkt[state.greyed])
+                        hk = tuple(hands)
+                        ht = tuple(H)
+                        ck = (hk, ht, ws, gkt[state.greyed])
                         v = lasts.get(ck)
                         if v is None:
-                            v = lasts[ck] = last_trick()
+                            v = lasts[ck] = last_trick(hk, ht)
                     elif hands[0]:
                         v = visit(alpha, beta)
                     else:
