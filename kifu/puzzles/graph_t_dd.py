@@ -838,6 +838,7 @@ class Searcher:
             return pids
 
         self.visit: Callable[[int, int], int] = visit
+        self._bounds = bounds
         self._order = search_order
         self._count = count
         self._evaluate = evaluate
@@ -846,6 +847,13 @@ class Searcher:
     def nodes(self) -> int:
         """Positions visited so far."""
         return self._count()
+
+    def bounds(self) -> tuple[int, int]:
+        """The quick (lower, upper) bounds of the value at a trick boundary (for tests:
+        the exact value lies between them)."""
+        assert not self.trick and any(self.hands)
+        lo, hi, _ = self._bounds()
+        return lo, hi
 
     # --- driving it ------------------------------------------------------------------------
     def mover(self) -> int | None:
