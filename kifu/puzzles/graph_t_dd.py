@@ -387,6 +387,20 @@ class Searcher:
 
         pairs_memo: dict[tuple, tuple[int, int]] = {}
 
+        def forced(hk: tuple[int, ...], col: int) -> int:
+            """What the seats after the player must add to its first sure lead, of
+            colour ``col``: each holding that colour follows with one (its shortest, at
+            least), until a seat that may make a grey play (void in it, holding one)
+            lets the rest make grey plays instead."""
+            add = 0
+            for s in seat_at[player][1:]:
+                ls = _lists(hk[s])
+                if ls[col]:
+                    add += ls[col][-1]
+                elif ls[GREY]:
+                    break
+            return add
+
         def pair_max(hs: list[int], pref: tuple, tricks: int) -> tuple[int, int]:
             """The most (tallest, second) a seat can reach from stacks ``hs`` in
             ``tricks`` tricks (``pref``: its gains per colour, summed): a trick grows one
@@ -492,6 +506,7 @@ class Searcher:
                     hs = H[6 * player:6 * player + 6]
                     for c, x in gain:
                         hs[c] += x
+                    hs[gain[0][0]] += forced(hk, gain[0][0])
                     mc = _top2(hs)
                     tricks -= len(gain)
             above = 0
