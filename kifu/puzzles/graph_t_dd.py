@@ -20,14 +20,21 @@ recursion, values as single ints, bounds, and a table at trick boundaries.
   others only if they can still reach the top two; a seat that ends below (or above) the
   player whatever happens is just "below" (or "above"). The play never depends on the
   heights, only the value does, so positions with one key have one value.
-- **Quick bounds** at trick boundaries: a stack grows only in a trick its owner wins with
-  that colour, by at most the owner's cards of that colour and, from each other seat, as
-  many of its tallest plays of that colour; the player's best and worst places follow
-  (at most as many seats as tricks are left can pass the player), and cut the node when
-  they decide it.
+- **Quick bounds** at trick boundaries. A stack grows only in a trick its owner wins with
+  that colour, by its own play and, from each other seat, one play of that colour no
+  taller (each card once); a trick grows one stack. *Worst case* for the player: it may
+  first cash its sure leads (plays no other seat can beat) when on lead; then the others
+  that may end above its pair, and then those that may end equal to it, are counted
+  together: each needs tricks of its own out of those left and height in some colour,
+  and the seats growing one colour cannot need more than the plays of that colour left.
+  *Best case*: the player grows its stacks with the tricks it has, the others stay, a
+  seat of the coalition on lead first cashing its sure leads. A node whose window lies
+  outside the bounds is cut.
 - **Merged plays**: identical cards are one code; at the last play of a trick, plays that
   leave the same card, winner, gain and grey state are searched once. The last trick (one
-  card a hand) is solved directly. Plays are tried tallest first, the table's best first.
+  card a hand) is solved directly: its choices form a small tree over its distinct ends,
+  built once per hands, and only the ends are valued per heights. Plays are tried
+  tallest first, the table's best first.
 """
 
 from __future__ import annotations
