@@ -141,6 +141,31 @@ def _most(hand: int) -> int:
     return r
 
 
+def _gains(own: tuple[int, ...], others: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The most a stack gains in 0, 1, 2 ... tricks its owner wins with its plays ``own``
+    of that colour (tallest first), the other seats holding ``others`` of it: each trick
+    collects the owner's play and, from each other seat, its tallest play left no taller
+    than it (the owner's tallest plays first), the gains summed tallest first."""
+    gains = list(own)
+    for ys in others:
+        j = 0
+        ny = len(ys)
+        for i, x in enumerate(own):
+            while j < ny and ys[j] > x:
+                j += 1
+            if j == ny:
+                break
+            gains[i] += ys[j]
+            j += 1
+    gains.sort(reverse=True)
+    acc = 0
+    p = [0]
+    for g in gains:
+        acc += g
+        p.append(acc)
+    return tuple(p)
+
+
 def _top2(a: list[int] | tuple[int, ...]) -> tuple[int, int]:
     t1 = t2 = 0
     for x in a:
@@ -222,6 +247,7 @@ class Searcher:
             return pack(place, shared, mine[0], mine[1])
 
         binfo: dict[tuple[int, ...], tuple] = {}
+        gains_of: dict[tuple, tuple[int, ...]] = {}
 
         def hands_info(hk: tuple[int, ...]) -> tuple:
             """Per seat, which of its stacks can still grow and by how much at most. A
@@ -240,32 +266,15 @@ class Searcher:
                 pref: list[tuple[int, ...]] = [(0,)] * 6
                 for c in range(6):
                     own = mine[c]
-                    k = len(own)
-                    if not k:
+                    if not own:
                         fixed.append(c)
                         continue
-                    gains = list(own)
-                    for t, theirs in enumerate(lists):
-                        if t == s:
-                            continue
-                        ys = theirs[c]
-                        j = 0
-                        ny = len(ys)
-                        for i, x in enumerate(own):
-                            while j < ny and ys[j] > x:
-                                j += 1
-                            if j == ny:
-                                break
-                            gains[i] += ys[j]
-                            j += 1
-                    gains.sort(reverse=True)
-                    grow.append((c, sum(gains)))
-                    acc = 0
-                    p = [0]
-                    for g in gains:
-                        acc += g
-                        p.append(acc)
-                    pref[c] = tuple(p)
+                    gk = (own, tuple(lists[t][c] for t in range(n) if t != s))
+                    p = gains_of.get(gk)
+                    if p is None:
+                        p = gains_of[gk] = _gains(own, gk[1])
+                    grow.append((c, p[-1]))
+                    pref[c] = p
                 out.append((tuple(grow), tuple(fixed), tuple(pref)))
             return tuple(out)
 
