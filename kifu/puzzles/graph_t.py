@@ -99,6 +99,7 @@ class DoubleDummy(Question):
         # cyclic collector would walk the growing tables again and again for nothing
         collect = gc.isenabled()
         gc.disable()
+        nodes = 0
         try:
             best = None
             raw = []
@@ -116,12 +117,14 @@ class DoubleDummy(Question):
         except OutOfBudget:
             return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0)
         finally:
+            nodes = s.nodes
+            s.close()  # its tables go now, by reference counting
             if collect:
                 gc.enable()
         answer = value_text(unpack(best))
         winning = sum(1 for x in raw if x == best)
         texts = line_texts(GAME, state, [PLAYS[p] for p in line])  # type: ignore[misc]
-        return Solution(answer, values, texts, s.nodes, time.perf_counter() - t0, True,
+        return Solution(answer, values, texts, nodes, time.perf_counter() - t0, True,
                         winning)
 
     def solve_generic(self, state: State, budget: Budget = UNLIMITED) -> Solution:

@@ -259,22 +259,27 @@ class Searcher:
             with, from each other seat, the tallest of its plays of that colour left no
             taller than it (the owner's tallest first): the gains, tallest first."""
             lists = [_lists(h) for h in hk]
+            per_colour = []
+            for c in range(6):
+                lc = tuple([ls[c] for ls in lists])
+                r = gains_of.get(lc)
+                if r is None:
+                    r = gains_of[lc] = tuple(
+                        _gains(lc[s], lc[:s] + lc[s + 1:]) if lc[s] else None
+                        for s in range(n))
+                per_colour.append(r)
             out = []
-            for s, mine in enumerate(lists):
+            for s in range(n):
                 grow = []
                 fixed = []
                 pref: list[tuple[int, ...]] = [(0,)] * 6
                 for c in range(6):
-                    own = mine[c]
-                    if not own:
-                        fixed.append(c)
-                        continue
-                    gk = (own, tuple(lists[t][c] for t in range(n) if t != s))
-                    p = gains_of.get(gk)
+                    p = per_colour[c][s]
                     if p is None:
-                        p = gains_of[gk] = _gains(own, gk[1])
-                    grow.append((c, p[-1]))
-                    pref[c] = p
+                        fixed.append(c)
+                    else:
+                        grow.append((c, p[-1]))
+                        pref[c] = p
                 out.append((tuple(grow), tuple(fixed), tuple(pref)))
             return tuple(out)
 
@@ -870,6 +875,8 @@ class Searcher:
 
         self.visit: Callable[[int, int], int] = visit
         self._bounds = bounds
+        self._tables = (tt, wins, finals, binfo, gains_of, bcache, mass_of, sure_of, pairs_memo,
+                        trees, ends_of, lasts, ordc)
         self._order = search_order
         self._count = count
         self._evaluate = evaluate
@@ -877,7 +884,17 @@ class Searcher:
     @property
     def nodes(self) -> int:
         """Positions visited so far."""
-        return self._count()
+        return self._closed if self._count is None else self._count()
+
+    def close(self) -> None:
+        """Empty the search's tables and drop its functions. The functions refer to
+        themselves and to the searcher (cycles only the cyclic collector finds), so
+        without this a finished search's tables would live until its next pass."""
+        self._closed = self._count()
+        for table in self._tables:
+            table.clear()
+        self.visit = self._order = self._evaluate = self._bounds = None  # type: ignore[assignment]
+        self._count = None  # type: ignore[assignment]
 
     def bounds(self) -> tuple[int, int]:
         """The quick (lower, upper) bounds of the value at a trick boundary (for tests:
