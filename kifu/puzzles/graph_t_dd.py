@@ -566,10 +566,13 @@ class Searcher:
             index: dict[tuple[int, int, int], int] = {}
 
             def leaf(t: tuple[int, ...]) -> int:
-                j = trick_winner(t, trump)
-                wc = colour[t[j]]
-                w = (seats[j], 6 * seats[j] + wc,
-                     sum(height[q] for q in t if colour[q] == wc))
+                r = wins.get(t)
+                if r is None:
+                    j = trick_winner(t, trump)
+                    wc = colour[t[j]]
+                    r = wins[t] = (j, wc, sum(height[q] for q in t if colour[q] == wc))
+                j, wc, add = r
+                w = (seats[j], 6 * seats[j] + wc, add)
                 i = index.get(w)
                 if i is None:
                     i = index[w] = len(outs)
