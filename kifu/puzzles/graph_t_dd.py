@@ -500,11 +500,12 @@ class Searcher:
                     above_cur = list(cur)
                     above_cur[leader] = _top2(hs)
                     tricks -= len(gain)
-            hs = H[6 * player:6 * player + 6]
-            pk = (hk, tuple(hs), tricks)
+            hs_p = H[6 * player:6 * player + 6]
+            pk = (hk, tuple(hs_p), tricks)
             mu = pairs_memo.get(pk)
             if mu is None:
-                mu = pairs_memo[pk] = pair_max(hs, info[player][2], tricks)
+                mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks)
+            tricks_hi = tricks
             place = 1
             for s in others:
                 if above_cur[s] > mu:
@@ -517,7 +518,7 @@ class Searcher:
             # A seat needs at least as many tricks as its largest gains (``hands_info``)
             # take to bring one stack up to the player's tallest, and one at least.
             mc = cur[player]
-            tricks = hk[player].bit_count()
+            tricks = tricks_all = hk[player].bit_count()
             norm_mc = mc
             if leader == player:
                 # the player may first cash its sure leads (``sure``): its stacks grow
@@ -545,6 +546,12 @@ class Searcher:
             lo = pack(1 + above + passing, 1 + tying, mc[0], mc[1])
             # a seat that ends below the player whatever happens (or above) matters
             # only as that: the play does not depend on the heights, only the value
+            # (``mu`` may count on the coalition cashing its sure leads: not here)
+            if tricks_all != tricks_hi:
+                pk = (hk, tuple(hs_p), tricks_all)
+                mu = pairs_memo.get(pk)
+                if mu is None:
+                    mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks_all)
             for s in others:
                 if up[s] < norm_mc:
                     norm[s] = (-1,)
