@@ -283,17 +283,13 @@ class Searcher:
                 out.append((tuple(grow), tuple(fixed), tuple(pref)))
             return tuple(out)
 
-        bcache: dict[tuple, tuple[int, int, tuple]] = {}
+        bcache: dict[tuple, tuple] = {}
+        rcache: dict[tuple, tuple[int, int]] = {}
 
         def bounds() -> tuple[int, int, tuple]:
             """(lower, upper) bounds of the value at a trick boundary, and the heights
-            part of the table key (memoised on the hands and the heights)."""
-            hk = tuple(hands)
-            ck = (hk, tuple(H), state.leader)
-            r = bcache.get(ck)
-            if r is None:
-                r = bcache[ck] = bounds_of(hk, state.leader)
-            return r
+            part of the table key."""
+            return bounds_of(tuple(hands), state.leader)
 
         mass_of: dict[tuple[int, ...], tuple[int, ...]] = {}
 
@@ -443,11 +439,16 @@ class Searcher:
                             u2 = x
             return u1, u2
 
-        def bounds_of(hk: tuple[int, ...], leader: int) -> tuple[int, int, tuple]:
+        def base_of(hk: tuple[int, ...]) -> tuple:
+            """The quick bounds that do not depend on the leader, and the heights part
+            of the table key: (lower, upper, key, cur, up, best), where ``cur`` and
+            ``up`` are each seat's pair now and at most, and ``best`` the player's best
+            pair. The lower bound here only counts tricks (each seat not above the
+            player must win one at least, and as many as its gains need, to pass it);
+            :func:`refine` sharpens both."""
             info = binfo.get(hk)
             if info is None:
                 info = binfo[hk] = hands_info(hk)
-
             cur = []
             up = []
             norm = []
@@ -486,11 +487,72 @@ class Searcher:
                 cur.append((c1, c2))
                 up.append((u1, u2))
                 norm.append(tuple(part))
-            # best place: the player reaches its most, the others stay; a seat of the
-            # coalition on lead may first cash its sure leads (``sure``): its stacks
-            # grow by their heights at least, and the player has fewer tricks left
             tricks = hk[player].bit_count()
-            above_cur = cur
+            hs_p = H[6 * player:6 * player + 6]
+            pk = (hk, tuple(hs_p), tricks)
+            mu = pairs_memo.get(pk)
+            if mu is None:
+                mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks)
+            place = 1
+            for s in others:
+                if cur[s] > mu:
+                    place += 1
+            hi = pack(place, 1, mu[0], mu[1])
+            mc = cur[player]
+            above = 0
+            reach = 0
+            needs = []
+            target = mc[0]
+            for s in others:
+                q = up[s]
+                if q >= mc:
+                    reach += 1
+                    if cur[s] > mc:
+                        above += 1
+                    elif q > mc:
+                        if cur[s][0] >= target:
+                            needs.append(1)
+                            continue
+                        pref = info[s][2]
+                        base = 6 * s
+                        fewest = INF
+                        for c, r in info[s][0]:
+                            d = target - H[base + c]
+                            if d <= r:
+                                m = bisect_left(pref[c], d)
+                                if m < fewest:
+                                    fewest = m
+                        needs.append(fewest)
+            passing = 0
+            if needs:
+                needs.sort()
+                left = tricks
+                for m in needs:
+                    left -= m
+                    if left < 0:
+                        break
+                    passing += 1
+            place = 1 + above + passing
+            lo = pack(place, 1 + reach - (place - 1), mc[0], mc[1])
+            # a seat that ends below the player whatever happens (or above) matters
+            # only as that: the play does not depend on the heights, only the value
+            for s in others:
+                if up[s] < mc:
+                    norm[s] = (-1,)
+                elif cur[s] > mu:
+                    norm[s] = (-2,)
+            return lo, hi, (hk, tuple(norm)), cur, up, mu
+
+        def refine(hk: tuple[int, ...], leader: int, base: tuple) -> tuple[int, int]:
+            """Sharper (lower, upper) bounds than ``base`` (:func:`base_of`): a seat on
+            lead may first cash its sure leads (the player: its worst case rises; one of
+            the coalition: the player's best falls), and the seats that may pass or tie
+            the player are counted together against the tricks and the heights of
+            plays left (:func:`worst`)."""
+            info = binfo[hk]
+            _, _, _, cur, up, mu = base
+            tricks = hk[player].bit_count()
+            hi = INF
             if leader != player:
                 gain = sure(hk, leader)
                 if gain:
@@ -499,30 +561,19 @@ class Searcher:
                         hs[c] += x
                     above_cur = list(cur)
                     above_cur[leader] = _top2(hs)
-                    tricks -= len(gain)
-            hs_p = H[6 * player:6 * player + 6]
-            pk = (hk, tuple(hs_p), tricks)
-            mu = pairs_memo.get(pk)
-            if mu is None:
-                mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks)
-            tricks_hi = tricks
-            place = 1
-            for s in others:
-                if above_cur[s] > mu:
-                    place += 1
-            hi = pack(place, 1, mu[0], mu[1])
-            # worst place: the player stays, the others reach their most; if that place
-            # is the final one, only seats whose most equals the player's pair can tie
-            # A seat not above the player's pair now must win a trick to pass it, and
-            # each trick has one winner: at most ``tricks`` of them pass it.
-            # A seat needs at least as many tricks as its largest gains (``hands_info``)
-            # take to bring one stack up to the player's tallest, and one at least.
+                    t = tricks - len(gain)
+                    hs_p = H[6 * player:6 * player + 6]
+                    pk = (hk, tuple(hs_p), t)
+                    mu = pairs_memo.get(pk)
+                    if mu is None:
+                        mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], t)
+                    place = 1
+                    for s in others:
+                        if above_cur[s] > mu:
+                            place += 1
+                    hi = pack(place, 1, mu[0], mu[1])
             mc = cur[player]
-            tricks = tricks_all = hk[player].bit_count()
-            norm_mc = mc
             if leader == player:
-                # the player may first cash its sure leads (``sure``): its stacks grow
-                # by their heights at least, and the others have fewer tricks left
                 gain = sure(hk, player)
                 if gain:
                     hs = H[6 * player:6 * player + 6]
@@ -543,21 +594,13 @@ class Searcher:
             passing = tying = 0
             if needs:
                 passing, tying = worst(hk, needs, mc, tricks, info)
-            lo = pack(1 + above + passing, 1 + tying, mc[0], mc[1])
-            # a seat that ends below the player whatever happens (or above) matters
-            # only as that: the play does not depend on the heights, only the value
-            # (``mu`` may count on the coalition cashing its sure leads: not here)
-            if tricks_all != tricks_hi:
-                pk = (hk, tuple(hs_p), tricks_all)
-                mu = pairs_memo.get(pk)
-                if mu is None:
-                    mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks_all)
-            for s in others:
-                if up[s] < norm_mc:
-                    norm[s] = (-1,)
-                elif cur[s] > mu:
-                    norm[s] = (-2,)
-            return lo, hi, (hk, tuple(norm))
+            return pack(1 + above + passing, 1 + tying, mc[0], mc[1]), hi
+
+        def bounds_of(hk: tuple[int, ...], leader: int) -> tuple[int, int, tuple]:
+            """All the quick bounds of a position at a trick boundary, and its key."""
+            base = base_of(hk)
+            lo, hi = refine(hk, leader, base)
+            return max(lo, base[0]), min(hi, base[1]), base[2]
 
         trees: dict[tuple, tuple] = {}
         ends_of: dict[tuple[int, ...], dict] = {}
@@ -719,11 +762,12 @@ class Searcher:
                     if v is None:
                         v = lasts[ck] = last_trick(hk, ht)
                     return v
-                ck = (hk, tuple(H), leader)
-                r = bcache.get(ck)
-                if r is None:
-                    r = bcache[ck] = bounds_of(hk, leader)
-                lo, hi, norm = r
+                ht = tuple(H)
+                bk = (hk, ht)
+                base = bcache.get(bk)
+                if base is None:
+                    base = bcache[bk] = base_of(hk)
+                lo, hi, norm = base[0], base[1], base[2]
                 if hi <= alpha or lo == hi:
                     return hi
                 if lo >= beta:
@@ -740,6 +784,19 @@ class Searcher:
                         return lo
                     if hi <= alpha:
                         return hi
+                # the sharper bounds, only for a node the quick ones leave open
+                rk = (hk, ht, leader)
+                rr = rcache.get(rk)
+                if rr is None:
+                    rr = rcache[rk] = refine(hk, leader, base)
+                if rr[0] > lo:
+                    lo = rr[0]
+                if rr[1] < hi:
+                    hi = rr[1]
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
                 if lo > alpha:
                     alpha = lo
                 if hi < beta:
@@ -885,8 +942,8 @@ class Searcher:
 
         self.visit: Callable[[int, int], int] = visit
         self._bounds = bounds
-        self._tables = (tt, wins, finals, binfo, gains_of, bcache, mass_of, sure_of, pairs_memo,
-                        trees, ends_of, lasts, ordc)
+        self._tables = (tt, wins, finals, binfo, gains_of, bcache, rcache, mass_of, sure_of,
+                        pairs_memo, trees, ends_of, lasts, ordc)
         self._order = search_order
         self._count = count
         self._evaluate = evaluate
