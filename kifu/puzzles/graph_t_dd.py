@@ -345,29 +345,42 @@ class Searcher:
                 else:
                     more = 1 if t1 < mc[1] else 0
                     tie = [(m + more, c, d) for m, c, d in o if m + more <= tricks]
+                o.sort()
+                tie.sort()
                 opts.append((tuple(o) if can_pass else (), tuple(tie)))
             mass = masses(hk)
             k = len(opts)
+            full = 4 * k
             best = 0
             dem = [0] * 7
+            all_mass = mass[6]
 
-            def fit(i: int, left: int, score: int) -> None:
+            def fit(i: int, left: int, score: int, total: int) -> None:
                 nonlocal best
                 if score > best:
                     best = score
                 if i == k or score + 4 * (k - i) <= best:
                     return
-                for w, group in ((4, opts[i][0]), (1, opts[i][1])):
-                    for m, c, d in group:
-                        if m > left:
-                            continue
-                        dem[c] += d
-                        if dem[c] <= mass[c] and (c == 6 or sum(dem) <= mass[6]):
-                            fit(i + 1, left - m, score + w)
-                        dem[c] -= d
-                fit(i + 1, left, score)
+                passes, ties = opts[i]
+                for m, c, d in passes:
+                    if m <= left and total + d <= all_mass:
+                        x = dem[c] + d
+                        if x <= mass[c]:
+                            dem[c] = x
+                            fit(i + 1, left - m, score + 4, total + d)
+                            dem[c] = x - d
+                            if best == full:
+                                return
+                for m, c, d in ties:
+                    if m <= left and total + d <= all_mass:
+                        x = dem[c] + d
+                        if x <= mass[c]:
+                            dem[c] = x
+                            fit(i + 1, left - m, score + 1, total + d)
+                            dem[c] = x - d
+                fit(i + 1, left, score, total)
 
-            fit(0, tricks, 0)
+            fit(0, tricks, 0, 0)
             return best >> 2, best & 3
 
         sure_of: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
