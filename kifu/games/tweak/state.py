@@ -11,7 +11,7 @@ pointer. ``push`` saves a snapshot of the fields and ``pop`` restores it.
 
 from __future__ import annotations
 
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Hashable
 from fractions import Fraction
 from struct import Struct
@@ -64,75 +64,118 @@ EMPTY_DECK_TARGET = 7
 
 # --- capture enumeration ------------------------------------------------------------------
 
-_SUBSETS: dict[tuple[int, ...], dict[int, object]] = {}
-"""``subsets``' memo: table -> {-1: its sub-multisets as int codes (:func:`_sum_codes`),
-s: the sub-multisets summing to s, as asked}."""
+_SUBSETS: dict[tuple[int, ...], list[int]] = {}
+"""``subsets``' memo: table -> its sub-multisets as sorted int codes (:func:`_sum_codes`)."""
 _SUBSETS_MAX = 250_000
 _CAPTURES: dict[tuple[int, ...], dict[int, tuple[Capture, ...]]] = {}
 """``legal_actions``' memo: table -> {hand card + 64 * sum: its Capture actions (shared,
 frozen)}. Keyed by the table first, so a position hashes its table once, and a cold search
 makes one small dict per table rather than a key tuple per hand card."""
 
-# A sub-multiset of a table of at most _CODE_BITS cards is an int code: its faces' sum times
-# 2**_CODE_BITS plus a mask of the table positions it takes (of identical cards, always the
-# first ones). Ints are not tracked by the garbage collector: a cold search that builds
-# thousands of tables' sub-multisets keeps one list per table alive, not a tuple per
-# sub-multiset, so far fewer collections run (they were a seventh of cold perft).
-_CODE_BITS = 20
+# A sub-multiset of a table of at most _CODE_MAX cards is an int code: its faces' sum times
+# 2**_CODE_BITS plus its *card key*, a 4-bit count of copies for each number card code, the
+# lowest code in the highest bits. A card key names the multiset whatever the table, so a
+# search builds each taken tuple and each Capture once (far fewer than its tables' sub-
+# multisets: a cold perft pass meets 21,876 sub-multisets but 1,476 distinct ones), and of
+# one sum, the codes sorted as ints are in :func:`_enumerate`'s order (by the copies taken
+# of the lowest card, then of the next ...): one sort per table puts each sum's sub-
+# multisets in a run found by bisection.
+_CARD_BITS = 4
+_CODE_MAX = (1 << _CARD_BITS) - 1
+_CODE_BITS = _CARD_BITS * THIEF
 _CODE_MASK = (1 << _CODE_BITS) - 1
-_POSITIONS = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(1 << 12))
-"""The positions set in each mask of up to 12 bits, ascending."""
+_CODE_SUM = 1 << _CODE_BITS
+_CARD_KEY = tuple(1 << (_CARD_BITS * (THIEF - 1 - c)) for c in range(THIEF))
+"""``_CARD_KEY[code]``: one copy of a number card in a card key."""
+_TAKEN: dict[int, tuple[int, ...]] = {}
+"""Card key -> the sorted tuple of codes it names (shared by every table)."""
+_CAPTURE_OF: tuple[dict[int, Capture], ...] = tuple({} for _ in range(THIEF))
+"""``_CAPTURE_OF[card]``: card key -> the shared ``Capture(card, taken)``."""
+
+
+def clear_caches() -> None:
+    """Empty every memo of the engine (a cold start; for benchmarks)."""
+    for memo in (_SUBSETS, _CAPTURES, _POLYS, _SUM_COUNTS, _TAKEN, *_CAPTURE_OF):
+        memo.clear()
+
+
+def _taken(key: int) -> tuple[int, ...]:
+    """The sorted codes a card key names (memoised)."""
+    found = _TAKEN.get(key)
+    if found is None:
+        if len(_TAKEN) >= _SUBSETS_MAX:
+            _TAKEN.clear()
+        digits = f"{key:0{THIEF}x}"  # one hex digit a code: _CARD_BITS is 4
+        found = _TAKEN[key] = tuple([c for c, d in enumerate(digits) if d != "0"
+                                     for _ in range(int(d, 16))])
+    return found
+
+
+def _codes(table: tuple[int, ...]) -> list[int] | None:
+    """The table's sorted sub-multiset codes (memoised), or None for a table beyond them."""
+    codes = _SUBSETS.get(table)
+    if codes is None:
+        if len(table) > _CODE_MAX or (table and table[-1] >= THIEF):
+            return None
+        if len(_SUBSETS) >= _SUBSETS_MAX:
+            _SUBSETS.clear()
+        codes = _SUBSETS[table] = _sum_codes(table)
+    return codes
 
 
 def subsets(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
     """Every distinct sub-multiset of ``table`` (a sorted tuple of codes) whose faces sum to
     ``s``, each as a sorted tuple; identical cards are one choice. The order is that of a
     depth-first search over the groups of identical cards, each tried without the card
-    first, then with 1, 2.. copies (:func:`_enumerate`). Memoised per table: the first ask
-    lists every sub-multiset of the table up to ``MAX_SUM`` as an int code
-    (:func:`_sum_codes`); each sum asked is then picked out of that list once.
+    first, then with 1, 2.. copies (:func:`_enumerate`). The first ask for a table lists
+    every sub-multiset of it up to ``MAX_SUM`` as sorted int codes (:func:`_sum_codes`);
+    each ask cuts one sum's run out of them.
 
     >>> subsets((0, 0, 1, 6), 4)   # R1 R1 R2 O1
     ((0, 1, 6), (0, 0, 1))
     """
-    found = _SUBSETS.get(table)
-    if found is None:
-        if (
-            not 0 <= s <= MAX_SUM
-            or len(table) > _CODE_BITS
-            or (table and table[-1] >= THIEF)
-        ):
-            return _enumerate(table, s)  # beyond the rules (see MAX_SUM): not memoised
-        if len(_SUBSETS) >= _SUBSETS_MAX:
-            _SUBSETS.clear()
-        found = _SUBSETS[table] = {-1: _sum_codes(table)}
-    elif not 0 <= s <= MAX_SUM:
-        return _enumerate(table, s)
-    else:
-        subs = found.get(s)
-        if subs is not None:
-            return subs  # type: ignore[return-value]
+    codes = _codes(table) if 0 <= s <= MAX_SUM else None
+    if codes is None:
+        return _enumerate(table, s)  # beyond the rules (see MAX_SUM)
     lo = s << _CODE_BITS
-    hi = lo + (1 << _CODE_BITS)
-    codes = [code & _CODE_MASK for code in found[-1] if lo <= code < hi]  # type: ignore[attr-defined]
-    if len(table) <= 12:
-        pos = _POSITIONS
-        subs = tuple([tuple([table[i] for i in pos[m]]) for m in codes])
-    else:
-        subs = tuple([tuple([c for i, c in enumerate(table) if m >> i & 1]) for m in codes])
-    found[s] = subs
-    return subs
+    i = bisect_left(codes, lo)
+    j = bisect_left(codes, lo + _CODE_SUM, i)
+    taken = _TAKEN.get
+    out = []
+    for m in codes[i:j]:
+        sub = taken(m - lo)
+        out.append(_taken(m - lo) if sub is None else sub)
+    return tuple(out)
+
+
+def _captures(table: tuple[int, ...], c: int, s: int) -> tuple[Capture, ...]:
+    """``Capture(c, sub)`` for each ``sub`` of ``subsets(table, s)``, in order, shared."""
+    codes = _codes(table) if 0 <= s <= MAX_SUM and c < THIEF else None
+    if codes is None:
+        return tuple([Capture(c, sub) for sub in subsets(table, s)])
+    lo = s << _CODE_BITS
+    i = bisect_left(codes, lo)
+    j = bisect_left(codes, lo + _CODE_SUM, i)
+    memo = _CAPTURE_OF[c]
+    if len(memo) >= _SUBSETS_MAX:
+        memo.clear()
+    get = memo.get
+    out = []
+    for m in codes[i:j]:
+        cap = get(m - lo)
+        if cap is None:
+            cap = memo[m - lo] = Capture(c, _taken(m - lo))
+        out.append(cap)
+    return tuple(out)
 
 
 def _sum_codes(table: tuple[int, ...]) -> list[int]:
-    """Every sub-multiset of ``table`` (faces 1 or more, at most ``_CODE_BITS`` cards) with
-    faces summing to at most ``MAX_SUM``, as int codes (see ``_CODE_BITS``), in
-    :func:`_enumerate`'s order.
+    """Every sub-multiset of ``table`` (number cards, at most ``_CODE_MAX``) with faces
+    summing to at most ``MAX_SUM``, as int codes (see ``_CODE_BITS``), sorted.
 
-    They are built from the last group of identical cards to the first: for each group,
-    those with 0 copies of it, then 1, 2.. copies, each followed by every sub-multiset of the
-    groups after it in their order, so picking out one sum keeps the order of a search for
-    it; sums above ``MAX_SUM`` are dropped as they appear."""
+    They are built from the last group of identical cards to the first: with 0 copies of a
+    group, then 1, 2.. copies, each added to every sub-multiset of the groups after it; sums
+    above ``MAX_SUM`` are dropped as they appear."""
     limit = (MAX_SUM + 1) << _CODE_BITS
     codes = [0]
     i = len(table)
@@ -142,21 +185,23 @@ def _sum_codes(table: tuple[int, ...]) -> list[int]:
         while j and table[j - 1] == c:
             j -= 1
         step = FACE[c] << _CODE_BITS
+        one = step + _CARD_KEY[c]
         if j == i - 1:  # a single copy
-            inc = step | (1 << j)
             top = limit - step
-            codes += [x + inc for x in codes if x < top]
+            codes += [x + one for x in codes if x < top]
         else:
             base = codes
             codes = list(base)
             inc = 0
-            for k in range(j, i):
-                inc += step | (1 << k)
-                top = limit - (inc & ~_CODE_MASK)
+            top = limit
+            for _ in range(j, i):
+                inc += one
+                top -= step
                 if top <= 0:
                     break
                 codes += [x + inc for x in base if x < top]
         i = j
+    codes.sort()
     return codes
 
 
@@ -615,7 +660,7 @@ class TweakState(State):
                 key = c + (s << 6)
                 caps = memo.get(key)
                 if caps is None:
-                    caps = memo[key] = tuple([Capture(c, sub) for sub in subsets(table, s)])
+                    caps = memo[key] = _captures(table, c, s)
                 out += caps
         return out
 
