@@ -95,7 +95,7 @@ _CAPTURE_OF: tuple[dict[int, Capture], ...] = tuple({} for _ in range(THIEF))
 
 def clear_caches() -> None:
     """Empty every memo of the engine (a cold start; for benchmarks)."""
-    for memo in (_SUBSETS, _CAPTURES, _POLYS, _SUM_COUNTS, _TAKEN, *_CAPTURE_OF):
+    for memo in (_SUBSETS, _CAPTURES, _POLYS, _PLAYS, _TAKEN, *_CAPTURE_OF):
         memo.clear()
 
 
@@ -258,9 +258,15 @@ _COUNTS_BYTES = (MAX_SUM + 1) * 8
 _UNPACK_COUNTS = Struct(f"<{MAX_SUM + 1}Q").unpack
 _POLYS: dict[tuple[int, ...], int] = {}
 """``subset_poly``'s memo: table -> its packed subset-sum polynomial."""
-_SUM_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""``count_legal``'s memo: table -> how many non-empty sub-multisets sum to each of
-``0..MAX_SUM`` (see :func:`sum_counts`)."""
+_PLAYS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""``count_legal``'s memo: table -> ``(1, 1 + count(1), .., 1 + count(MAX_SUM))``: for a
+hand card whose face lacks ``s`` of the target, its legal plays (its Place and a Capture
+per non-empty sub-multiset summing to ``s``) at index ``s`` (see :func:`_plays`)."""
+_PLUS_ONE = sum(1 << (_W * s) for s in range(MAX_SUM + 1)) - 1
+"""Added to a table's polynomial: every field one more, but field 0 (the empty
+sub-multiset: no capture) one less."""
+_GAP = tuple(tuple(t - f for f in FACE) for t in range(MAX_SUM + 2))
+"""``_GAP[target][code]``: what a hand card lacks of the target (targets 0..MAX_SUM + 1)."""
 
 
 def subset_poly(table: tuple[int, ...]) -> int:
@@ -299,15 +305,23 @@ def _poly(table: tuple[int, ...], p: int, mask: int) -> int:
 def sum_counts(table: tuple[int, ...]) -> tuple[int, ...]:
     """``(0, count(1), .., count(MAX_SUM))`` for ``table``: the number of its non-empty
     sub-multisets summing to each ``s`` (at index ``s``; the empty one is left out, so
-    index 0 reads 0). Memoised.
+    index 0 reads 0). Memoised (as :func:`_plays`).
 
     >>> sum_counts((0, 0, 1))[:6]
     (0, 1, 2, 1, 1, 0)
     """
-    if len(_SUM_COUNTS) >= _SUBSETS_MAX:
-        _SUM_COUNTS.clear()
-    p = _poly(table, 1, _MASK) - 1  # field 0 counted the empty sub-multiset
-    found = _SUM_COUNTS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
+    plays = _PLAYS.get(table)
+    if plays is None:
+        plays = _plays(table)
+    return (0, *[k - 1 for k in plays[1:]])
+
+
+def _plays(table: tuple[int, ...]) -> tuple[int, ...]:
+    """:data:`_PLAYS`' entry for ``table``, made and memoised."""
+    if len(_PLAYS) >= _SUBSETS_MAX:
+        _PLAYS.clear()
+    p = _poly(table, 1, _MASK) + _PLUS_ONE
+    found = _PLAYS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
     return found
 
 
@@ -668,7 +682,7 @@ class TweakState(State):
         # The hot path of perft (every leaf's parent): ``len(self.legal_actions())`` without
         # building the actions: each distinct hand card gives one Place and as many
         # Captures as the table has sub-multisets summing to what it lacks, read from the
-        # table's packed subset-sum polynomial (``subset_poly``).
+        # table's packed subset-sum polynomial (:data:`_PLAYS`).
         if self.phase != TURN:
             return len(self.legal_actions())
         mover = self.mover
@@ -680,29 +694,40 @@ class TweakState(State):
             held = self.held[mover]
             if held:
                 count = self._t_count(held)
-        deck, dpos = self.deck, self.dpos
+        deck = self.deck
+        dpos = self.dpos
         target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
         table = self.table
-        counts = _SUM_COUNTS.get(table)
-        if counts is None:
-            counts = sum_counts(table)
-        prev = -1
-        if self._low and 6 <= target <= MAX_SUM + 1:
-            # the rules' case: faces 1..6 against a target of 6..11 need sums within
-            # 0..MAX_SUM, and index 0 reads no capture (none may take no table card)
+        plays = _PLAYS.get(table)
+        if plays is None:
+            plays = _plays(table)
+        if self._low and 6 <= target <= 11:  # 11 = MAX_SUM + 1
+            # the rules' case: faces 1..6 against a target of 6..11 lack 0..MAX_SUM, and
+            # index 0 reads the Place alone (no capture may take no table card)
+            gap = _GAP[target]
+            if len(hand) == 3:  # sorted: a repeated card is next to its copy
+                a, b, c = hand
+                count += plays[gap[a]]
+                if b != a:
+                    count += plays[gap[b]]
+                if c != b:
+                    count += plays[gap[c]]
+                return count
+            prev = -1
             for c in hand:
                 if c != prev:
                     prev = c
-                    count += 1 + counts[target - FACE[c]]
+                    count += plays[gap[c]]
             return count
         low = self._low
+        prev = -1
         for c in hand:
             if c == prev:
                 continue
             prev = c
             s = target - FACE[c]
             if 0 < s <= MAX_SUM:
-                count += 1 + counts[s]
+                count += plays[s]
             elif s > MAX_SUM:
                 count += 1 + len(subsets(table, s))
             elif s == 0 and not low:  # the hand card alone (a variant)
