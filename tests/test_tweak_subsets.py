@@ -34,3 +34,16 @@ def test_many_copies_of_one_card() -> None:
         table = (0,) * n
         for s in range(12):
             assert tweak_state.subsets(table, s) == tweak_state._enumerate(table, s)
+
+
+@settings(max_examples=300, deadline=None)
+@given(table=tables)
+def test_plays_count_every_sub_multiset(table) -> None:
+    """``count_legal``'s memo (bytes for small tables, 64-bit fields for big ones) reads
+    1 + the number of non-empty sub-multisets of each sum."""
+    tweak_state.clear_caches()
+    plays = tweak_state._plays(table)
+    assert plays[0] == 1
+    for s in range(1, tweak_state.MAX_SUM + 1):
+        assert plays[s] == 1 + len(tweak_state._enumerate(table, s))
+    assert tweak_state.sum_counts(table)[1:] == tuple(k - 1 for k in plays[1:])

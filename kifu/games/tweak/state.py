@@ -265,6 +265,15 @@ per non-empty sub-multiset summing to ``s``) at index ``s`` (see :func:`_plays`)
 _PLUS_ONE = sum(1 << (_W * s) for s in range(MAX_SUM + 1)) - 1
 """Added to a table's polynomial: every field one more, but field 0 (the empty
 sub-multiset: no capture) one less."""
+_SMALL_TABLE = 8
+"""Tables of at most this many cards count in 8-bit fields (see :func:`_plays`). No field
+overflows: all fields together count at most the 2**8 sub-multisets of 8 cards, field 0
+the empty one, so a field holds at most 255 while the polynomial is built; the 1 added
+for the Place would overflow only if every non-empty sub-multiset had one sum, and a card
+alone and with another differ."""
+_MASK8 = (1 << (8 * (MAX_SUM + 1))) - 1
+_SHIFTS8 = tuple(8 * f for f in FACE)
+_PLUS_ONE8 = sum(1 << (8 * s) for s in range(MAX_SUM + 1)) - 1
 _GAP = tuple(tuple(t - f for f in FACE) for t in range(MAX_SUM + 2))
 """``_GAP[target][code]``: what a hand card lacks of the target (targets 0..MAX_SUM + 1)."""
 
@@ -286,9 +295,11 @@ def subset_poly(table: tuple[int, ...]) -> int:
     return p
 
 
-def _poly(table: tuple[int, ...], p: int, mask: int) -> int:
-    """``p`` times the subset-sum factors of ``table``'s cards, cut to ``mask``."""
-    shifts = _SHIFTS
+def _poly(
+    table: tuple[int, ...], p: int, mask: int, shifts: tuple[int, ...] = _SHIFTS
+) -> int:
+    """``p`` times the subset-sum factors of ``table``'s cards, cut to ``mask`` (fields of
+    the width ``shifts`` is made for)."""
     prev = -1
     run = p
     for c in table:
@@ -317,9 +328,16 @@ def sum_counts(table: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _plays(table: tuple[int, ...]) -> tuple[int, ...]:
-    """:data:`_PLAYS`' entry for ``table``, made and memoised."""
+    """:data:`_PLAYS`' entry for ``table``, made and memoised. A table of at most
+    ``_SMALL_TABLE`` cards has at most 2**8 sub-multisets, so its counts fit bytes: its
+    polynomial is built with 8-bit fields (a 3-digit int rather than 24) and read by one
+    ``to_bytes``. (Kept as a tuple: indexing ``bytes`` is slower on the hot path.)"""
     if len(_PLAYS) >= _SUBSETS_MAX:
         _PLAYS.clear()
+    if len(table) <= _SMALL_TABLE:
+        p = _poly(table, 1, _MASK8, _SHIFTS8) + _PLUS_ONE8
+        found = _PLAYS[table] = tuple(p.to_bytes(MAX_SUM + 1, "little"))
+        return found
     p = _poly(table, 1, _MASK) + _PLUS_ONE
     found = _PLAYS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
     return found
