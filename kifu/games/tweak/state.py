@@ -673,7 +673,9 @@ class TweakState(State):
         out: list[Action] = []
         if not self.tused and self.held[self.mover]:
             self._t_actions(out)
-        target = self.target + self.jdelta
+        deck = self.deck
+        dpos = self.dpos
+        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
         table = self.table
         memo = _CAPTURES.get(table)
         if memo is None:
@@ -917,7 +919,7 @@ class TweakState(State):
             c = action.card
             if t is Place:
                 z = list(table)
-                z.insert(bisect_right(table, c), c)
+                insort(z, c)
                 table = tuple(z)
             else:
                 taken = action.taken
