@@ -274,8 +274,9 @@ alone and with another differ."""
 _MASK8 = (1 << (8 * (MAX_SUM + 1))) - 1
 _SHIFTS8 = tuple(8 * f for f in FACE)
 _PLUS_ONE8 = sum(1 << (8 * s) for s in range(MAX_SUM + 1)) - 1
-_GAP = tuple(tuple(t - f for f in FACE) for t in range(MAX_SUM + 2))
-"""``_GAP[target][code]``: what a hand card lacks of the target (targets 0..MAX_SUM + 1)."""
+_GAPS = {t: tuple(t - f for f in FACE) for t in range(6, MAX_SUM + 2)}
+"""``_GAPS[target][code]``: what a hand card lacks of a target of the rules (6..11); its
+faces 1..6 lack 0..MAX_SUM."""
 
 
 def subset_poly(table: tuple[int, ...]) -> int:
@@ -441,6 +442,7 @@ class TweakState(State):
     __slots__ = (
         "_backs",
         "_components",
+        "_gaps",
         "_low",
         "_pbits",
         "_present",
@@ -473,6 +475,7 @@ class TweakState(State):
         self._undo: list[tuple] = []
         self._backs = variant.backs or DEFAULT_BACKS
         self._low = 0 if variant.empty_capture else 1  # the smallest sum a capture may take
+        self._gaps = _GAPS if self._low else {}  # count_legal's fast targets (none: a variant)
         self._threshold = variant.threshold or THRESHOLDS.get(n, 100)
         self._components = number_deck(variant.colours or colours_for(n))
         self._t_components = tuple(sorted(THIEF + T_LETTERS.index(t) for t in variant.t_cards))
@@ -547,6 +550,7 @@ class TweakState(State):
         new._undo = []
         new._backs = self._backs
         new._low = self._low
+        new._gaps = self._gaps
         new._threshold = self._threshold
         new._components = self._components
         new._t_components = self._t_components
@@ -721,10 +725,10 @@ class TweakState(State):
         plays = _PLAYS.get(table)
         if plays is None:
             plays = _plays(table)
-        if self._low and 6 <= target <= 11:  # 11 = MAX_SUM + 1
+        gap = self._gaps.get(target)
+        if gap is not None:
             # the rules' case: faces 1..6 against a target of 6..11 lack 0..MAX_SUM, and
             # index 0 reads the Place alone (no capture may take no table card)
-            gap = _GAP[target]
             if len(hand) == 3:  # sorted: a repeated card is next to its copy
                 a, b, c = hand
                 count += plays[gap[a]]
