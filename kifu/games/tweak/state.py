@@ -90,7 +90,8 @@ _CARD_KEY = tuple(1 << (_CARD_BITS * (THIEF - 1 - c)) for c in range(THIEF))
 _TAKEN: dict[int, tuple[int, ...]] = {}
 """Card key -> the sorted tuple of codes it names (shared by every table)."""
 _CAPTURE_OF: tuple[dict[int, Capture], ...] = tuple({} for _ in range(THIEF))
-"""``_CAPTURE_OF[card]``: card key -> the shared ``Capture(card, taken)``."""
+"""``_CAPTURE_OF[card]``: sub-multiset code -> the shared ``Capture(card, taken)`` (the
+code's sum is its card key's, so the code names the taken cards alone)."""
 
 
 def clear_caches() -> None:
@@ -150,8 +151,10 @@ def subsets(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
 
 def _captures(table: tuple[int, ...], c: int, s: int) -> tuple[Capture, ...]:
     """``Capture(c, sub)`` for each ``sub`` of ``subsets(table, s)``, in order, shared."""
-    codes = _codes(table) if 0 <= s <= MAX_SUM and c < THIEF else None
+    codes = _SUBSETS.get(table)
     if codes is None:
+        codes = _codes(table)
+    if codes is None or not 0 <= s <= MAX_SUM or c >= THIEF:
         return tuple([Capture(c, sub) for sub in subsets(table, s)])
     lo = s << _CODE_BITS
     i = bisect_left(codes, lo)
@@ -162,9 +165,9 @@ def _captures(table: tuple[int, ...], c: int, s: int) -> tuple[Capture, ...]:
     get = memo.get
     out = []
     for m in codes[i:j]:
-        cap = get(m - lo)
+        cap = get(m)
         if cap is None:
-            cap = memo[m - lo] = Capture(c, _taken(m - lo))
+            cap = memo[m] = Capture(c, _taken(m - lo))
         out.append(cap)
     return tuple(out)
 
