@@ -270,8 +270,9 @@ _PLUS_ONE = sum(1 << (_W * s) for s in range(MAX_SUM + 1)) - 1
 sub-multiset: no capture) one less."""
 _SMALL_TABLE = 8
 """Tables of at most this many cards count in 8-bit fields (see :func:`_plays`). No field
-overflows: all fields together count at most the 2**8 sub-multisets of 8 cards, field 0
-the empty one, so a field holds at most 255 while the polynomial is built; the 1 added
+overflows: all fields together (every sum, not only up to MAX_SUM) count at most the 2**8
+sub-multisets of 8 cards, field 0 the empty one, so a field holds at most 255 while the
+polynomial is built; the 1 added
 for the Place would overflow only if every non-empty sub-multiset had one sum, and a card
 alone and with another differ."""
 _MASK8 = (1 << (8 * (MAX_SUM + 1))) - 1
@@ -338,9 +339,19 @@ def _plays(table: tuple[int, ...]) -> tuple[int, ...]:
     ``to_bytes``. (Kept as a tuple: indexing ``bytes`` is slower on the hot path.)"""
     if len(_PLAYS) >= _SUBSETS_MAX:
         _PLAYS.clear()
-    if len(table) <= _SMALL_TABLE:
-        p = _poly(table, 1, _MASK8, _SHIFTS8) + _PLUS_ONE8
-        found = _PLAYS[table] = tuple(p.to_bytes(MAX_SUM + 1, "little"))
+    if len(table) <= _SMALL_TABLE and not (table and table[-1] >= THIEF):
+        # _poly inline (faces 1 or more), cut to MAX_SUM only at the end
+        shifts = _SHIFTS8
+        p = run = 1
+        prev = -1
+        for c in table:
+            if c == prev:  # another copy: extend the last factor by one more power
+                run <<= shifts[c]
+            else:
+                prev = c
+                run = p << shifts[c]
+            p += run
+        found = _PLAYS[table] = tuple(((p & _MASK8) + _PLUS_ONE8).to_bytes(MAX_SUM + 1, "little"))
         return found
     p = _poly(table, 1, _MASK) + _PLUS_ONE
     found = _PLAYS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
