@@ -67,10 +67,10 @@ EMPTY_DECK_TARGET = 7
 _SUBSETS: dict[tuple[int, ...], list[int]] = {}
 """``subsets``' memo: table -> its sub-multisets as sorted int codes (:func:`_sum_codes`)."""
 _SUBSETS_MAX = 250_000
-_CAPTURES: dict[tuple[int, ...], dict[int, tuple[Capture, ...]]] = {}
-"""``legal_actions``' memo: table -> {hand card + 64 * sum: its Capture actions (shared,
-frozen)}. Keyed by the table first, so a position hashes its table once, and a cold search
-makes one small dict per table rather than a key tuple per hand card."""
+_CAPTURES: dict[tuple[int, ...], dict[int, tuple[Action, ...]]] = {}
+"""``legal_actions``' memo: table -> {hand card + 64 * sum: its Place and Capture actions
+(shared, frozen)}. Keyed by the table first, so a position hashes its table once, and a
+cold search makes one small dict per table rather than a key tuple per hand card."""
 
 # A sub-multiset of a table of at most _CODE_MAX cards is an int code: its faces' sum times
 # 2**_CODE_BITS plus its *card key*, a 4-bit count of copies for each number card code, the
@@ -644,9 +644,50 @@ class TweakState(State):
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
+        # A turn's actions inline (a search asks at every inner node): the T! cards'
+        # actions, then for each distinct hand card its Place and its Captures, memoised
+        # per table and (card, sum) as one tuple.
+        if self.phase != TURN:
+            return self._other_actions()
+        mover = self.mover
+        hand = self.hands[mover]
+        if not hand:
+            return [PASS]
+        out: list[Action] = []
+        if not self.tused and self.held[mover]:
+            self._t_actions(out)
+        deck = self.deck
+        dpos = self.dpos
+        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
+        table = self.table
+        memo = _CAPTURES.get(table)
+        if memo is None:
+            if len(_CAPTURES) >= _SUBSETS_MAX:
+                _CAPTURES.clear()
+            memo = _CAPTURES[table] = {}
+        prev = -1
+        for c in hand:
+            if c == prev:
+                continue
+            prev = c
+            s = target - FACE[c]
+            if s:
+                key = c + (s << 6)
+                acts = memo.get(key)
+                if acts is None:
+                    acts = memo[key] = (
+                        (PLACE[c], *_captures(table, c, s)) if s > 0 else (PLACE[c],)
+                    )
+                out += acts
+            else:  # the card alone makes the target: a capture of no table card (a variant)
+                out.append(PLACE[c])
+                if not self._low:
+                    out.append(Capture(c, ()))
+        return out
+
+    def _other_actions(self) -> list[Action]:
+        """``legal_actions`` outside a turn."""
         phase = self.phase
-        if phase == TURN:
-            return self._turn_actions()
         if phase == BOMB_PHASE:
             return [PLACE[c] for c in _distinct(self.hands[self.queue[0]])]
         if phase == STEAL_PHASE:
@@ -683,38 +724,6 @@ class TweakState(State):
                         out.append(THIEF_ON[v])
             else:
                 out.append(BOMB_ALL)
-
-    def _turn_actions(self) -> list[Action]:
-        hand = self.hands[self.mover]
-        if not hand:
-            return [PASS]
-        out: list[Action] = []
-        if not self.tused and self.held[self.mover]:
-            self._t_actions(out)
-        deck = self.deck
-        dpos = self.dpos
-        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
-        table = self.table
-        memo = _CAPTURES.get(table)
-        if memo is None:
-            if len(_CAPTURES) >= _SUBSETS_MAX:
-                _CAPTURES.clear()
-            memo = _CAPTURES[table] = {}
-        low = self._low
-        prev = -1
-        for c in hand:
-            if c == prev:
-                continue
-            prev = c
-            out.append(PLACE[c])
-            s = target - FACE[c]
-            if s >= low:
-                key = c + (s << 6)
-                caps = memo.get(key)
-                if caps is None:
-                    caps = memo[key] = _captures(table, c, s)
-                out += caps
-        return out
 
     def count_legal(self) -> int:
         # The hot path of perft (every leaf's parent): ``len(self.legal_actions())`` without
