@@ -272,9 +272,8 @@ _SMALL_TABLE = 8
 """Tables of at most this many cards count in 8-bit fields (see :func:`_plays`). No field
 overflows: all fields together (every sum, not only up to MAX_SUM) count at most the 2**8
 sub-multisets of 8 cards, field 0 the empty one, so a field holds at most 255 while the
-polynomial is built; the 1 added
-for the Place would overflow only if every non-empty sub-multiset had one sum, and a card
-alone and with another differ."""
+polynomial is built; the 1 added for the Place would overflow only if every non-empty
+sub-multiset had one sum, and a card alone and with another differ."""
 _MASK8 = (1 << (8 * (MAX_SUM + 1))) - 1
 _SHIFTS8 = tuple(8 * f for f in FACE)
 _PLUS_ONE8 = sum(1 << (8 * s) for s in range(MAX_SUM + 1)) - 1
