@@ -404,6 +404,13 @@ def unpack_piles(bits: int, n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+def tops(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
+    """The target with the deck drawn down to each position: the back of the card on top,
+    then 7 for the empty deck (ruling 4). A state keeps it beside its deck (``_tops``), so
+    the hot paths read the target in one index: whatever sets ``deck`` sets ``_tops``."""
+    return (*[backs[c] for c in deck], EMPTY_DECK_TARGET)
+
+
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
     i = t.index(c)
     return t[:i] + t[i + 1 :]
@@ -461,6 +468,7 @@ class TweakState(State):
         "_present",
         "_t_components",
         "_threshold",
+        "_tops",
         "_undo",
         "dealer",
         "deck",
@@ -502,6 +510,7 @@ class TweakState(State):
         self.queue: tuple[int, ...] = ()
         self.victim = 0
         self.deck: tuple[int, ...] = ()
+        self._tops: tuple[int, ...] = (EMPTY_DECK_TARGET,)  # see tops()
         self.dpos = 0
         self.tpile: tuple[int, ...] = ()
         self.tpos = 0
@@ -527,14 +536,14 @@ class TweakState(State):
             self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
             self.hands, self.table, self._pbits, self.held,
             self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-            self.totals, self._present,
+            self.totals, self._present, self._tops,
         )
 
     def _rare(self) -> tuple:
-        """The last eight fields of ``_snap()``: the ones a common turn action leaves alone."""
+        """The last nine fields of ``_snap()``: the ones a common turn action leaves alone."""
         return (
             self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-            self.totals, self._present,
+            self.totals, self._present, self._tops,
         )
 
     def _restore(self, s: tuple) -> None:
@@ -545,7 +554,7 @@ class TweakState(State):
         if len(s) > 10:
             (
                 self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-                self.totals, self._present,
+                self.totals, self._present, self._tops,
             ) = s[10:]
 
     def key(self) -> Hashable:
@@ -655,9 +664,7 @@ class TweakState(State):
         out: list[Action] = []
         if not self.tused and self.held[mover]:
             self._t_actions(out)
-        deck = self.deck
-        dpos = self.dpos
-        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
+        target = self._tops[self.dpos] + self.jdelta
         table = self.table
         memo = _CAPTURES.get(table)
         if memo is None:
@@ -740,9 +747,7 @@ class TweakState(State):
             held = self.held[mover]
             if held:
                 count = self._t_count(held)
-        deck = self.deck
-        dpos = self.dpos
-        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
+        target = self._tops[self.dpos] + self.jdelta
         table = self.table
         plays = _PLAYS.get(table)
         if plays is None:
@@ -1040,7 +1045,7 @@ class TweakState(State):
                 phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
                 hands, table, self._pbits, self.held,
                 self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-                self.totals, self._present,
+                self.totals, self._present, self._tops,
             ))  # = self._snap()
         self.history.append(action)
         if t is Place:
@@ -1121,7 +1126,7 @@ class TweakState(State):
                 self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
                 self.hands, self.table, self._pbits, self.held,
                 self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-                self.totals, self._present,
+                self.totals, self._present, self._tops,
             ) = snap
         return self.history.pop()
 
@@ -1210,6 +1215,7 @@ class TweakState(State):
         n = self.n
         self.round += 1
         self.deck, self.tpile = tuple(deck), tuple(tpile)
+        self._tops = tops(self._backs, self.deck)
         self.tpos = 0
         first = (self.dealer + 1) % n
         hands: list[list[int]] = [[] for _ in range(n)]
@@ -1234,6 +1240,7 @@ class TweakState(State):
     def check_invariants(self) -> None:
         n = self.n
         assert len(self.hands) == n and len(self.piles) == n and len(self.held) == n
+        assert self._tops == tops(self._backs, self.deck), "the targets follow the deck"
         for zone in (*self.hands, self.table, *self.piles, *self.held):
             assert list(zone) == sorted(zone), "zones are sorted"
         if self.round == 0:
