@@ -106,9 +106,13 @@ def _taken(key: int) -> tuple[int, ...]:
     if found is None:
         if len(_TAKEN) >= _SUBSETS_MAX:
             _TAKEN.clear()
-        digits = f"{key:0{THIEF}x}"  # one hex digit a code: _CARD_BITS is 4
-        found = _TAKEN[key] = tuple([c for c, d in enumerate(digits) if d != "0"
-                                     for _ in range(int(d, 16))])
+        out: list[int] = []
+        k = key
+        while k:  # the highest field left is the lowest code left
+            shift = (k.bit_length() - 1) // _CARD_BITS * _CARD_BITS
+            out += [THIEF - 1 - shift // _CARD_BITS] * (k >> shift)
+            k &= (1 << shift) - 1
+        found = _TAKEN[key] = tuple(out)
     return found
 
 
