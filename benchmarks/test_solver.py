@@ -46,6 +46,7 @@ def cold() -> None:
     gt_rules._CACHE.clear()
     gt_dd._PIDS.clear()
     gt_dd._LISTS.clear()
+    gt_dd._MOST.clear()
 
 
 def endgame(n: int, k: int, seed: int = 0) -> str:

@@ -6,6 +6,7 @@ value for every first play, and a principal line that replays to the answer."""
 
 from __future__ import annotations
 
+import brute
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from kifu.games.graph_t.cards import IS_TOP, G, deck_codes, hand_text, plays_tex
 from kifu.puzzles import get_question
 from kifu.puzzles.base import Budget
 from kifu.puzzles.graph_t import final_value, value_text
-from kifu.puzzles.graph_t_dd import pack, unpack
+from kifu.puzzles.graph_t_dd import Searcher, pack, unpack
 
 GAME = games.get("graph-t")
 Q = get_question("double-dummy")
@@ -110,3 +111,34 @@ def test_budget_gives_unknown() -> None:
     sol = Q.solve(GAME.from_line(line), Budget(nodes=20))
     assert not sol.complete and sol.answer == "unknown"
     assert Q.solve(GAME.from_line(line)).complete
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**9), rules=st.sampled_from(RULES),
+       shape=st.sampled_from([(4, 3), (3, 4), (2, 5)]), data=st.data())
+def test_same_answers_on_medium_endgames(seed, rules, shape, data) -> None:
+    """Hands long enough for the bounds to matter (several tricks left, stacks built,
+    the sure leads, the tricks and heights the others need to pass or tie)."""
+    n, k = shape
+    in_trick = data.draw(st.integers(0, n - 1), label="plays in the trick")
+    check_same(random_position(Rng(seed), rules, n, k, in_trick))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**9), rules=st.sampled_from(RULES),
+       shape=st.sampled_from([(4, 2), (3, 3), (2, 4), (3, 2)]), data=st.data())
+def test_bounds_hold_for_every_seat(seed, rules, shape, data) -> None:
+    """At a trick boundary, for any seat as the player (on lead or not), the quick
+    bounds hold the exact value of the naive brute force, and so does the search."""
+    n, k = shape
+    state = GAME.from_line(random_position(Rng(seed), rules, n, k, 0))
+    player = data.draw(st.integers(0, n - 1), label="player")
+    v = state.variant
+    s = Searcher(state.n, state.hands, state.heights, state.trick, state.leader,
+                 state.greyed, player, trump=v.grey_wins == "trump",
+                 anyone=v.grey_open == "anyone")
+    place, shared, t1, t2 = brute.dd_value(state, player)
+    exact = pack(-place, -shared, t1, t2)
+    lo, hi = s.bounds()
+    assert lo <= exact <= hi, (state.to_line(), player, unpack(lo), unpack(hi))
+    assert s.value() == exact, state.to_line()

@@ -98,7 +98,7 @@ def record_row(
             state, keys = _replay_with_positions(replayer, loc)
         else:
             state = replayer.play(loc)
-        text = format_record(rec)
+        text = format_record(rec, checked=True)  # read by load_records: already checked
     except KifuError as e:
         return error_report(loc.path, index, e)
     h = rec.headers

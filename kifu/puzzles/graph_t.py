@@ -12,6 +12,7 @@ height), so two ways of reaching the same heights with different cards are one p
 
 from __future__ import annotations
 
+import gc
 import re
 import time
 from typing import Any
@@ -94,6 +95,11 @@ class DoubleDummy(Question):
                      deadline=deadline)
         acts = state.legal_actions()
         values: list[ActionValue] = []
+        # the search makes many small tuples and frees them only at its end: the
+        # cyclic collector would walk the growing tables again and again for nothing
+        collect = gc.isenabled()
+        gc.disable()
+        nodes = 0
         try:
             best = None
             raw = []
@@ -110,10 +116,15 @@ class DoubleDummy(Question):
             line = s.line(best, 2 * first.card + first.grey_side)  # type: ignore[attr-defined]
         except OutOfBudget:
             return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0)
+        finally:
+            nodes = s.nodes
+            s.close()  # its tables go now, by reference counting
+            if collect:
+                gc.enable()
         answer = value_text(unpack(best))
         winning = sum(1 for x in raw if x == best)
         texts = line_texts(GAME, state, [PLAYS[p] for p in line])  # type: ignore[misc]
-        return Solution(answer, values, texts, s.nodes, time.perf_counter() - t0, True,
+        return Solution(answer, values, texts, nodes, time.perf_counter() - t0, True,
                         winning)
 
     def solve_generic(self, state: State, budget: Budget = UNLIMITED) -> Solution:

@@ -20,20 +20,29 @@ recursion, values as single ints, bounds, and a table at trick boundaries.
   others only if they can still reach the top two; a seat that ends below (or above) the
   player whatever happens is just "below" (or "above"). The play never depends on the
   heights, only the value does, so positions with one key have one value.
-- **Quick bounds** at trick boundaries: a stack grows only in a trick its owner wins with
-  that colour, by at most the owner's cards of that colour and, from each other seat, as
-  many of its tallest plays of that colour; the player's best and worst places follow
-  (at most as many seats as tricks are left can pass the player), and cut the node when
-  they decide it.
+- **Quick bounds** at trick boundaries. A stack grows only in a trick its owner wins with
+  that colour, by its own play and, from each other seat, one play of that colour no
+  taller (each card once); a trick grows one stack. *Worst case* for the player: it may
+  first cash its sure leads (plays no other seat can beat) when on lead; then the others
+  that may end above its pair, and then those that may end equal to it, are counted
+  together: each needs tricks of its own out of those left and height in some colour,
+  and the seats growing one colour cannot need more than the plays of that colour left.
+  *Best case*: the player grows its stacks with the tricks it has, the others stay, a
+  seat of the coalition on lead first cashing its sure leads. A node whose window lies
+  outside the bounds is cut.
 - **Merged plays**: identical cards are one code; at the last play of a trick, plays that
   leave the same card, winner, gain and grey state are searched once. The last trick (one
-  card a hand) is solved directly. Plays are tried tallest first, the table's best first.
+  card a hand) is solved directly: its choices form a small tree over its distinct ends,
+  built once per hands, and only the ends are valued per heights. Plays are tried
+  tallest first, the table's best first.
 """
 
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections.abc import Callable
+from typing import Any
 
 from kifu.games.graph_t.cards import (
     CARD_COLOUR,
@@ -112,6 +121,49 @@ def _lists(hand: int) -> tuple[tuple[int, ...], ...]:
         r = tuple(tuple(sorted(x, reverse=True)) for x in out)
         _LISTS[hand] = r
     return r
+
+
+_MOST: dict[int, int] = {}
+
+
+def _most(hand: int) -> int:
+    """The most a hand's cards can add to the stacks: each card on its taller side
+    (cached)."""
+    r = _MOST.get(hand)
+    if r is None:
+        r = 0
+        for c in range(N_CODES):
+            k = (hand & CODE_ALL[c]).bit_count()
+            if k:
+                g = PLAY_HEIGHT[2 * c + 1] if NONTOP >> c & 1 else 0
+                r += k * max(PLAY_HEIGHT[2 * c], g)
+        _MOST[hand] = r
+    return r
+
+
+def _gains(own: tuple[int, ...], others: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The most a stack gains in 0, 1, 2 ... tricks its owner wins with its plays ``own``
+    of that colour (tallest first), the other seats holding ``others`` of it: each trick
+    collects the owner's play and, from each other seat, its tallest play left no taller
+    than it (the owner's tallest plays first), the gains summed tallest first."""
+    gains = list(own)
+    for ys in others:
+        j = 0
+        ny = len(ys)
+        for i, x in enumerate(own):
+            while j < ny and ys[j] > x:
+                j += 1
+            if j == ny:
+                break
+            gains[i] += ys[j]
+            j += 1
+    gains.sort(reverse=True)
+    acc = 0
+    p = [0]
+    for g in gains:
+        acc += g
+        p.append(acc)
+    return tuple(p)
 
 
 def _top2(a: list[int] | tuple[int, ...]) -> tuple[int, int]:
@@ -195,80 +247,227 @@ class Searcher:
             return pack(place, shared, mine[0], mine[1])
 
         binfo: dict[tuple[int, ...], tuple] = {}
+        gains_of: dict[tuple, tuple[int, ...]] = {}
 
         def hands_info(hk: tuple[int, ...]) -> tuple:
             """Per seat, which of its stacks can still grow and by how much at most. A
             stack grows only in a trick its owner wins with a play of its colour, so the
             owner must hold such cards; a trick won with a play of height ``x`` collects
             from each other seat at most one play of that colour, no taller than ``x``
-            (a taller one would win). So the gain is at most the sum, over the owner's
-            plays of that colour, of ``x`` plus each other seat's tallest play of that
-            colour up to ``x``."""
+            (a taller one would win), and each of their cards once. So the owner's
+            ``m`` tricks in that colour gain at most its ``m`` tallest plays of it, each
+            with, from each other seat, the tallest of its plays of that colour left no
+            taller than it (the owner's tallest first): the gains, tallest first."""
             lists = [_lists(h) for h in hk]
+            per_colour = []
+            for c in range(6):
+                lc = tuple([ls[c] for ls in lists])
+                r = gains_of.get(lc)
+                if r is None:
+                    r = gains_of[lc] = tuple(
+                        _gains(lc[s], lc[:s] + lc[s + 1:]) if lc[s] else None
+                        for s in range(n))
+                per_colour.append(r)
             out = []
-            for s, mine in enumerate(lists):
+            for s in range(n):
                 grow = []
                 fixed = []
+                pref: list[tuple[int, ...]] = [(0,)] * 6
                 for c in range(6):
-                    own = mine[c]
-                    k = len(own)
-                    if not k:
+                    p = per_colour[c][s]
+                    if p is None:
                         fixed.append(c)
-                        continue
-                    gains = []
-                    for x in own:
-                        g = x
-                        for t, theirs in enumerate(lists):
-                            if t != s:
-                                for y in theirs[c]:
-                                    if y <= x:
-                                        g += y
-                                        break
-                        gains.append(g)
-                    gains.sort(reverse=True)
-                    grow.append((c, sum(gains), tuple(gains)))
-                out.append((tuple(grow), tuple(fixed)))
+                    else:
+                        grow.append((c, p[-1]))
+                        pref[c] = p
+                out.append((tuple(grow), tuple(fixed), tuple(pref)))
             return tuple(out)
 
-        bcache: dict[tuple, tuple[int, int, tuple]] = {}
+        bcache: dict[tuple, tuple] = {}
+        rcache: dict[tuple, tuple[int, int]] = {}
 
         def bounds() -> tuple[int, int, tuple]:
             """(lower, upper) bounds of the value at a trick boundary, and the heights
-            part of the table key (memoised on the hands and the heights)."""
-            hk = tuple(hands)
-            ck = (hk, tuple(H))
-            r = bcache.get(ck)
+            part of the table key."""
+            return bounds_of(tuple(hands), state.leader)
+
+        mass_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+        def masses(hk: tuple[int, ...]) -> tuple[int, ...]:
+            """Per colour (0..5) the total height of the plays of that colour the hands
+            can still make, and (index 6) the most all the cards can add to the stacks
+            (each card on its taller side)."""
+            r = mass_of.get(hk)
             if r is None:
-                r = bcache[ck] = bounds_of(hk)
+                m = [0] * 7
+                for h in hk:
+                    lists = _lists(h)
+                    for c in range(6):
+                        m[c] += sum(lists[c])
+                    m[6] += _most(h)
+                r = mass_of[hk] = tuple(m)
             return r
 
-        def bounds_of(hk: tuple[int, ...]) -> tuple[int, int, tuple]:
+        def worst(hk: tuple[int, ...], seats: list[tuple[int, bool]], mc: tuple[int, int],
+                  tricks: int, info: tuple) -> tuple[int, int]:
+            """How many of ``seats`` (none above the player's pair ``mc`` now; the flag
+            says whether the seat can reach above it) can end above the player's pair
+            together, and then how many more can end equal to it: the most of the first,
+            then the most of the second. To end above, a seat must bring a stack of some
+            colour to the player's tallest (or hold one that tall already, and win a
+            trick to change its pair); to end equal, also a second stack to the
+            player's second tallest, which takes one more trick if its tallest is short
+            of that. That takes tricks (``hands_info``'s gains) out of the ``tricks``
+            left, each won by one seat, and height: every collected play lands in one
+            stack, so the seats growing one colour need together no more than the plays
+            of that colour left in the hands (``masses``), and all of them no more than
+            every card on its taller side."""
+            target = mc[0]
+            opts = []
+            for s, can_pass in seats:
+                base = 6 * s
+                hs = H[base:base + 6]
+                t1, t2 = _top2(hs)
+                if t1 >= target:
+                    o = [(1, 6, 0)]
+                else:
+                    o = []
+                    pref = info[s][2]
+                    for c, r in info[s][0]:
+                        d = target - hs[c]
+                        if d > r:
+                            continue
+                        m = bisect_left(pref[c], d)
+                        if m <= tricks:
+                            o.append((m, c, d))
+                if (t1, t2) == mc:
+                    tie = [(0, 6, 0)]
+                else:
+                    more = 1 if t1 < mc[1] else 0
+                    tie = [(m + more, c, d) for m, c, d in o if m + more <= tricks]
+                o.sort()
+                tie.sort()
+                opts.append((tuple(o) if can_pass else (), tuple(tie)))
+            mass = masses(hk)
+            k = len(opts)
+            full = 4 * k
+            best = 0
+            dem = [0] * 7
+            all_mass = mass[6]
+
+            def fit(i: int, left: int, score: int, total: int) -> None:
+                nonlocal best
+                if score > best:
+                    best = score
+                if i == k or score + 4 * (k - i) <= best:
+                    return
+                passes, ties = opts[i]
+                for m, c, d in passes:
+                    if m <= left and total + d <= all_mass:
+                        x = dem[c] + d
+                        if x <= mass[c]:
+                            dem[c] = x
+                            fit(i + 1, left - m, score + 4, total + d)
+                            dem[c] = x - d
+                            if best == full:
+                                return
+                for m, c, d in ties:
+                    if m <= left and total + d <= all_mass:
+                        x = dem[c] + d
+                        if x <= mass[c]:
+                            dem[c] = x
+                            fit(i + 1, left - m, score + 1, total + d)
+                            dem[c] = x - d
+                fit(i + 1, left, score, total)
+
+            fit(0, tricks, 0, 0)
+            return best >> 2, best & 3
+
+        sure_of: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
+
+        def sure(hk: tuple[int, ...], s: int) -> tuple[tuple[int, int], ...]:
+            """The sure leads of seat ``s``: (colour, height) of each colour card (each
+            copy) whose colour side no other seat can beat with any play it holds (a
+            play of that colour as tall or taller, a grey play as tall or taller, with
+            ``grey_wins=trump`` any grey play). Led by ``s``, each wins its trick
+            whatever the others do, and ``s`` leads again."""
+            r = sure_of.get((hk, s))
+            if r is None:
+                out = []
+                h = hk[s]
+                lists = [_lists(x) for x in hk]
+                for c in range(20):
+                    k = (h & CODE_ALL[c]).bit_count()
+                    if not k:
+                        continue
+                    col = CARD_COLOUR[c]
+                    x = height[2 * c]
+                    for t in range(n):
+                        if t == s:
+                            continue
+                        lt = lists[t]
+                        if lt[col] and lt[col][0] >= x:
+                            break
+                        if lt[GREY] and (trump or lt[GREY][0] >= x):
+                            break
+                    else:
+                        out += [(col, x)] * k
+                r = sure_of[hk, s] = tuple(out)
+            return r
+
+        pairs_memo: dict[tuple, tuple[int, int]] = {}
+
+        def forced(hk: tuple[int, ...], col: int) -> int:
+            """What the seats after the player must add to its first sure lead, of
+            colour ``col``: each holding that colour follows with one (its shortest, at
+            least), until a seat that may make a grey play (void in it, holding one)
+            lets the rest make grey plays instead."""
+            add = 0
+            for s in seat_at[player][1:]:
+                ls = _lists(hk[s])
+                if ls[col]:
+                    add += ls[col][-1]
+                elif ls[GREY]:
+                    break
+            return add
+
+        def pair_max(hs: list[int], pref: tuple, tricks: int) -> tuple[int, int]:
+            """The most (tallest, second) a seat can reach from stacks ``hs`` in
+            ``tricks`` tricks (``pref``: its gains per colour, summed): a trick grows one
+            stack, so the tallest takes the fewest tricks that bring some stack there,
+            and the second grows in the others."""
+            most = [x + (p[tricks] if tricks < len(p) else p[-1])
+                    for x, p in zip(hs, pref, strict=True)]
+            u1 = max(most)
+            u2 = 0
+            for a in range(6):
+                if most[a] != u1:
+                    continue
+                left = tricks - bisect_left(pref[a], u1 - hs[a])
+                for b in range(6):
+                    if b != a:
+                        p = pref[b]
+                        x = hs[b] + (p[left] if left < len(p) else p[-1])
+                        if x > u2:
+                            u2 = x
+            return u1, u2
+
+        def base_of(hk: tuple[int, ...]) -> tuple:
+            """The quick bounds that do not depend on the leader, and the heights part
+            of the table key: (lower, upper, key, cur, up, best), where ``cur`` and
+            ``up`` are each seat's pair now and at most, and ``best`` the player's best
+            pair. The lower bound here only counts tricks (each seat not above the
+            player must win one at least, and as many as its gains need, to pass it);
+            :func:`refine` sharpens both."""
             info = binfo.get(hk)
             if info is None:
                 info = binfo[hk] = hands_info(hk)
-
-            def tricks_to(s: int, target: int, top: int) -> int:
-                """The fewest tricks seat ``s`` must win to have a stack of ``target``."""
-                if top >= target:
-                    return 1
-                fewest = INF
-                for c, _, gains in info[s][0]:
-                    acc = H[6 * s + c]
-                    for m, g in enumerate(gains, 1):
-                        if m >= fewest:
-                            break
-                        acc += g
-                        if acc >= target:
-                            fewest = m
-                            break
-                return fewest
-
             cur = []
             up = []
             norm = []
             for s in range(n):
                 hs = H[6 * s:6 * s + 6]
-                grow, fixed = info[s]
+                grow, fixed, _ = info[s]
                 # the top two of the stacks that cannot grow, and each one that can
                 f1 = f2 = 0
                 for c in fixed:
@@ -283,7 +482,7 @@ class Searcher:
                 u1 = f1
                 u2 = f2
                 part = [f1, f2]
-                for c, r, _ in grow:
+                for c, r in grow:
                     x = hs[c]
                     if x + r > f2:  # else it can never be among the top two
                         part.append(8 * x + c)
@@ -301,22 +500,22 @@ class Searcher:
                 cur.append((c1, c2))
                 up.append((u1, u2))
                 norm.append(tuple(part))
-            mu = up[player]
+            tricks = hk[player].bit_count()
+            hs_p = H[6 * player:6 * player + 6]
+            pk = (hk, tuple(hs_p), tricks)
+            mu = pairs_memo.get(pk)
+            if mu is None:
+                mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks)
             place = 1
             for s in others:
                 if cur[s] > mu:
                     place += 1
             hi = pack(place, 1, mu[0], mu[1])
-            # worst place: the player stays, the others reach their most; if that place
-            # is the final one, only seats whose most equals the player's pair can tie
-            # A seat not above the player's pair now must win a trick to pass it, and
-            # each trick has one winner: at most ``tricks`` of them pass it.
-            # A seat needs at least as many tricks as its largest gains (``hands_info``)
-            # take to bring one stack up to the player's tallest, and one at least.
             mc = cur[player]
             above = 0
-            needs = []
             reach = 0
+            needs = []
+            target = mc[0]
             for s in others:
                 q = up[s]
                 if q >= mc:
@@ -324,14 +523,26 @@ class Searcher:
                     if cur[s] > mc:
                         above += 1
                     elif q > mc:
-                        needs.append(tricks_to(s, mc[0], cur[s][0]))
-            tricks = hk[player].bit_count()
+                        if cur[s][0] >= target:
+                            needs.append(1)
+                            continue
+                        pref = info[s][2]
+                        base = 6 * s
+                        fewest = INF
+                        for c, r in info[s][0]:
+                            d = target - H[base + c]
+                            if d <= r:
+                                m = bisect_left(pref[c], d)
+                                if m < fewest:
+                                    fewest = m
+                        needs.append(fewest)
             passing = 0
             if needs:
                 needs.sort()
+                left = tricks
                 for m in needs:
-                    tricks -= m
-                    if tricks < 0:
+                    left -= m
+                    if left < 0:
                         break
                     passing += 1
             place = 1 + above + passing
@@ -343,67 +554,177 @@ class Searcher:
                     norm[s] = (-1,)
                 elif cur[s] > mu:
                     norm[s] = (-2,)
-            return lo, hi, (hk, tuple(norm))
+            return lo, hi, (hk, tuple(norm)), cur, up, mu
 
-        def last_trick() -> int:
-            """The exact value when every hand holds one card (the last trick)."""
-            leader = state.leader
+        def refine(hk: tuple[int, ...], leader: int, base: tuple) -> tuple[int, int]:
+            """Sharper (lower, upper) bounds than ``base`` (:func:`base_of`): a seat on
+            lead may first cash its sure leads (the player: its worst case rises; one of
+            the coalition: the player's best falls), and the seats that may pass or tie
+            the player are counted together against the tricks and the heights of
+            plays left (:func:`worst`)."""
+            info = binfo[hk]
+            _, _, _, cur, up, mu = base
+            tricks = hk[player].bit_count()
+            hi = INF
+            if leader != player:
+                gain = sure(hk, leader)
+                if gain:
+                    hs = H[6 * leader:6 * leader + 6]
+                    for c, x in gain:
+                        hs[c] += x
+                    above_cur = list(cur)
+                    above_cur[leader] = _top2(hs)
+                    t = tricks - len(gain)
+                    hs_p = H[6 * player:6 * player + 6]
+                    pk = (hk, tuple(hs_p), t)
+                    mu = pairs_memo.get(pk)
+                    if mu is None:
+                        mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], t)
+                    place = 1
+                    for s in others:
+                        if above_cur[s] > mu:
+                            place += 1
+                    hi = pack(place, 1, mu[0], mu[1])
+            mc = cur[player]
+            if leader == player:
+                gain = sure(hk, player)
+                if gain:
+                    hs = H[6 * player:6 * player + 6]
+                    for c, x in gain:
+                        hs[c] += x
+                    hs[gain[0][0]] += forced(hk, gain[0][0])
+                    mc = _top2(hs)
+                    tricks -= len(gain)
+            above = 0
+            needs = []
+            for s in others:
+                q = up[s]
+                if q >= mc:
+                    if cur[s] > mc:
+                        above += 1
+                    else:
+                        needs.append((s, q > mc))
+            passing = tying = 0
+            if needs:
+                passing, tying = worst(hk, needs, mc, tricks, info)
+            return pack(1 + above + passing, 1 + tying, mc[0], mc[1]), hi
+
+        def bounds_of(hk: tuple[int, ...], leader: int) -> tuple[int, int, tuple]:
+            """All the quick bounds of a position at a trick boundary, and its key."""
+            base = base_of(hk)
+            lo, hi = refine(hk, leader, base)
+            return max(lo, base[0]), min(hi, base[1]), base[2]
+
+        trees: dict[tuple, tuple] = {}
+        ends_of: dict[tuple[int, ...], dict] = {}
+
+        def last_tree(hk: tuple[int, ...], leader: int, g0: int) -> tuple:
+            """The last trick as a tree (built once per hands, leader and grey state):
+            its ways to end, each (winner, stack index, gain) once, and the choices,
+            a leaf being the index of a way to end and a node (player's?, children);
+            a choice whose children are all one leaf is that leaf."""
             seats = seat_at[leader]
-            codes = [hands[s].bit_length() - 1 for s in seats]
-            g0 = state.greyed
+            codes = [hk[s].bit_length() - 1 for s in seats]
+            outs: list[tuple[int, int, int]] = []
+            index: dict[tuple[int, int, int], int] = {}
+
+            def leaf(t: tuple[int, ...]) -> int:
+                r = wins.get(t)
+                if r is None:
+                    j = trick_winner(t, trump)
+                    wc = colour[t[j]]
+                    r = wins[t] = (j, wc, sum(height[q] for q in t if colour[q] == wc))
+                j, wc, add = r
+                w = (seats[j], 6 * seats[j] + wc, add)
+                i = index.get(w)
+                if i is None:
+                    i = index[w] = len(outs)
+                    outs.append(w)
+                return i
+
+            def choice(maxi: bool, kids: list) -> Any:
+                first = kids[0]
+                if all(k == first for k in kids):
+                    return first
+                return (maxi, tuple(kids))
+
+            def rest(tr: tuple[int, ...], led: int, tg: bool) -> Any:
+                i = len(tr)
+                c = codes[i]
+                nt = NONTOP >> c & 1
+                if led == GREY:
+                    opts = (2 * c + 1,) if nt else (2 * c,)
+                elif c != 20 and CARD_COLOUR[c] == led:
+                    opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
+                else:
+                    opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
+                if i + 1 == n:
+                    kids = [leaf((*tr, q)) for q in opts]
+                else:
+                    kids = [rest((*tr, q), led, tg or is_grey[q]) for q in opts]
+                return choice(seats[i] == player, kids)
+
             ms = seats[0]
             c = codes[0]
             op = (g0 != 0) if anyone else (g0 & ~bit[ms]) != 0
             firsts = (2 * c, 2 * c + 1) if op and NONTOP >> c & 1 else (2 * c,)
-            best = -INF
-            for f in firsts:
-                v = rest_of_last(f, [f], codes, seats, is_grey[f])
-                if v > best if ms == player else best == -INF or v < best:
+            tree = choice(ms == player, [rest((f,), colour[f], is_grey[f]) for f in firsts])
+            return tuple(outs), tree
+
+        def minimax(node: tuple, vals: list[int]) -> int:
+            maxi, kids = node
+            best = -INF if maxi else INF
+            for k in kids:
+                v = vals[k] if k.__class__ is int else minimax(k, vals)
+                if v > best if maxi else v < best:
                     best = v
             return best
 
-        def rest_of_last(lead: int, tr: list[int], codes: list[int], seats: list[int],
-                         tg: bool) -> int:
-            i = len(tr)
-            if i == n:
-                t = tuple(tr)
-                w = wins.get(t)
-                if w is None:
-                    j = trick_winner(t, trump)
-                    wc = colour[t[j]]
-                    w = (j, wc, sum(height[q] for q in t if colour[q] == wc))
-                    wins[t] = w
-                j, wc, add = w
-                wi = 6 * seats[j] + wc
-                H[wi] += add
-                v = evaluate()
-                H[wi] -= add
-                return v
-            c = codes[i]
-            led = colour[lead]
-            nt = NONTOP >> c & 1
-            if led == GREY:
-                opts = (2 * c + 1,) if nt else (2 * c,)
-            elif c != 20 and CARD_COLOUR[c] == led:
-                opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
-            else:
-                opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
-            maxi = seats[i] == player
-            best = -INF if maxi else INF
-            for q in opts:
-                tr.append(q)
-                v = rest_of_last(lead, tr, codes, seats, tg or is_grey[q])
-                tr.pop()
-                if maxi:
-                    if v > best:
-                        best = v
-                elif v < best:
-                    best = v
-            return best
+        def last_trick(hk: tuple[int, ...], ht: tuple[int, ...]) -> int:
+            """The exact value when every hand (``hk``) holds one card (the last
+            trick), the stacks being ``ht``: each way it can end is valued once, from
+            the seats' pairs before it."""
+            leader = state.leader
+            g0 = state.greyed
+            tk = (hk, leader, (g0 != 0) if anyone else (g0 & ~bit[leader]) != 0)
+            r = trees.get(tk)
+            if r is None:
+                r = trees[tk] = last_tree(hk, leader, g0)
+            outs, tree = r
+            memo = ends_of.get(ht)
+            if memo is None:
+                memo = ends_of[ht] = {}
+            vals = []
+            for out in outs:
+                v = memo.get(out)
+                if v is None:
+                    pairs = memo.get(-1)
+                    if pairs is None:
+                        pairs = memo[-1] = [_top2(ht[6 * s:6 * s + 6]) for s in range(n)]
+                    ws, wi, add = out
+                    base = 6 * ws
+                    hs = H[base:base + 6]
+                    hs[wi - base] += add
+                    won = _top2(hs)
+                    mine = won if ws == player else pairs[player]
+                    place = 1
+                    shared = 1
+                    for s in others:
+                        q = won if s == ws else pairs[s]
+                        if q > mine:
+                            place += 1
+                        elif q == mine:
+                            shared += 1
+                    v = memo[out] = pack(place, shared, mine[0], mine[1])
+                vals.append(v)
+            if tree.__class__ is int:
+                return vals[tree]
+            return minimax(tree, vals)
 
         gkt = tuple((-1 if g else 0) if anyone else (g if not g & (g - 1) else -1)
                     for g in range(1 << n))
         nodes = 0
+        lasts: dict[tuple, int] = {}
 
         def count() -> int:
             return nodes
@@ -446,22 +767,26 @@ class Searcher:
             key = None
             if k == 0:
                 hk = tuple(hands)
-                ck = (hk, tuple(H))
-                r = bcache.get(ck)
-                if r is None:
-                    r = bcache[ck] = bounds_of(hk)
-                lo, hi, norm = r
+                if hands[leader].bit_count() == 1:
+                    # the last trick: solved directly, cheaper than its bounds
+                    ht = tuple(H)
+                    ck = (hk, ht, leader, gkt[state.greyed])
+                    v = lasts.get(ck)
+                    if v is None:
+                        v = lasts[ck] = last_trick(hk, ht)
+                    return v
+                ht = tuple(H)
+                bk = (hk, ht)
+                base = bcache.get(bk)
+                if base is None:
+                    base = bcache[bk] = base_of(hk)
+                lo, hi, norm = base[0], base[1], base[2]
                 if hi <= alpha or lo == hi:
                     return hi
                 if lo >= beta:
                     return lo
                 key = (norm, leader, gkt[state.greyed])
                 entry = tt.get(key)
-                if hands[leader].bit_count() == 1:
-                    if entry is None:
-                        v = tt[key] = last_trick()
-                        return v
-                    return entry
                 if entry is not None:
                     elo, ehi, _ = entry
                     if elo > lo:
@@ -472,6 +797,19 @@ class Searcher:
                         return lo
                     if hi <= alpha:
                         return hi
+                # the sharper bounds, only for a node the quick ones leave open
+                rk = (hk, ht, leader)
+                rr = rcache.get(rk)
+                if rr is None:
+                    rr = rcache[rk] = refine(hk, leader, base)
+                if rr[0] > lo:
+                    lo = rr[0]
+                if rr[1] < hi:
+                    hi = rr[1]
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
                 if lo > alpha:
                     alpha = lo
                 if hi < beta:
@@ -518,6 +856,7 @@ class Searcher:
             last = k + 1 == n
             if last:
                 seen: set[tuple[int, int, int, int]] = set()
+                lastnext = h0.bit_count() == 2
             for pid in pids:
                 c = pid >> 1
                 x = (h0 >> c) & LAYER_BITS
@@ -550,7 +889,16 @@ class Searcher:
                     state.trick = []
                     state.tgrey = False
                     state.leader = ws
-                    if hands[0]:
+                    if lastnext:
+                        # the next trick is the last: as ``visit`` would, inline
+                        nodes += 1
+                        hk = tuple(hands)
+                        ht = tuple(H)
+                        ck = (hk, ht, ws, gkt[state.greyed])
+                        v = lasts.get(ck)
+                        if v is None:
+                            v = lasts[ck] = last_trick(hk, ht)
+                    elif hands[0]:
                         v = visit(alpha, beta)
                     else:
                         nodes += 1
@@ -606,6 +954,9 @@ class Searcher:
             return pids
 
         self.visit: Callable[[int, int], int] = visit
+        self._bounds = bounds
+        self._tables = (tt, wins, finals, binfo, gains_of, bcache, rcache, mass_of, sure_of,
+                        pairs_memo, trees, ends_of, lasts, ordc)
         self._order = search_order
         self._count = count
         self._evaluate = evaluate
@@ -613,7 +964,24 @@ class Searcher:
     @property
     def nodes(self) -> int:
         """Positions visited so far."""
-        return self._count()
+        return self._closed if self._count is None else self._count()
+
+    def close(self) -> None:
+        """Empty the search's tables and drop its functions. The functions refer to
+        themselves and to the searcher (cycles only the cyclic collector finds), so
+        without this a finished search's tables would live until its next pass."""
+        self._closed = self._count()
+        for table in self._tables:
+            table.clear()
+        self.visit = self._order = self._evaluate = self._bounds = None  # type: ignore[assignment]
+        self._count = None  # type: ignore[assignment]
+
+    def bounds(self) -> tuple[int, int]:
+        """The quick (lower, upper) bounds of the value at a trick boundary (for tests:
+        the exact value lies between them)."""
+        assert not self.trick and any(self.hands)
+        lo, hi, _ = self._bounds()
+        return lo, hi
 
     # --- driving it ------------------------------------------------------------------------
     def mover(self) -> int | None:
