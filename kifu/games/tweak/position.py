@@ -16,7 +16,6 @@ from kifu.games.tweak.state import (
     STEAL_PHASE,
     TURN,
     TweakState,
-    tops,
 )
 
 FIELDS = ("rules", "phase", "round", "target", "totals", "hands", "table", "deck", "T! pile",
@@ -82,7 +81,6 @@ def from_line(game: Game, line: str) -> TweakState:
     if deck is None or any(c >= THIEF for c in deck):
         raise err(7, f"bad deck {short(deck_t)}")
     state.deck, state.dpos = tuple(deck), 0
-    state._tops = tops(state._backs, state.deck)
     tpile = split_cards(tp_t)
     if tpile is None or any(c < THIEF for c in tpile):
         raise err(8, f"bad T! pile {short(tp_t)}")

@@ -419,8 +419,8 @@ def unpack_piles(bits: int, n: int) -> tuple[tuple[int, ...], ...]:
 
 def tops(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
     """The target with the deck drawn down to each position: the back of the card on top,
-    then 7 for the empty deck (ruling 4). A state keeps it beside its deck (``_tops``), so
-    the hot paths read the target in one index: whatever sets ``deck`` sets ``_tops``."""
+    then 7 for the empty deck (ruling 4). A state keeps it beside its deck (``_tops``, set
+    by the ``deck`` property and restored with the deck by the whole snapshot)."""
     return (*[backs[c] for c in deck], EMPTY_DECK_TARGET)
 
 
@@ -475,6 +475,7 @@ class TweakState(State):
     __slots__ = (
         "_backs",
         "_components",
+        "_deck",
         "_gaps",
         "_low",
         "_pbits",
@@ -484,7 +485,6 @@ class TweakState(State):
         "_tops",
         "_undo",
         "dealer",
-        "deck",
         "dpos",
         "hands",
         "held",
@@ -522,8 +522,8 @@ class TweakState(State):
         self.jdelta = 0
         self.queue: tuple[int, ...] = ()
         self.victim = 0
-        self.deck: tuple[int, ...] = ()
-        self._tops: tuple[int, ...] = (EMPTY_DECK_TARGET,)  # see tops()
+        self._deck: tuple[int, ...] = ()  # see the deck property
+        self._tops: tuple[int, ...] = (EMPTY_DECK_TARGET,)
         self.dpos = 0
         self.tpile: tuple[int, ...] = ()
         self.tpos = 0
@@ -548,14 +548,14 @@ class TweakState(State):
         return (
             self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
             self.hands, self.table, self._pbits, self.held,
-            self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+            self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
             self.totals, self._present, self._tops,
         )
 
     def _rare(self) -> tuple:
         """The last nine fields of ``_snap()``: the ones a common turn action leaves alone."""
         return (
-            self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+            self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
             self.totals, self._present, self._tops,
         )
 
@@ -566,14 +566,14 @@ class TweakState(State):
         ) = s[:10]
         if len(s) > 10:
             (
-                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+                self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
                 self.totals, self._present, self._tops,
             ) = s[10:]
 
     def key(self) -> Hashable:
         return (
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
-            self.queue, self.victim, self.deck[self.dpos :], self.tpile[self.tpos :],
+            self.queue, self.victim, self._deck[self.dpos :], self.tpile[self.tpos :],
             self.hands, self.table, self._pbits, self.held, self.totals,
         )
 
@@ -604,6 +604,18 @@ class TweakState(State):
         self._pbits = pack_piles(piles)
 
     @property
+    def deck(self) -> tuple[int, ...]:
+        """The round's deck, top first (cards before ``dpos`` are drawn). Setting it also
+        sets each deck position's target (``_tops``: see :func:`tops`), which the hot paths
+        read in one index."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, deck: tuple[int, ...]) -> None:
+        self._deck = deck
+        self._tops = tops(self._backs, deck)
+
+    @property
     def to_move(self) -> int | None:
         phase = self.phase
         if phase == TURN:
@@ -629,12 +641,12 @@ class TweakState(State):
     @property
     def target(self) -> int:
         """The back of the deck's top card; 7 once the deck is empty (ruling 4)."""
-        if self.dpos < len(self.deck):
-            return self._backs[self.deck[self.dpos]]
+        if self.dpos < len(self._deck):
+            return self._backs[self._deck[self.dpos]]
         return EMPTY_DECK_TARGET
 
     def deck_left(self) -> tuple[int, ...]:
-        return self.deck[self.dpos :]
+        return self._deck[self.dpos :]
 
     def tpile_left(self) -> tuple[int, ...]:
         return self.tpile[self.tpos :]
@@ -659,7 +671,7 @@ class TweakState(State):
         every += self.table
         every += [c for p in self.piles for c in p]
         every += [c for h in self.held for c in h]
-        every += self.deck[self.dpos :]
+        every += self._deck[self.dpos :]
         every += self.tpile[self.tpos :]
         return tuple(sorted(every))
 
@@ -734,7 +746,7 @@ class TweakState(State):
                 out.append(JOKER_UP)
                 out.append(JOKER_DOWN)
             elif t == SHIFTER:
-                if self.dpos < len(self.deck):
+                if self.dpos < len(self._deck):
                     out.append(SHIFT)
             elif t == THIEF:
                 hands = self.hands
@@ -811,7 +823,7 @@ class TweakState(State):
             if t == JOKER:
                 count += 2
             elif t == SHIFTER:
-                if self.dpos < len(self.deck):
+                if self.dpos < len(self._deck):
                     count += 1
             elif t == THIEF:
                 mover = self.mover
@@ -1002,7 +1014,7 @@ class TweakState(State):
                 else:  # the hand card alone (a variant)
                     self._pbits += bit[c]
             # the end of the turn, as _finish_turn: the hand loses the card and refills
-            deck = self.deck
+            deck = self._deck
             left = len(deck) - dpos
             h = list(hands[m])
             if left > 0 and len(h) == HAND_SIZE:  # one short: the deck's top takes its place
@@ -1057,7 +1069,7 @@ class TweakState(State):
             self._undo.append((
                 phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
                 hands, table, self._pbits, self.held,
-                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+                self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
                 self.totals, self._present, self._tops,
             ))  # = self._snap()
         self.history.append(action)
@@ -1107,7 +1119,7 @@ class TweakState(State):
             self.jdelta = action.delta
         elif t is UseShifter:
             self._spend(SHIFTER)
-            self.table = _with(self.table, self.deck[self.dpos])
+            self.table = _with(self.table, self._deck[self.dpos])
             self.dpos += 1
         elif t is UseThief:
             self._spend(THIEF)
@@ -1138,7 +1150,7 @@ class TweakState(State):
             (
                 self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
                 self.hands, self.table, self._pbits, self.held,
-                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
+                self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
                 self.totals, self._present, self._tops,
             ) = snap
         return self.history.pop()
@@ -1172,7 +1184,7 @@ class TweakState(State):
         (``hands`` is the tuple of hands to update), then an empty table gets 2 cards; then
         the next player (ruling 8: with no deck, empty hands are skipped), or the round
         ends when every hand is empty."""
-        deck, dpos = self.deck, self.dpos
+        deck, dpos = self._deck, self.dpos
         left = len(deck) - dpos
         if left > 0 and len(hand) < HAND_SIZE:
             k = min(HAND_SIZE - len(hand), left)
@@ -1228,7 +1240,6 @@ class TweakState(State):
         n = self.n
         self.round += 1
         self.deck, self.tpile = tuple(deck), tuple(tpile)
-        self._tops = tops(self._backs, self.deck)
         self.tpos = 0
         first = (self.dealer + 1) % n
         hands: list[list[int]] = [[] for _ in range(n)]
@@ -1253,7 +1264,7 @@ class TweakState(State):
     def check_invariants(self) -> None:
         n = self.n
         assert len(self.hands) == n and len(self.piles) == n and len(self.held) == n
-        assert self._tops == tops(self._backs, self.deck), "the targets follow the deck"
+        assert self._tops == tops(self._backs, self._deck), "the targets follow the deck"
         for zone in (*self.hands, self.table, *self.piles, *self.held):
             assert list(zone) == sorted(zone), "zones are sorted"
         if self.round == 0:
