@@ -18,10 +18,8 @@ from .conftest import load_game, per_second
 
 
 def _clear_memos() -> None:
-    """Empty every memo of the TWEAK engine (``_SUBSETS`` and, where the engine has them,
-    the count and capture-list memos built on it)."""
-    for name in ("_SUBSETS", "_COUNTS", "_CAPTURES"):
-        getattr(tweak_state, name, {}).clear()
+    """Empty every memo of the TWEAK engine."""
+    tweak_state.clear_caches()
 
 
 @pytest.fixture

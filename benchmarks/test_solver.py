@@ -42,8 +42,7 @@ about 1 to 60 s on each."""
 
 
 def cold() -> None:
-    for memo in (tw_state._SUBSETS, tw_state._CAPTURES, tw_state._POLYS, tw_state._SUM_COUNTS):
-        memo.clear()
+    tw_state.clear_caches()
     gt_rules._CACHE.clear()
     gt_dd._PIDS.clear()
     gt_dd._LISTS.clear()

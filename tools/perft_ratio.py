@@ -30,10 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _clear_tweak() -> None:
-    from kifu.games.tweak import state as s
+    from kifu.games.tweak.state import clear_caches
 
-    for d in (s._SUBSETS, s._CAPTURES, s._POLYS, s._SUM_COUNTS):
-        d.clear()
+    clear_caches()
 
 
 def _clear_towai() -> None:

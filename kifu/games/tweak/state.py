@@ -11,7 +11,7 @@ pointer. ``push`` saves a snapshot of the fields and ``pop`` restores it.
 
 from __future__ import annotations
 
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 from collections import deque
 from collections.abc import Hashable
 from fractions import Fraction
@@ -66,75 +66,125 @@ EMPTY_DECK_TARGET = 7
 
 # --- capture enumeration ------------------------------------------------------------------
 
-_SUBSETS: dict[tuple[int, ...], dict[int, object]] = {}
-"""``subsets``' memo: table -> {-1: its sub-multisets as int codes (:func:`_sum_codes`),
-s: the sub-multisets summing to s, as asked}."""
+_SUBSETS: dict[tuple[int, ...], list[int]] = {}
+"""``subsets``' memo: table -> its sub-multisets as sorted int codes (:func:`_sum_codes`)."""
 _SUBSETS_MAX = 250_000
-_CAPTURES: dict[tuple[int, ...], dict[int, tuple[Capture, ...]]] = {}
-"""``legal_actions``' memo: table -> {hand card + 64 * sum: its Capture actions (shared,
-frozen)}. Keyed by the table first, so a position hashes its table once, and a cold search
-makes one small dict per table rather than a key tuple per hand card."""
+_CAPTURES: dict[tuple[int, ...], dict[int, tuple[Action, ...]]] = {}
+"""``legal_actions``' memo: table -> {hand card + 64 * sum: its Place and Capture actions
+(shared, frozen)}. Keyed by the table first, so a position hashes its table once, and a
+cold search makes one small dict per table rather than a key tuple per hand card."""
 
-# A sub-multiset of a table of at most _CODE_BITS cards is an int code: its faces' sum times
-# 2**_CODE_BITS plus a mask of the table positions it takes (of identical cards, always the
-# first ones). Ints are not tracked by the garbage collector: a cold search that builds
-# thousands of tables' sub-multisets keeps one list per table alive, not a tuple per
-# sub-multiset, so far fewer collections run (they were a seventh of cold perft).
-_CODE_BITS = 20
+# A sub-multiset of a table of at most _CODE_MAX cards is an int code: its faces' sum times
+# 2**_CODE_BITS plus its *card key*, a 4-bit count of copies for each number card code, the
+# lowest code in the highest bits. A card key names the multiset whatever the table, so a
+# search builds each taken tuple and each Capture once (far fewer than its tables' sub-
+# multisets: a cold perft pass meets 21,876 sub-multisets but 1,476 distinct ones), and of
+# one sum, the codes sorted as ints are in :func:`_enumerate`'s order (by the copies taken
+# of the lowest card, then of the next ...): one sort per table puts each sum's sub-
+# multisets in a run found by bisection.
+_CARD_BITS = 4
+_CODE_MAX = (1 << _CARD_BITS) - 1
+_CODE_BITS = _CARD_BITS * THIEF
 _CODE_MASK = (1 << _CODE_BITS) - 1
-_POSITIONS = tuple(tuple(i for i in range(12) if m >> i & 1) for m in range(1 << 12))
-"""The positions set in each mask of up to 12 bits, ascending."""
+_CODE_SUM = 1 << _CODE_BITS
+_CARD_KEY = tuple(1 << (_CARD_BITS * (THIEF - 1 - c)) for c in range(THIEF))
+"""``_CARD_KEY[code]``: one copy of a number card in a card key."""
+_TAKEN: dict[int, tuple[int, ...]] = {}
+"""Card key -> the sorted tuple of codes it names (shared by every table)."""
+_CAPTURE_OF: tuple[dict[int, Capture], ...] = tuple({} for _ in range(THIEF))
+"""``_CAPTURE_OF[card]``: sub-multiset code -> the shared ``Capture(card, taken)`` (the
+code's sum is its card key's, so the code names the taken cards alone)."""
+
+
+def clear_caches() -> None:
+    """Empty every memo of the engine (a cold start; for benchmarks)."""
+    for memo in (_SUBSETS, _CAPTURES, _POLYS, _PLAYS, _PLAY_ROWS, _TAKEN, *_CAPTURE_OF):
+        memo.clear()
+
+
+def _taken(key: int) -> tuple[int, ...]:
+    """The sorted codes a card key names (memoised)."""
+    found = _TAKEN.get(key)
+    if found is None:
+        if len(_TAKEN) >= _SUBSETS_MAX:
+            _TAKEN.clear()
+        out: list[int] = []
+        k = key
+        while k:  # the highest field left is the lowest code left
+            shift = (k.bit_length() - 1) // _CARD_BITS * _CARD_BITS
+            out += [THIEF - 1 - shift // _CARD_BITS] * (k >> shift)
+            k &= (1 << shift) - 1
+        found = _TAKEN[key] = tuple(out)
+    return found
+
+
+def _codes(table: tuple[int, ...]) -> list[int] | None:
+    """The table's sorted sub-multiset codes (memoised), or None for a table beyond them."""
+    codes = _SUBSETS.get(table)
+    if codes is None:
+        if len(table) > _CODE_MAX or (table and table[-1] >= THIEF):
+            return None
+        if len(_SUBSETS) >= _SUBSETS_MAX:
+            _SUBSETS.clear()
+        codes = _SUBSETS[table] = _sum_codes(table)
+    return codes
 
 
 def subsets(table: tuple[int, ...], s: int) -> tuple[tuple[int, ...], ...]:
     """Every distinct sub-multiset of ``table`` (a sorted tuple of codes) whose faces sum to
     ``s``, each as a sorted tuple; identical cards are one choice. The order is that of a
     depth-first search over the groups of identical cards, each tried without the card
-    first, then with 1, 2.. copies (:func:`_enumerate`). Memoised per table: the first ask
-    lists every sub-multiset of the table up to ``MAX_SUM`` as an int code
-    (:func:`_sum_codes`); each sum asked is then picked out of that list once.
+    first, then with 1, 2.. copies (:func:`_enumerate`). The first ask for a table lists
+    every sub-multiset of it up to ``MAX_SUM`` as sorted int codes (:func:`_sum_codes`);
+    each ask cuts one sum's run out of them.
 
     >>> subsets((0, 0, 1, 6), 4)   # R1 R1 R2 O1
     ((0, 1, 6), (0, 0, 1))
     """
-    found = _SUBSETS.get(table)
-    if found is None:
-        if (
-            not 0 <= s <= MAX_SUM
-            or len(table) > _CODE_BITS
-            or (table and table[-1] >= THIEF)
-        ):
-            return _enumerate(table, s)  # beyond the rules (see MAX_SUM): not memoised
-        if len(_SUBSETS) >= _SUBSETS_MAX:
-            _SUBSETS.clear()
-        found = _SUBSETS[table] = {-1: _sum_codes(table)}
-    elif not 0 <= s <= MAX_SUM:
-        return _enumerate(table, s)
-    else:
-        subs = found.get(s)
-        if subs is not None:
-            return subs  # type: ignore[return-value]
+    codes = _codes(table) if 0 <= s <= MAX_SUM else None
+    if codes is None:
+        return _enumerate(table, s)  # beyond the rules (see MAX_SUM)
     lo = s << _CODE_BITS
-    hi = lo + (1 << _CODE_BITS)
-    codes = [code & _CODE_MASK for code in found[-1] if lo <= code < hi]  # type: ignore[attr-defined]
-    if len(table) <= 12:
-        pos = _POSITIONS
-        subs = tuple([tuple([table[i] for i in pos[m]]) for m in codes])
-    else:
-        subs = tuple([tuple([c for i, c in enumerate(table) if m >> i & 1]) for m in codes])
-    found[s] = subs
-    return subs
+    i = bisect_left(codes, lo)
+    j = bisect_left(codes, lo + _CODE_SUM, i)
+    taken = _TAKEN.get
+    out = []
+    for m in codes[i:j]:
+        sub = taken(m - lo)
+        out.append(_taken(m - lo) if sub is None else sub)
+    return tuple(out)
+
+
+def _captures(table: tuple[int, ...], c: int, s: int) -> tuple[Capture, ...]:
+    """``Capture(c, sub)`` for each ``sub`` of ``subsets(table, s)``, in order, shared."""
+    codes = _SUBSETS.get(table)
+    if codes is None:
+        codes = _codes(table)
+    if codes is None or not 0 <= s <= MAX_SUM or c >= THIEF:
+        return tuple([Capture(c, sub) for sub in subsets(table, s)])
+    lo = s << _CODE_BITS
+    i = bisect_left(codes, lo)
+    j = bisect_left(codes, lo + _CODE_SUM, i)
+    memo = _CAPTURE_OF[c]
+    if len(memo) >= _SUBSETS_MAX:
+        memo.clear()
+    get = memo.get
+    out = []
+    for m in codes[i:j]:
+        cap = get(m)
+        if cap is None:
+            cap = memo[m] = Capture(c, _taken(m - lo))
+        out.append(cap)
+    return tuple(out)
 
 
 def _sum_codes(table: tuple[int, ...]) -> list[int]:
-    """Every sub-multiset of ``table`` (faces 1 or more, at most ``_CODE_BITS`` cards) with
-    faces summing to at most ``MAX_SUM``, as int codes (see ``_CODE_BITS``), in
-    :func:`_enumerate`'s order.
+    """Every sub-multiset of ``table`` (number cards, at most ``_CODE_MAX``) with faces
+    summing to at most ``MAX_SUM``, as int codes (see ``_CODE_BITS``), sorted.
 
-    They are built from the last group of identical cards to the first: for each group,
-    those with 0 copies of it, then 1, 2.. copies, each followed by every sub-multiset of the
-    groups after it in their order, so picking out one sum keeps the order of a search for
-    it; sums above ``MAX_SUM`` are dropped as they appear."""
+    They are built from the last group of identical cards to the first: with 0 copies of a
+    group, then 1, 2.. copies, each added to every sub-multiset of the groups after it; sums
+    above ``MAX_SUM`` are dropped as they appear."""
     limit = (MAX_SUM + 1) << _CODE_BITS
     codes = [0]
     i = len(table)
@@ -144,21 +194,23 @@ def _sum_codes(table: tuple[int, ...]) -> list[int]:
         while j and table[j - 1] == c:
             j -= 1
         step = FACE[c] << _CODE_BITS
+        one = step + _CARD_KEY[c]
         if j == i - 1:  # a single copy
-            inc = step | (1 << j)
             top = limit - step
-            codes += [x + inc for x in codes if x < top]
+            codes += [x + one for x in codes if x < top]
         else:
             base = codes
             codes = list(base)
             inc = 0
-            for k in range(j, i):
-                inc += step | (1 << k)
-                top = limit - (inc & ~_CODE_MASK)
+            top = limit
+            for _ in range(j, i):
+                inc += one
+                top -= step
                 if top <= 0:
                     break
                 codes += [x + inc for x in base if x < top]
         i = j
+    codes.sort()
     return codes
 
 
@@ -215,9 +267,28 @@ _COUNTS_BYTES = (MAX_SUM + 1) * 8
 _UNPACK_COUNTS = Struct(f"<{MAX_SUM + 1}Q").unpack
 _POLYS: dict[tuple[int, ...], int] = {}
 """``subset_poly``'s memo: table -> its packed subset-sum polynomial."""
-_SUM_COUNTS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""``count_legal``'s memo: table -> how many non-empty sub-multisets sum to each of
-``0..MAX_SUM`` (see :func:`sum_counts`)."""
+_PLAYS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""``count_legal``'s memo: table -> ``(1, 1 + count(1), .., 1 + count(MAX_SUM))``: for a
+hand card whose face lacks ``s`` of the target, its legal plays (its Place and a Capture
+per non-empty sub-multiset summing to ``s``) at index ``s`` (see :func:`_plays`)."""
+_PLAY_ROWS: dict[bytes, tuple[int, ...]] = {}
+"""The distinct small-table entries of :data:`_PLAYS`, by their bytes: one shared tuple
+each, so a cold search makes far fewer tuples for the garbage collector to track."""
+_PLUS_ONE = sum(1 << (_W * s) for s in range(MAX_SUM + 1)) - 1
+"""Added to a table's polynomial: every field one more, but field 0 (the empty
+sub-multiset: no capture) one less."""
+_SMALL_TABLE = 8
+"""Tables of at most this many cards count in 8-bit fields (see :func:`_plays`). No field
+overflows: all fields together (every sum, not only up to MAX_SUM) count at most the 2**8
+sub-multisets of 8 cards, field 0 the empty one, so a field holds at most 255 while the
+polynomial is built; the 1 added for the Place would overflow only if every non-empty
+sub-multiset had one sum, and a card alone and with another differ."""
+_MASK8 = (1 << (8 * (MAX_SUM + 1))) - 1
+_SHIFTS8 = tuple(8 * f for f in FACE)
+_PLUS_ONE8 = sum(1 << (8 * s) for s in range(MAX_SUM + 1)) - 1
+_GAPS = {t: tuple(t - f for f in FACE) for t in range(6, MAX_SUM + 2)}
+"""``_GAPS[target][code]``: what a hand card lacks of a target of the rules (6..11); its
+faces 1..6 lack 0..MAX_SUM."""
 
 
 def subset_poly(table: tuple[int, ...]) -> int:
@@ -237,9 +308,11 @@ def subset_poly(table: tuple[int, ...]) -> int:
     return p
 
 
-def _poly(table: tuple[int, ...], p: int, mask: int) -> int:
-    """``p`` times the subset-sum factors of ``table``'s cards, cut to ``mask``."""
-    shifts = _SHIFTS
+def _poly(
+    table: tuple[int, ...], p: int, mask: int, shifts: tuple[int, ...] = _SHIFTS
+) -> int:
+    """``p`` times the subset-sum factors of ``table``'s cards, cut to ``mask`` (fields of
+    the width ``shifts`` is made for)."""
     prev = -1
     run = p
     for c in table:
@@ -256,15 +329,46 @@ def _poly(table: tuple[int, ...], p: int, mask: int) -> int:
 def sum_counts(table: tuple[int, ...]) -> tuple[int, ...]:
     """``(0, count(1), .., count(MAX_SUM))`` for ``table``: the number of its non-empty
     sub-multisets summing to each ``s`` (at index ``s``; the empty one is left out, so
-    index 0 reads 0). Memoised.
+    index 0 reads 0). Memoised (as :func:`_plays`).
 
     >>> sum_counts((0, 0, 1))[:6]
     (0, 1, 2, 1, 1, 0)
     """
-    if len(_SUM_COUNTS) >= _SUBSETS_MAX:
-        _SUM_COUNTS.clear()
-    p = _poly(table, 1, _MASK) - 1  # field 0 counted the empty sub-multiset
-    found = _SUM_COUNTS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
+    plays = _PLAYS.get(table)
+    if plays is None:
+        plays = _plays(table)
+    return (0, *[k - 1 for k in plays[1:]])
+
+
+def _plays(table: tuple[int, ...]) -> tuple[int, ...]:
+    """:data:`_PLAYS`' entry for ``table``, made and memoised. A table of at most
+    ``_SMALL_TABLE`` cards has at most 2**8 sub-multisets, so its counts fit bytes: its
+    polynomial is built with 8-bit fields (a 3-digit int rather than 24) and read by one
+    ``to_bytes``. (Kept as a tuple: indexing ``bytes`` is slower on the hot path.)"""
+    if len(_PLAYS) >= _SUBSETS_MAX:
+        _PLAYS.clear()
+    if len(table) <= _SMALL_TABLE and not (table and table[-1] >= THIEF):
+        # _poly inline (faces 1 or more), cut to MAX_SUM only at the end
+        shifts = _SHIFTS8
+        p = run = 1
+        prev = -1
+        for c in table:
+            if c == prev:  # another copy: extend the last factor by one more power
+                run <<= shifts[c]
+            else:
+                prev = c
+                run = p << shifts[c]
+            p += run
+        row = ((p & _MASK8) + _PLUS_ONE8).to_bytes(MAX_SUM + 1, "little")
+        found = _PLAY_ROWS.get(row)
+        if found is None:  # tables share rows (a perft pass: 11,388 tables, 1,030 rows)
+            if len(_PLAY_ROWS) >= _SUBSETS_MAX:
+                _PLAY_ROWS.clear()
+            found = _PLAY_ROWS[row] = tuple(row)
+        _PLAYS[table] = found
+        return found
+    p = _poly(table, 1, _MASK) + _PLUS_ONE
+    found = _PLAYS[table] = _UNPACK_COUNTS(p.to_bytes(_COUNTS_BYTES, "little"))
     return found
 
 
@@ -313,6 +417,13 @@ def unpack_piles(bits: int, n: int) -> tuple[tuple[int, ...], ...]:
         counts = ((bits >> (seat * _PILE_SEAT)) & _PILE_SEAT_MASK).to_bytes(N_CODES, "little")
         out.append(tuple([c for c, k in enumerate(counts) if k for _ in range(k)]))
     return tuple(out)
+
+
+def tops(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
+    """The target with the deck drawn down to each position: the back of the card on top,
+    then 7 for the empty deck (ruling 4). A state keeps it beside its deck (``_tops``, set
+    by the ``deck`` property and restored with the deck by the whole snapshot)."""
+    return (*[backs[c] for c in deck], EMPTY_DECK_TARGET)
 
 
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
@@ -371,14 +482,16 @@ class TweakState(State):
     __slots__ = (
         "_backs",
         "_components",
+        "_deck",
+        "_gaps",
         "_low",
         "_pbits",
         "_present",
         "_t_components",
         "_threshold",
+        "_tops",
         "_undo",
         "dealer",
-        "deck",
         "dpos",
         "hands",
         "held",
@@ -403,6 +516,7 @@ class TweakState(State):
         self._undo: list[tuple] = []
         self._backs = variant.backs or DEFAULT_BACKS
         self._low = 0 if variant.empty_capture else 1  # the smallest sum a capture may take
+        self._gaps = _GAPS if self._low else {}  # count_legal's fast targets (none: a variant)
         self._threshold = variant.threshold or THRESHOLDS.get(n, 100)
         self._components = number_deck(variant.colours or colours_for(n))
         self._t_components = tuple(sorted(THIEF + T_LETTERS.index(t) for t in variant.t_cards))
@@ -415,7 +529,8 @@ class TweakState(State):
         self.jdelta = 0
         self.queue: tuple[int, ...] = ()
         self.victim = 0
-        self.deck: tuple[int, ...] = ()
+        self._deck: tuple[int, ...] = ()  # see the deck property
+        self._tops: tuple[int, ...] = (EMPTY_DECK_TARGET,)
         self.dpos = 0
         self.tpile: tuple[int, ...] = ()
         self.tpos = 0
@@ -440,15 +555,15 @@ class TweakState(State):
         return (
             self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
             self.hands, self.table, self._pbits, self.held,
-            self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-            self.totals, self._present,
+            self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
+            self.totals, self._present, self._tops,
         )
 
     def _rare(self) -> tuple:
-        """The last eight fields of ``_snap()``: the ones a common turn action leaves alone."""
+        """The last nine fields of ``_snap()``: the ones a common turn action leaves alone."""
         return (
-            self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-            self.totals, self._present,
+            self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
+            self.totals, self._present, self._tops,
         )
 
     def _restore(self, s: tuple) -> None:
@@ -458,14 +573,14 @@ class TweakState(State):
         ) = s[:10]
         if len(s) > 10:
             (
-                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-                self.totals, self._present,
+                self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
+                self.totals, self._present, self._tops,
             ) = s[10:]
 
     def key(self) -> Hashable:
         return (
             self.phase, self.round, self.dealer, self.mover, self.tused, self.jdelta,
-            self.queue, self.victim, self.deck[self.dpos :], self.tpile[self.tpos :],
+            self.queue, self.victim, self._deck[self.dpos :], self.tpile[self.tpos :],
             self.hands, self.table, self._pbits, self.held, self.totals,
         )
 
@@ -477,6 +592,7 @@ class TweakState(State):
         new._undo = []
         new._backs = self._backs
         new._low = self._low
+        new._gaps = self._gaps
         new._threshold = self._threshold
         new._components = self._components
         new._t_components = self._t_components
@@ -493,6 +609,18 @@ class TweakState(State):
     @piles.setter
     def piles(self, piles: tuple[tuple[int, ...], ...]) -> None:
         self._pbits = pack_piles(piles)
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The round's deck, top first (cards before ``dpos`` are drawn). Setting it also
+        sets each deck position's target (``_tops``: see :func:`tops`), which the hot paths
+        read in one index."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, deck: tuple[int, ...]) -> None:
+        self._deck = deck
+        self._tops = tops(self._backs, deck)
 
     @property
     def to_move(self) -> int | None:
@@ -520,12 +648,12 @@ class TweakState(State):
     @property
     def target(self) -> int:
         """The back of the deck's top card; 7 once the deck is empty (ruling 4)."""
-        if self.dpos < len(self.deck):
-            return self._backs[self.deck[self.dpos]]
+        if self.dpos < len(self._deck):
+            return self._backs[self._deck[self.dpos]]
         return EMPTY_DECK_TARGET
 
     def deck_left(self) -> tuple[int, ...]:
-        return self.deck[self.dpos :]
+        return self._deck[self.dpos :]
 
     def tpile_left(self) -> tuple[int, ...]:
         return self.tpile[self.tpos :]
@@ -558,15 +686,54 @@ class TweakState(State):
         every += self.table
         every += [c for p in self.piles for c in p]
         every += [c for h in self.held for c in h]
-        every += self.deck[self.dpos :]
+        every += self._deck[self.dpos :]
         every += self.tpile[self.tpos :]
         return tuple(sorted(every))
 
     # --- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
+        # A turn's actions inline (a search asks at every inner node): the T! cards'
+        # actions, then for each distinct hand card its Place and its Captures, memoised
+        # per table and (card, sum) as one tuple.
+        if self.phase != TURN:
+            return self._other_actions()
+        mover = self.mover
+        hand = self.hands[mover]
+        if not hand:
+            return [PASS]
+        out: list[Action] = []
+        if not self.tused and self.held[mover]:
+            self._t_actions(out)
+        target = self._tops[self.dpos] + self.jdelta
+        table = self.table
+        memo = _CAPTURES.get(table)
+        if memo is None:
+            if len(_CAPTURES) >= _SUBSETS_MAX:
+                _CAPTURES.clear()
+            memo = _CAPTURES[table] = {}
+        prev = -1
+        for c in hand:
+            if c == prev:
+                continue
+            prev = c
+            s = target - FACE[c]
+            if s:
+                key = c + (s << 6)
+                acts = memo.get(key)
+                if acts is None:
+                    acts = memo[key] = (
+                        (PLACE[c], *_captures(table, c, s)) if s > 0 else (PLACE[c],)
+                    )
+                out += acts
+            else:  # the card alone makes the target: a capture of no table card (a variant)
+                out.append(PLACE[c])
+                if not self._low:
+                    out.append(Capture(c, ()))
+        return out
+
+    def _other_actions(self) -> list[Action]:
+        """``legal_actions`` outside a turn."""
         phase = self.phase
-        if phase == TURN:
-            return self._turn_actions()
         if phase == BOMB_PHASE:
             return [PLACE[c] for c in _distinct(self.hands[self.queue[0]])]
         if phase == STEAL_PHASE:
@@ -594,7 +761,7 @@ class TweakState(State):
                 out.append(JOKER_UP)
                 out.append(JOKER_DOWN)
             elif t == SHIFTER:
-                if self.dpos < len(self.deck):
+                if self.dpos < len(self._deck):
                     out.append(SHIFT)
             elif t == THIEF:
                 hands = self.hands
@@ -604,41 +771,11 @@ class TweakState(State):
             else:
                 out.append(BOMB_ALL)
 
-    def _turn_actions(self) -> list[Action]:
-        hand = self.hands[self.mover]
-        if not hand:
-            return [PASS]
-        out: list[Action] = []
-        if not self.tused and self.held[self.mover]:
-            self._t_actions(out)
-        target = self.target + self.jdelta
-        table = self.table
-        memo = _CAPTURES.get(table)
-        if memo is None:
-            if len(_CAPTURES) >= _SUBSETS_MAX:
-                _CAPTURES.clear()
-            memo = _CAPTURES[table] = {}
-        low = self._low
-        prev = -1
-        for c in hand:
-            if c == prev:
-                continue
-            prev = c
-            out.append(PLACE[c])
-            s = target - FACE[c]
-            if s >= low:
-                key = c + (s << 6)
-                caps = memo.get(key)
-                if caps is None:
-                    caps = memo[key] = tuple([Capture(c, sub) for sub in subsets(table, s)])
-                out += caps
-        return out
-
     def count_legal(self) -> int:
         # The hot path of perft (every leaf's parent): ``len(self.legal_actions())`` without
         # building the actions: each distinct hand card gives one Place and as many
         # Captures as the table has sub-multisets summing to what it lacks, read from the
-        # table's packed subset-sum polynomial (``subset_poly``).
+        # table's packed subset-sum polynomial (:data:`_PLAYS`).
         if self.phase != TURN:
             return len(self.legal_actions())
         mover = self.mover
@@ -650,29 +787,38 @@ class TweakState(State):
             held = self.held[mover]
             if held:
                 count = self._t_count(held)
-        deck, dpos = self.deck, self.dpos
-        target = (self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET) + self.jdelta
+        target = self._tops[self.dpos] + self.jdelta
         table = self.table
-        counts = _SUM_COUNTS.get(table)
-        if counts is None:
-            counts = sum_counts(table)
-        prev = -1
-        if self._low and 6 <= target <= MAX_SUM + 1:
-            # the rules' case: faces 1..6 against a target of 6..11 need sums within
-            # 0..MAX_SUM, and index 0 reads no capture (none may take no table card)
+        plays = _PLAYS.get(table)
+        if plays is None:
+            plays = _plays(table)
+        gap = self._gaps.get(target)
+        if gap is not None:
+            # the rules' case: faces 1..6 against a target of 6..11 lack 0..MAX_SUM, and
+            # index 0 reads the Place alone (no capture may take no table card)
+            if len(hand) == 3:  # sorted: a repeated card is next to its copy
+                a, b, c = hand
+                count += plays[gap[a]]
+                if b != a:
+                    count += plays[gap[b]]
+                if c != b:
+                    count += plays[gap[c]]
+                return count
+            prev = -1
             for c in hand:
                 if c != prev:
                     prev = c
-                    count += 1 + counts[target - FACE[c]]
+                    count += plays[gap[c]]
             return count
         low = self._low
+        prev = -1
         for c in hand:
             if c == prev:
                 continue
             prev = c
             s = target - FACE[c]
             if 0 < s <= MAX_SUM:
-                count += 1 + counts[s]
+                count += plays[s]
             elif s > MAX_SUM:
                 count += 1 + len(subsets(table, s))
             elif s == 0 and not low:  # the hand card alone (a variant)
@@ -692,7 +838,7 @@ class TweakState(State):
             if t == JOKER:
                 count += 2
             elif t == SHIFTER:
-                if self.dpos < len(self.deck):
+                if self.dpos < len(self._deck):
                     count += 1
             elif t == THIEF:
                 mover = self.mover
@@ -796,7 +942,7 @@ class TweakState(State):
             c = action.card  # type: ignore[attr-defined]
             if c in hands[m]:
                 table = self.table
-                deck = self.deck
+                deck = self._deck
                 dpos = self.dpos
                 if t is Place:
                     z = list(table)
@@ -814,9 +960,7 @@ class TweakState(State):
                     # faces summing to the target; the table left is the play's
                     taken = action.taken  # type: ignore[attr-defined]
                     k = len(taken)
-                    target = (
-                        self._backs[deck[dpos]] if dpos < len(deck) else EMPTY_DECK_TARGET
-                    ) + self.jdelta
+                    target = self._tops[dpos] + self.jdelta
                     bit = _PILE_BIT[m]
                     z = list(table)
                     try:
@@ -932,7 +1076,7 @@ class TweakState(State):
                 self.jdelta = action.delta  # type: ignore[attr-defined]
             else:
                 self._spend(SHIFTER)
-                self.table = _with(self.table, self.deck[self.dpos])
+                self.table = _with(self.table, self._deck[self.dpos])
                 self.dpos += 1
             return self.mover
         if t is ChooseDealer and self.phase == FIRST:
@@ -1033,9 +1177,10 @@ class TweakState(State):
         # The hot path of every search, a card played or a capture on a turn, runs inline:
         # the short snapshot, the play, and the end of the turn (as ``_finish_turn``) in one
         # straight run, editing the sorted tuples directly (bisect, slicing) and adding a
-        # capture to the packed piles. The general path below (and ``_finish_turn``)
-        # computes the same: the property tests compare both through ``to_line`` after
-        # every action and its undo.
+        # capture to the packed piles. No comprehension or generator here reads a local:
+        # that would make the local a cell, created on every call (4 cells cost ~5%). The
+        # general path below (and ``_finish_turn``) computes the same: the property tests
+        # compare both through ``to_line`` after every action and its undo.
         t = type(action)
         if (t is Capture or t is Place) and self.phase == TURN:
             m = self.mover
@@ -1053,14 +1198,14 @@ class TweakState(State):
             c = action.card
             if t is Place:
                 z = list(table)
-                z.insert(bisect_right(table, c), c)
+                insort(z, c)
                 table = tuple(z)
             else:
                 taken = action.taken
                 bit = _PILE_BIT[m]
                 k = len(taken)
                 if k == len(table) and k:  # a TWEAK (ruling 5)
-                    self._pbits += bit[c] + sum([bit[x] for x in taken])
+                    self._pbits += bit[c] + sum(map(bit.__getitem__, taken))
                     table = self._tweak(m)
                 elif k == 1:
                     x = taken[0]
@@ -1084,7 +1229,7 @@ class TweakState(State):
                     z.remove(w)
                     table = tuple(z)
                 elif k:
-                    self._pbits += bit[c] + sum([bit[x] for x in taken])
+                    self._pbits += bit[c] + sum(map(bit.__getitem__, taken))
                     z = list(table)
                     for x in taken:
                         z.remove(x)
@@ -1092,7 +1237,7 @@ class TweakState(State):
                 else:  # the hand card alone (a variant)
                     self._pbits += bit[c]
             # the end of the turn, as _finish_turn: the hand loses the card and refills
-            deck = self.deck
+            deck = self._deck
             left = len(deck) - dpos
             h = list(hands[m])
             if left > 0 and len(h) == HAND_SIZE:  # one short: the deck's top takes its place
@@ -1147,8 +1292,8 @@ class TweakState(State):
             self._undo.append((
                 phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
                 hands, table, self._pbits, self.held,
-                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-                self.totals, self._present,
+                self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
+                self.totals, self._present, self._tops,
             ))  # = self._snap()
         self.history.append(action)
         if t is Place:
@@ -1174,7 +1319,7 @@ class TweakState(State):
             hand = hands[m]
             i = hand.index(c)
             bit = _PILE_BIT[m]
-            self._pbits += bit[c] + sum([bit[x] for x in taken])
+            self._pbits += bit[c] + sum(map(bit.__getitem__, taken))
             if taken and len(taken) == len(table):  # a TWEAK (ruling 5)
                 self.table = ()
                 if self.tpos < len(self.tpile):
@@ -1197,7 +1342,7 @@ class TweakState(State):
             self.jdelta = action.delta
         elif t is UseShifter:
             self._spend(SHIFTER)
-            self.table = _with(self.table, self.deck[self.dpos])
+            self.table = _with(self.table, self._deck[self.dpos])
             self.dpos += 1
         elif t is UseThief:
             self._spend(THIEF)
@@ -1205,8 +1350,7 @@ class TweakState(State):
             self.phase = STEAL_PHASE
         elif t is UseBomb:
             self._spend(BOMB)
-            n, m, hands = self.n, self.mover, self.hands
-            q = tuple(s for s in ((m + k) % n for k in range(1, n)) if hands[s])
+            q = self._bomb_queue()
             if q:
                 self.queue = q
                 self.phase = BOMB_PHASE
@@ -1229,10 +1373,15 @@ class TweakState(State):
             (
                 self.phase, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
                 self.hands, self.table, self._pbits, self.held,
-                self.round, self.dealer, self.queue, self.victim, self.deck, self.tpile,
-                self.totals, self._present,
+                self.round, self.dealer, self.queue, self.victim, self._deck, self.tpile,
+                self.totals, self._present, self._tops,
             ) = snap
         return self.history.pop()
+
+    def _bomb_queue(self) -> tuple[int, ...]:
+        """The Bomb's victims in turn order from the mover: every other seat with cards."""
+        n, m, hands = self.n, self.mover, self.hands
+        return tuple(s for s in ((m + k) % n for k in range(1, n)) if hands[s])
 
     def _tweak(self, m: int) -> tuple[int, ...]:
         """A TWEAK (ruling 5) by ``m``: the top T! card, if any, joins their T! cards; the
@@ -1258,7 +1407,7 @@ class TweakState(State):
         (``hands`` is the tuple of hands to update), then an empty table gets 2 cards; then
         the next player (ruling 8: with no deck, empty hands are skipped), or the round
         ends when every hand is empty."""
-        deck, dpos = self.deck, self.dpos
+        deck, dpos = self._deck, self.dpos
         left = len(deck) - dpos
         if left > 0 and len(hand) < HAND_SIZE:
             k = min(HAND_SIZE - len(hand), left)
@@ -1355,6 +1504,7 @@ class TweakState(State):
     def check_invariants(self) -> None:
         n = self.n
         assert len(self.hands) == n and len(self.piles) == n and len(self.held) == n
+        assert self._tops == tops(self._backs, self._deck), "the targets follow the deck"
         for zone in (*self.hands, self.table, *self.piles, *self.held):
             assert list(zone) == sorted(zone), "zones are sorted"
         if self.round == 0:
