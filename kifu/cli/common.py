@@ -215,7 +215,7 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Locate
             return
         text = _decode(first, src.lineno, name)
         head.append(text)
-        if text.strip():
+        if text.strip(" \t\r\n"):  # the reader's blank line: a form feed is not one
             break
     if not is_json(text):
         if len(first) > MAX_LINE + 2:
