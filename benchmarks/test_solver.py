@@ -102,7 +102,8 @@ def test_this_turn_vs_brute(benchmark, tweak_worst) -> None:
     solver = median_of(lambda: solve(q, game, line), timer=benchmark._timer)
     result = benchmark.pedantic(brute.this_turn_answer, (st,), rounds=3, iterations=1)
     assert result[0] == expected == solve(q, game, line).answer
-    benchmark.extra_info["speedup"] = round(benchmark.stats.stats.median / solver, 1)
+    if benchmark.stats is not None:  # None under --benchmark-disable
+        benchmark.extra_info["speedup"] = round(benchmark.stats.stats.median / solver, 1)
 
 
 CASES = [(n, k) for n in (2, 3, 4) for k in (3, 4, 5, 6)]
@@ -217,8 +218,9 @@ def test_tweak_questions_vs_brute(benchmark, which, seed) -> None:
     else:
         answer = benchmark.pedantic(brute.within_answer, (st, 2), rounds=1, iterations=1)
     assert answer == solve(q, game, line).answer
-    benchmark.extra_info.update(speedup=round(benchmark.stats.stats.median / solver, 1),
-                                solver_s=solver, answer=answer)
+    if benchmark.stats is not None:  # None under --benchmark-disable
+        benchmark.extra_info.update(speedup=round(benchmark.stats.stats.median / solver, 1),
+                                    solver_s=solver, answer=answer)
 
 
 def test_generation_rate(benchmark) -> None:
@@ -231,7 +233,8 @@ def test_generation_rate(benchmark) -> None:
                                          players=3)))
 
     assert benchmark.pedantic(run, rounds=3, iterations=1) == 5
-    benchmark.extra_info["puzzles_per_s"] = round(5 / benchmark.stats.stats.median, 2)
+    if benchmark.stats is not None:  # None under --benchmark-disable
+        benchmark.extra_info["puzzles_per_s"] = round(5 / benchmark.stats.stats.median, 2)
 
 
 def test_games_import() -> None:
