@@ -40,6 +40,34 @@ def test_import_corpus(benchmark, big_corpora, tmp_path, gid) -> None:
     per_second(benchmark, records=n)
 
 
+@pytest.mark.parametrize("gid", ["tweak", "graph-t"])
+def test_import_over_validate_interleaved(benchmark, big_corpora, tmp_path, gid) -> None:
+    """The issue's ratio, import over validation of the same file, timed in alternation
+    (``test_validate._interleaved``): validation as ``kifu validate`` reads a file (the
+    loader, then the fast replay), import into a new archive each round."""
+    from kifu.cli.common import load_records
+    from kifu.notation.replay import FastReplayer
+
+    from .test_validate import _interleaved, _ratios
+
+    path = str(big_corpora[gid])
+    dbs = iter(range(100))
+
+    def validate() -> None:
+        fast = FastReplayer()
+        for loc in load_records(path):
+            fast.play(loc)
+
+    def import_() -> None:
+        with Archive(str(tmp_path / f"v{next(dbs)}.db")) as a:
+            assert a.import_paths([path]).imported == CORPUS_RECORDS
+
+    benchmark.group = f"import / validation, interleaved: {gid}"
+    times = _interleaved(benchmark, {"validate": validate, "import": import_}, rounds=5)
+    benchmark.extra_info.update(_ratios(times, "import", "validate"))
+    benchmark.extra_info.update({f"{k} fastest s": round(min(v), 3) for k, v in times.items()})
+
+
 def _renamed(text: str, copy: int) -> str:
     """The corpus with other player names (a pool of 1,000) and an Event tag."""
     def names(m: re.Match) -> str:

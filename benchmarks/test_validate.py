@@ -57,3 +57,47 @@ def test_validate_corpus_old_path(benchmark, big_corpora, gid) -> None:
     benchmark.group = f"validation vs parsing: {gid}"
     plies = benchmark.pedantic(run, rounds=3, warmup_rounds=0)
     per_second(benchmark, records=CORPUS_RECORDS, plies=plies)
+
+
+def _interleaved(benchmark, fns: dict, rounds: int = 7) -> dict[str, list[float]]:
+    """Run each of ``fns`` once a round, in turn, for ``rounds`` rounds, timing each with
+    the benchmark's timer (CPU time under ``--benchmark-timer=time.process_time``). A
+    busy moment then slows every contender alike instead of one test's rounds, so the
+    ratios below are the ones to trust on a shared machine. The benchmark's own figure is
+    the time of a whole round."""
+    timer = benchmark._timer
+    times: dict[str, list[float]] = {name: [] for name in fns}
+
+    def one_round() -> None:
+        for name, fn in fns.items():
+            t = timer()
+            fn()
+            times[name].append(timer() - t)
+
+    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=1)
+    return times
+
+
+def _ratios(times: dict[str, list[float]], num: str, den: str) -> dict[str, float]:
+    a, b = sorted(times[num]), sorted(times[den])
+    return {f"{num}/{den} (fastest)": round(a[0] / b[0], 2),
+            f"{num}/{den} (median)": round(a[len(a) // 2] / b[len(b) // 2], 2)}
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_validate_over_parse_interleaved(benchmark, big_corpora, gid) -> None:
+    """The issue's ratio, validation over parsing, with the two timed in alternation."""
+    text = _text(big_corpora, gid)
+
+    def parse() -> None:
+        assert sum(1 for _ in read_records(text)) == CORPUS_RECORDS
+
+    def validate() -> None:
+        fast = FastReplayer()
+        for loc in read_records(text):
+            fast.play(loc)
+
+    benchmark.group = f"validation / parsing, interleaved: {gid}"
+    times = _interleaved(benchmark, {"parse": parse, "validate": validate})
+    benchmark.extra_info.update(_ratios(times, "validate", "parse"))
+    benchmark.extra_info.update({f"{k} fastest s": round(min(v), 3) for k, v in times.items()})
