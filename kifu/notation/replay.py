@@ -314,7 +314,9 @@ class FastReplayer:
         if memo is None and game.parse_is_stateless:
             memo = self._memos[game.id] = {}
         fused = type(template).step is not State.step  # else check and push: one call fewer
-        plan = (game, template, memo, fused)
+        # a game's run of plain moves (``run_moves``), for games with an action memo
+        runs = memo is not None and getattr(type(template), "run_moves", None) is not None
+        plan = (game, template, memo, fused, runs)
         h = loc.record.headers if isinstance(loc, Located) else loc.headers
         players = h["Players"]  # setup() found every header
         if len(self._plans) >= 1000:
@@ -339,7 +341,7 @@ class FastReplayer:
             )
         if plan is None:
             plan = self._plan(loc, path)
-        game, template, memo, fused = plan
+        game, template, memo, fused, runs = plan
         state = template.copy()  # a new state, without building its tables again
         state.forward_only()
         move_lines = loc.move_lines if isinstance(loc, Located) else None
@@ -347,9 +349,19 @@ class FastReplayer:
         memo_get = memo.get if memo is not None else _NO_MEMO.get
         seat_of = _SEATS.get
         parse, step, check, push = game.parse_action, state.step, state.check, state.push
+        run = state.run_moves if runs else None  # type: ignore[attr-defined]
+        moves = rec.moves
+        end = len(moves)
         mover = state.to_move
-        ply = 0
-        for ply, move in enumerate(rec.moves, 1):
+        ply = 0  # the moves played so far
+        while True:
+            if run is not None:  # the plain moves from here, in the game's own loop
+                ply = run(moves, ply, memo_get, seat_of)
+                mover = state.to_move
+            if ply >= end:
+                break
+            move = moves[ply]
+            ply += 1
             if seat_of(move.actor, -2) == mover:
                 text = move.text
                 action = memo_get(text)

@@ -425,6 +425,112 @@ class GraphTState(State):
         self.push(action)
         return self.turn
 
+    def run_moves(self, moves: list, i: int, memo_get, seat_of) -> int:
+        """Play ``moves[i:]`` (record moves: ``.actor``, ``.text``) while each is a plain
+        legal play, and return the index of the first one not played (``len(moves)`` when
+        all were). A move is plain when ``seat_of(actor, -2)`` is the player to move and
+        ``memo_get(text)`` is a ``Play`` (the fast replay path's memo of parsed texts):
+        each is checked and played exactly as ``step`` does, with the position in locals
+        for the whole run. Anything else (a text not in the memo, another actor, an
+        illegal play, the end of the game) stops the run with the state as before that
+        move, for the caller's checked step. Forward-only states only (others: returns
+        ``i``). ``tests/test_validate3_run.py`` compares it with ``step``."""
+        if self.phase != PLAY or self._undo is not _DISCARD:
+            return i
+        n = self.n
+        nxt = _NEXT[n]
+        hands = self.hands
+        trick = self.trick
+        seat: int = self.turn  # type: ignore[assignment]
+        greyed = self.greyed
+        tgrey = self.tgrey
+        anyone = self._anyone
+        record = self.history.append
+        trump = self._trump
+        memo = _TRICKS_TRUMP if trump else _TRICKS
+        end = len(moves)
+        while i < end:
+            move = moves[i]
+            if seat_of(move.actor, -2) != seat:
+                break
+            action = memo_get(move.text)
+            if type(action) is not Play:
+                break
+            code = action.card
+            pid = 2 * code + action.grey_side
+            p = (hands >> _SHIFT[seat]) & PRESENCE
+            if trick:  # = rules.follow_key
+                led = PLAY_COLOUR[trick[0]]
+                if led == GREY:
+                    key = (p & GBIT) | (p & NONTOP) << LAYER
+                    if not key:
+                        key = p
+                else:
+                    key = p & CMASK[led]
+                    if not key:
+                        key = p | (p & NONTOP) << LAYER
+                    elif tgrey:
+                        key |= (p & GBIT) | (p & NONTOP) << LAYER
+            else:  # = rules.lead_key
+                g = greyed if anyone else greyed & ~(1 << seat)
+                if g:
+                    key = p | (p & NONTOP) << LAYER
+                else:
+                    key = p & COLOUR_CODES or p
+            if not (
+                0 <= code < N_CODES
+                and PLAY_OK[pid]
+                and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1
+            ):
+                break  # illegal: the caller's step raises the error
+            record(action)
+            shift = _SHIFT[seat] + (pid >> 1)
+            hands ^= 1 << (shift + ((hands >> shift) & LAYER_BITS).bit_length() - 1)
+            if PLAY_IS_GREY[pid]:
+                greyed |= 1 << seat
+                tgrey = True
+            trick += (pid,)
+            i += 1
+            if len(trick) < n:
+                seat = nxt[seat]
+                continue
+            # the end of the trick, as _end_trick (rulings 6 and 7)
+            r = memo.get(trick)
+            if r is None:
+                r = _resolve(trick, trump)
+                if len(memo) >= _TRICKS_LIMIT:
+                    memo.clear()
+                memo[trick] = r
+            k, wcol, won, add, lost = r
+            w = (self.leader + k) % n
+            z = list(self.stacks)
+            z[w] = tuple(sorted(z[w] + won))
+            self.stacks = tuple(z)
+            z = list(self.heights)
+            hw = list(z[w])
+            hw[wcol] += add
+            z[w] = tuple(hw)
+            self.heights = tuple(z)
+            if lost:
+                self.gone += lost
+            trick = ()
+            tgrey = False
+            self.leader = seat = w
+            if not hands:
+                self.phase = OVER
+                self.turn = None
+                self.hands = 0
+                self.trick = ()
+                self.greyed = greyed
+                self.tgrey = False
+                return i
+        self.hands = hands
+        self.trick = trick
+        self.turn = seat
+        self.greyed = greyed
+        self.tgrey = tgrey
+        return i
+
     def _play(self, pid: int) -> None:
         seat: int = self.turn  # type: ignore[assignment]
         shift = _SHIFT[seat] + (pid >> 1)
