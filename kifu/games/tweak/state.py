@@ -15,7 +15,6 @@ from bisect import bisect_left, bisect_right, insort
 from collections import deque
 from collections.abc import Hashable
 from fractions import Fraction
-from operator import mul
 from struct import Struct
 
 from kifu.core.errors import IllegalActionError, multiset_diff
@@ -47,7 +46,6 @@ from kifu.games.tweak.cards import (
     FACE,
     JOKER,
     N_CODES,
-    POINTS,
     SHIFTER,
     T_LETTERS,
     THIEF,
@@ -394,6 +392,29 @@ _PILE_BIT = tuple(
 """``_PILE_BIT[seat][code]``: what one more ``code`` in ``seat``'s pile adds to the int."""
 
 
+_RED = slice(0, 6)
+"""The red number cards' codes (colour 0)."""
+_FIVES = slice(4, THIEF, 6)
+"""The 5s' codes (face 5 is code 4 of each colour)."""
+_RED_FIVE = 4
+_T_CARDS = slice(THIEF, N_CODES)
+
+
+def pile_points(counts: bytes) -> int:
+    """The points of a won pile given as its count bytes (one a code): ``POINTS``
+    (ruling 10) as a sum of slices. Each card is 1; a red card 2 more; a 5 3 more; the red
+    5, counted as both, 1 less; a T! card 1 more. ``sum(map(mul, counts, POINTS))``, which
+    costs a multiplication per code (``tests/test_validate3_points.py`` checks the two
+    on every code: the sum is linear in the counts)."""
+    return (
+        sum(counts)
+        + 2 * sum(counts[_RED])
+        + 3 * sum(counts[_FIVES])
+        - counts[_RED_FIVE]
+        + sum(counts[_T_CARDS])
+    )
+
+
 def pack_piles(piles: tuple[tuple[int, ...], ...]) -> int:
     """The packed int of a tuple of won piles (each a sorted tuple of codes).
 
@@ -664,7 +685,7 @@ class TweakState(State):
         counts = ((self._pbits >> (seat * _PILE_SEAT)) & _PILE_SEAT_MASK).to_bytes(
             N_CODES, "little"
         )
-        return sum(map(mul, counts, POINTS)) + 2 * len(self.held[seat])
+        return pile_points(counts) + 2 * len(self.held[seat])
 
     def result(self) -> Result | None:
         if self.phase != OVER:
@@ -1100,6 +1121,181 @@ class TweakState(State):
         self.push(action)
         return self.to_move
 
+    def run_moves(self, moves: list, i: int, memo_get, seat_of) -> int:
+        """Play ``moves[i:]`` (record moves: ``.actor``, ``.text``) while each is a plain
+        card play, capture, Joker or Shifter use on a turn, and return the index of the
+        first one not played (``len(moves)`` when all were). A move is plain when
+        player to move and ``memo_get(text)`` is a ``Place``, a ``Capture``, or a Joker or
+        Shifter use (the fast replay path's memo of parsed texts): each is checked as
+        ``check`` does and played
+        as ``push`` does, with the position in locals for the whole run (the hands and the
+        table as sorted lists, edited in place, made tuples again at the end). Anything
+        else (a T! card, a text not in the memo, another actor, an illegal play) stops the
+        run with the state as before that move, for the caller's checked step; the end of
+        a round stops it after the move. Forward-only states only (others: returns
+        ``i``). ``tests/test_validate3_run.py`` compares it with ``step``."""
+        if self.phase != TURN or self._undo is not _DISCARD:
+            return i
+        start = i
+        m = self.mover
+        hl = list(map(list, self.hands))
+        tl = list(self.table)
+        deck = self._deck
+        ndeck = len(deck)
+        dpos = self.dpos
+        targets = self._tops
+        jdelta = self.jdelta
+        tused = self.tused
+        pbits = self._pbits
+        n = self.n
+        empty_ok = self.variant.empty_capture
+        record = self.history.append
+        end = len(moves)
+        while i < end:
+            move = moves[i]
+            if seat_of(move.actor, -2) != m:
+                break
+            action = memo_get(move.text)
+            t = type(action)
+            if t is Capture:
+                c = action.card
+                if c not in hl[m]:
+                    break
+                # check (as ``check``): the faces summing to the target, the taken cards
+                # sorted and on the table (each removed as it is found)
+                taken = action.taken
+                k = len(taken)
+                target = targets[dpos] + jdelta
+                bit = _PILE_BIT[m]
+                if k == 1:
+                    x = taken[0]
+                    if FACE[c] + FACE[x] != target or x not in tl:
+                        break
+                    tl.remove(x)
+                    pbits += bit[c] + bit[x]
+                elif k == 2:
+                    x, y = taken
+                    if x > y or FACE[c] + FACE[x] + FACE[y] != target or x not in tl:
+                        break
+                    tl.remove(x)
+                    if y not in tl:
+                        insort(tl, x)  # the table as it was
+                        break
+                    tl.remove(y)
+                    pbits += bit[c] + bit[x] + bit[y]
+                else:
+                    if not (k or empty_ok) or list(taken) != sorted(taken) or FACE[c] + sum(
+                        [FACE[x] for x in taken]
+                    ) != target:
+                        break
+                    z = tl[:]
+                    try:
+                        for x in taken:
+                            z.remove(x)
+                    except ValueError:  # a taken card the table lacks
+                        break
+                    tl = z
+                    pbits += bit[c] + sum([bit[x] for x in taken])
+                record(action)
+                if not tl and k:  # a TWEAK (ruling 5), as _tweak
+                    tpos = self.tpos
+                    tpile = self.tpile
+                    if tpos < len(tpile):
+                        z = list(self.held)
+                        hm = z[m]
+                        if hm:
+                            y = list(hm)
+                            insort(y, tpile[tpos])
+                            z[m] = tuple(y)
+                        else:
+                            z[m] = (tpile[tpos],)
+                        self.held = tuple(z)
+                        self.tpos = tpos + 1
+            elif t is Place:
+                c = action.card
+                if c not in hl[m]:
+                    break
+                record(action)
+                insort(tl, c)
+            elif (t is UseJoker or t is UseShifter) and not tused and hl[m]:
+                # as _turn_other_ok and push: the card leaves the T! hand for the pile
+                held = self.held
+                hm = held[m]
+                if t is UseJoker:
+                    d = action.delta
+                    if JOKER not in hm or (d != 1 and d != -1):
+                        break
+                    code = JOKER
+                    jdelta = d
+                else:
+                    if SHIFTER not in hm or dpos >= ndeck:
+                        break
+                    code = SHIFTER
+                    insort(tl, deck[dpos])
+                    dpos += 1
+                record(action)
+                self.held = _replace(held, m, _without(hm, code))
+                pbits += _PILE_BIT[m][code]
+                tused = 1
+                i += 1
+                continue
+            else:
+                break
+            # the end of the turn, as push: the hand loses the card and refills
+            i += 1
+            jdelta = tused = 0
+            left = ndeck - dpos
+            h = hl[m]
+            if left > 0 and len(h) == HAND_SIZE:
+                h[h.index(c)] = deck[dpos]
+                h.sort()
+                dpos += 1
+                left -= 1
+            else:
+                h.remove(c)
+                if left > 0:
+                    k = HAND_SIZE - len(h)
+                    if k > left:
+                        k = left
+                    h += deck[dpos : dpos + k]
+                    h.sort()
+                    dpos += k
+                    left -= k
+            if not tl and left > 0:
+                if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
+                    x, y = deck[dpos], deck[dpos + 1]
+                    tl = [x, y] if x <= y else [y, x]
+                    dpos += 2
+                    left -= 2
+                else:
+                    tl = [deck[dpos]]
+                    dpos += 1
+                    left -= 1
+            if left > 0:
+                m = (m + 1) % n
+                continue
+            if not any(hl):
+                self.hands = tuple(map(tuple, hl))
+                self.table = tuple(tl)
+                self.dpos = dpos
+                self._pbits = pbits
+                self.tused = tused
+                self.jdelta = jdelta
+                self._end_round()
+                return i
+            m = (m + 1) % n
+            while not hl[m]:
+                m = (m + 1) % n
+        if i > start:
+            self.hands = tuple(map(tuple, hl))
+            self.table = tuple(tl)
+            self.dpos = dpos
+            self._pbits = pbits
+            self.mover = m
+            self.tused = tused
+            self.jdelta = jdelta
+        return i
+
     def explain_illegal(self, action: Action) -> tuple[str, str]:
         phase, t = self.phase, type(action)
         if phase == DEAL:
@@ -1444,12 +1640,12 @@ class TweakState(State):
         undo = self._undo
         if undo and len(undo[-1]) == 10:  # the turn that ends the round: widen its snapshot
             undo[-1] = undo[-1] + self._rare()
-        # every seat's points at once: the packed piles' count bytes against POINTS
+        # every seat's points at once: the packed piles' count bytes (pile_points)
         n = self.n
         counts = self._pbits.to_bytes(n * N_CODES, "little")
         held = self.held
         self.totals = tuple([
-            t + sum(map(mul, counts[s * N_CODES : (s + 1) * N_CODES], POINTS)) + 2 * len(held[s])
+            t + pile_points(counts[s * N_CODES : (s + 1) * N_CODES]) + 2 * len(held[s])
             for s, t in enumerate(self.totals)
         ])
         self.mover = 0
