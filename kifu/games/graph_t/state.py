@@ -431,10 +431,11 @@ class GraphTState(State):
         all were). A move is plain when ``seat_of(actor, -2)`` is the player to move and
         ``memo_get(text)`` is a ``Play`` (the fast replay path's memo of parsed texts):
         each is checked and played exactly as ``step`` does, with the position in locals
-        for the whole run. Anything else (a text not in the memo, another actor, an
-        illegal play, the end of the game) stops the run with the state as before that
-        move, for the caller's checked step. Forward-only states only (others: returns
-        ``i``). ``tests/test_validate3_run.py`` compares it with ``step``."""
+        for the whole run (the stacks, heights and cards gone as lists, the won plays
+        sorted into the stacks once at the end). Anything else (a text not in the memo,
+        another actor, an illegal play) stops the run with the state as before that move,
+        for the caller's checked step. Forward-only states only (others: returns ``i``).
+        ``tests/test_validate3_run.py`` compares it with ``step``."""
         if self.phase != PLAY or self._undo is not _DISCARD:
             return i
         n = self.n
@@ -442,12 +443,14 @@ class GraphTState(State):
         hands = self.hands
         trick = self.trick
         seat: int = self.turn  # type: ignore[assignment]
+        leader = self.leader
         greyed = self.greyed
         tgrey = self.tgrey
         anyone = self._anyone
         record = self.history.append
         trump = self._trump
         memo = _TRICKS_TRUMP if trump else _TRICKS
+        won_by: list[list[int]] | None = None  # per seat, the plays won in this run
         end = len(moves)
         while i < end:
             move = moves[i]
@@ -502,33 +505,34 @@ class GraphTState(State):
                     memo.clear()
                 memo[trick] = r
             k, wcol, won, add, lost = r
-            w = (self.leader + k) % n
-            z = list(self.stacks)
-            z[w] = tuple(sorted(z[w] + won))
-            self.stacks = tuple(z)
-            z = list(self.heights)
-            hw = list(z[w])
-            hw[wcol] += add
-            z[w] = tuple(hw)
-            self.heights = tuple(z)
+            if won_by is None:
+                won_by = [[] for _ in range(n)]
+                heights = list(map(list, self.heights))
+                gone = list(self.gone)
+            leader = seat = (leader + k) % n
+            won_by[seat] += won
+            heights[seat][wcol] += add
             if lost:
-                self.gone += lost
+                gone += lost
             trick = ()
             tgrey = False
-            self.leader = seat = w
             if not hands:
                 self.phase = OVER
-                self.turn = None
-                self.hands = 0
-                self.trick = ()
-                self.greyed = greyed
-                self.tgrey = False
-                return i
+                seat = None  # type: ignore[assignment]
+                break
         self.hands = hands
         self.trick = trick
         self.turn = seat
+        self.leader = leader
         self.greyed = greyed
         self.tgrey = tgrey
+        if won_by is not None:
+            self.stacks = tuple([
+                tuple(sorted(st + tuple(w))) if w else st
+                for st, w in zip(self.stacks, won_by, strict=True)
+            ])
+            self.heights = tuple(map(tuple, heights))
+            self.gone = tuple(gone)
         return i
 
     def _play(self, pid: int) -> None:
