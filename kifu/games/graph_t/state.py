@@ -7,6 +7,7 @@ from collections import Counter, deque
 from collections.abc import Collection
 from fractions import Fraction
 from itertools import chain
+from operator import getitem
 
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import DEALER, Action, Result, State, actor_name
@@ -23,6 +24,7 @@ from kifu.games.graph_t.cards import (
     HAND_MASK,
     LAYER,
     LAYER_BITS,
+    LAYERS,
     N_CODES,
     NONTOP,
     PLAY_COLOUR,
@@ -59,6 +61,19 @@ _DISCARD: deque = deque(maxlen=0)
 """The undo stack of a forward-only state: appending to it keeps nothing."""
 _DECKS = {black: deck_codes(black) for black in (False, True)}
 """The sorted colour deck with and without black (``deck_codes``), built once."""
+
+
+_COUNT8 = {c: 1 << (8 * c) for c in range(N_CODES)}
+"""A card code -> one copy of it in a *count int* (a byte per code)."""
+_DECK_COUNT8 = {black: sum(_COUNT8[c] for c in deck) for black, deck in _DECKS.items()}
+"""The count int of each colour deck."""
+_FILL = tuple(
+    tuple(sum(1 << (c + LAYER * j) for j in range(k)) for k in range(LAYERS + 1))
+    for c in range(N_CODES)
+)
+"""``_FILL[code][k]``: the hand bits of ``k`` copies of ``code`` (layers fill from the
+lowest). A deck holds at most ``LAYERS`` copies of a card, so a hand of a deal checked
+against it does too."""
 
 
 def _hand_of(codes: tuple[int, ...]) -> int:
@@ -421,6 +436,40 @@ class GraphTState(State):
                 self.turn = None
                 self.phase = OVER
                 return None
+        if type(action) is Deal and self.phase == DEAL:
+            # = _check_deal: n hands of one size sharing out the deck exactly, compared as
+            # count ints (a byte per code: the hands hold len(deck) < 256 cards in all, so
+            # no byte overflows); anything else goes the checked way for its error
+            dealt = action.hands  # type: ignore[attr-defined]
+            n = self.n
+            black = bool(self.variant.black)
+            if (
+                len(dealt) == n
+                and len(set(map(len, dealt))) == 1
+                and len(dealt[0]) * n == len(_DECKS[black])
+            ):
+                try:
+                    counts = [sum(map(_COUNT8.__getitem__, h)) for h in dealt]
+                except (KeyError, TypeError):  # not card codes
+                    counts = []
+                if counts and sum(counts) == _DECK_COUNT8[black]:
+                    undo = self._undo
+                    if undo is not _DISCARD:
+                        undo.append(
+                            (DEAL, self.hands, self.trick, self.leader, self.turn, self.greyed,
+                             self.tgrey, self.stacks, self.heights, self.gone)
+                        )
+                    self.history.append(action)
+                    grey = self.variant.grey
+                    hands = 0
+                    for s, c8 in enumerate(counts):  # = push: _hand_of and the grey card
+                        h = sum(map(getitem, _FILL, c8.to_bytes(N_CODES, "little")))
+                        if grey:
+                            h |= 1 << (G + LAYER * ((h >> G) & LAYER_BITS).bit_count())
+                        hands |= h << _SHIFT[s]
+                    self.hands = hands
+                    self.phase = LEAD
+                    return self.turn
         self.check(action)
         self.push(action)
         return self.turn

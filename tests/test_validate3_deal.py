@@ -1,0 +1,80 @@
+"""GRAPH-T's fused deal in ``step`` (the deal checked as count ints and each hand int built
+from its counts) against ``check`` then ``push``: legal shuffles, and deals that are wrong
+in each way the check names (a card swapped for another, for a grey card or for -1, a card
+twice, sizes that differ with the right total, a hand too many or too few, ``True`` for
+``1``), under every example variant. Each gives the same verdict, error text, position
+and mover, a refused deal leaves the state as it was, and ``pop`` undoes an accepted one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kifu import games
+from kifu.core.errors import IllegalActionError
+from kifu.core.rng import Rng
+from kifu.games.graph_t.actions import Deal
+from kifu.games.graph_t.cards import G
+
+GAME = games.get("graph-t")
+
+
+def verdict(state, action, fused: bool):
+    probe = state.copy()
+    before = probe.key()
+    try:
+        if fused:
+            mover = probe.step(action)
+        else:
+            probe.check(action)
+            probe.push(action)
+            mover = probe.to_move
+    except IllegalActionError as e:
+        assert probe.key() == before, "a refused deal changed the state"
+        return (str(e), None, None)
+    got = (None, mover, probe.to_line())
+    probe.check_invariants()
+    if fused:
+        assert probe.pop() == action and probe.key() == before
+    return got
+
+
+def deals(n: int, variant, rng: random.Random) -> list:
+    state = GAME.new_state(n, variant)
+    good = GAME.chance_action(state, Rng(rng.randrange(10**6)))
+    hands = [list(h) for h in good.hands]
+    out = [good, Deal(tuple(tuple(reversed(h)) for h in hands))]  # any order is legal
+    a, b = rng.randrange(n), rng.randrange(len(hands[0]))
+    for bad in (G, -1, hands[(a + 1) % n][0], True):
+        h2 = [list(h) for h in hands]
+        h2[a][b] = bad
+        out.append(Deal(tuple(tuple(h) for h in h2)))
+    h2 = [list(h) for h in hands]
+    h2[0].append(h2[1].pop())  # the right total, sizes differ
+    out.append(Deal(tuple(tuple(h) for h in h2)))
+    if n > 2:  # the first hand the right size, two others not
+        h2 = [list(h) for h in hands]
+        h2[1].append(h2[2].pop())
+        out.append(Deal(tuple(tuple(h) for h in h2)))
+    out.append(Deal(tuple(tuple(h) for h in hands[:-1])))
+    out.append(Deal((*good.hands, ())))
+    out.append(Deal(tuple(tuple(h[1:]) for h in hands)))  # a card short each
+    out.append(Deal(tuple((*h, h[0]) for h in hands)))  # a card twice each
+    return out
+
+
+@pytest.mark.parametrize("k", range(1 + len(GAME.example_variants)))
+def test_fused_deal_matches_check_and_push(k: int) -> None:
+    variant = (None, *GAME.example_variants)[k]
+    rng = random.Random(k)
+    ok = refused = 0
+    for n in (2, 3, 4):
+        for _ in range(15):
+            state = GAME.new_state(n, variant)
+            for deal in deals(n, variant, rng):
+                want = verdict(state, deal, fused=False)
+                assert verdict(state, deal, fused=True) == want, deal
+                ok += want[0] is None
+                refused += want[0] is not None
+    assert ok >= 90 and refused >= 300
