@@ -490,6 +490,7 @@ class GraphTState(State):
         n = self.n
         nxt = _NEXT[n]
         hands = self.hands
+        hl = [(hands >> _SHIFT[s]) & HAND_MASK for s in range(n)]  # each seat's hand int
         trick = self.trick
         seat: int = self.turn  # type: ignore[assignment]
         leader = self.leader
@@ -510,7 +511,8 @@ class GraphTState(State):
                 break
             code = action.card
             pid = 2 * code + action.grey_side
-            p = (hands >> _SHIFT[seat]) & PRESENCE
+            h = hl[seat]
+            p = h & PRESENCE
             if trick:  # = rules.follow_key
                 led = PLAY_COLOUR[trick[0]]
                 if led == GREY:
@@ -536,8 +538,8 @@ class GraphTState(State):
             ):
                 break  # illegal: the caller's step raises the error
             record(action)
-            shift = _SHIFT[seat] + (pid >> 1)
-            hands ^= 1 << (shift + ((hands >> shift) & LAYER_BITS).bit_length() - 1)
+            code = pid >> 1
+            hl[seat] = h ^ (1 << (code + ((h >> code) & LAYER_BITS).bit_length() - 1))
             if PLAY_IS_GREY[pid]:
                 greyed |= 1 << seat
                 tgrey = True
@@ -565,10 +567,13 @@ class GraphTState(State):
                 gone += lost
             trick = ()
             tgrey = False
-            if not hands:
+            if not any(hl):
                 self.phase = OVER
                 seat = None  # type: ignore[assignment]
                 break
+        hands = 0
+        for s in range(n):
+            hands |= hl[s] << _SHIFT[s]
         self.hands = hands
         self.trick = trick
         self.turn = seat
