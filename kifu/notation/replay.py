@@ -242,6 +242,8 @@ def record_from_actions(
 
 _SEATS: dict[str, int] = {"d": DEALER, **{f"p{i}": i for i in range(100)}}
 """Actor tokens the fast loop knows; any other token goes the checked way (``_step``)."""
+_ACTORS = tuple(f"p{i}" for i in range(100))
+"""Each seat's actor token (what a game's ``run_moves`` compares a move's actor with)."""
 
 MEMO_LIMIT = 50_000
 """Entries of an action memo before it is emptied (memory stays bounded)."""
@@ -356,7 +358,7 @@ class FastReplayer:
         ply = 0  # the moves played so far
         while True:
             if run is not None:  # the plain moves from here, in the game's own loop
-                ply = run(moves, ply, memo_get, seat_of)
+                ply = run(moves, ply, memo_get, _ACTORS)
                 mover = state.to_move
             if ply >= end:
                 break

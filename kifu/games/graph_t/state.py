@@ -474,17 +474,18 @@ class GraphTState(State):
         self.push(action)
         return self.turn
 
-    def run_moves(self, moves: list, i: int, memo_get, seat_of) -> int:
+    def run_moves(self, moves: list, i: int, memo_get, actors: tuple[str, ...]) -> int:
         """Play ``moves[i:]`` (record moves: ``.actor``, ``.text``) while each is a plain
         legal play, and return the index of the first one not played (``len(moves)`` when
-        all were). A move is plain when ``seat_of(actor, -2)`` is the player to move and
-        ``memo_get(text)`` is a ``Play`` (the fast replay path's memo of parsed texts):
-        each is checked and played exactly as ``step`` does, with the position in locals
-        for the whole run (the stacks, heights and cards gone as lists, the won plays
-        sorted into the stacks once at the end). Anything else (a text not in the memo,
-        another actor, an illegal play) stops the run with the state as before that move,
-        for the caller's checked step. Forward-only states only (others: returns ``i``).
-        ``tests/test_validate3_run.py`` compares it with ``step``."""
+        all were). A move is plain when its actor is ``actors[mover]`` (the mover's token)
+        and ``memo_get(text)`` (the fast replay path's memo of parsed texts) is a
+        ``Play``: each is checked and played exactly as ``step`` does, with the position
+        in locals for the whole run (each seat's hand int, the stacks, heights and cards
+        gone as lists, the won plays sorted into the stacks once at the end). Anything
+        else (a text not in the memo, another actor, an illegal play) stops the run with
+        the state as before that move, for the caller's checked step. Forward-only
+        states only (others: returns ``i``). ``tests/test_validate3_run.py`` compares it
+        with ``step``."""
         if self.phase != PLAY or self._undo is not _DISCARD:
             return i
         n = self.n
@@ -500,14 +501,15 @@ class GraphTState(State):
         record = self.history.append
         trump = self._trump
         memo = _TRICKS_TRUMP if trump else _TRICKS
+        play_t = Play
         won_by: list[list[int]] | None = None  # per seat, the plays won in this run
         end = len(moves)
         while i < end:
             move = moves[i]
-            if seat_of(move.actor, -2) != seat:
+            if move.actor != actors[seat]:
                 break
             action = memo_get(move.text)
-            if type(action) is not Play:
+            if type(action) is not play_t:
                 break
             code = action.card
             pid = 2 * code + action.grey_side

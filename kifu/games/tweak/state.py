@@ -492,6 +492,8 @@ def _multiset_diff(given, wanted) -> str:
     return multiset_diff(given, wanted, cards_text)
 
 
+_NEXT = tuple(tuple((s + 1) % n for s in range(n)) if n else () for n in range(9))
+"""``_NEXT[n][seat]``: the seat after ``seat`` at a table of ``n``."""
 _DISCARD: deque = deque(maxlen=0)
 """The undo stack of a forward-only state (``TweakState.forward_only``): appending to it
 keeps nothing, and ``pop`` finds it empty (``IndexError``)."""
@@ -1121,19 +1123,19 @@ class TweakState(State):
         self.push(action)
         return self.to_move
 
-    def run_moves(self, moves: list, i: int, memo_get, seat_of) -> int:
+    def run_moves(self, moves: list, i: int, memo_get, actors: tuple[str, ...]) -> int:
         """Play ``moves[i:]`` (record moves: ``.actor``, ``.text``) while each is a plain
-        card play, capture, Joker or Shifter use on a turn, and return the index of the
-        first one not played (``len(moves)`` when all were). A move is plain when
-        player to move and ``memo_get(text)`` is a ``Place``, a ``Capture``, or a Joker or
-        Shifter use (the fast replay path's memo of parsed texts): each is checked as
-        ``check`` does and played
-        as ``push`` does, with the position in locals for the whole run (the hands and the
-        table as sorted lists, edited in place, made tuples again at the end). Anything
-        else (a T! card, a text not in the memo, another actor, an illegal play) stops the
-        run with the state as before that move, for the caller's checked step; the end of
-        a round stops it after the move. Forward-only states only (others: returns
-        ``i``). ``tests/test_validate3_run.py`` compares it with ``step``."""
+        move, and return the index of the first one not played (``len(moves)`` when all
+        were). A move is plain when its actor is ``actors[mover]`` (the mover's token) and
+        ``memo_get(text)`` (the fast replay path's memo of parsed texts) is a card play, a
+        capture, or a Joker or Shifter use on a turn: each is checked as ``check`` does
+        and played as ``push`` does, with the position in locals for the whole run (the
+        hands and the table as sorted lists, edited in place, made tuples again at the
+        end). Anything else (another T! card, a text not in the memo, another actor, an
+        illegal move) stops the run with the state as before that move, for the caller's
+        checked step; the end of a round stops it after the move. Forward-only states
+        only (others: returns ``i``). ``tests/test_validate3_run.py`` compares it with
+        ``step``."""
         if self.phase != TURN or self._undo is not _DISCARD:
             return i
         start = i
@@ -1150,14 +1152,17 @@ class TweakState(State):
         n = self.n
         empty_ok = self.variant.empty_capture
         record = self.history.append
+        nxt = _NEXT[n]
+        face, pile_bit = FACE, _PILE_BIT
+        capture_t, place_t, joker_t, shifter_t = Capture, Place, UseJoker, UseShifter
         end = len(moves)
         while i < end:
             move = moves[i]
-            if seat_of(move.actor, -2) != m:
+            if move.actor != actors[m]:
                 break
             action = memo_get(move.text)
             t = type(action)
-            if t is Capture:
+            if t is capture_t:
                 c = action.card
                 if c not in hl[m]:
                     break
@@ -1166,16 +1171,16 @@ class TweakState(State):
                 taken = action.taken
                 k = len(taken)
                 target = targets[dpos] + jdelta
-                bit = _PILE_BIT[m]
+                bit = pile_bit[m]
                 if k == 1:
                     x = taken[0]
-                    if FACE[c] + FACE[x] != target or x not in tl:
+                    if face[c] + face[x] != target or x not in tl:
                         break
                     tl.remove(x)
                     pbits += bit[c] + bit[x]
                 elif k == 2:
                     x, y = taken
-                    if x > y or FACE[c] + FACE[x] + FACE[y] != target or x not in tl:
+                    if x > y or face[c] + face[x] + face[y] != target or x not in tl:
                         break
                     tl.remove(x)
                     if y not in tl:
@@ -1211,17 +1216,17 @@ class TweakState(State):
                             z[m] = (tpile[tpos],)
                         self.held = tuple(z)
                         self.tpos = tpos + 1
-            elif t is Place:
+            elif t is place_t:
                 c = action.card
                 if c not in hl[m]:
                     break
                 record(action)
                 insort(tl, c)
-            elif (t is UseJoker or t is UseShifter) and not tused and hl[m]:
+            elif (t is joker_t or t is shifter_t) and not tused and hl[m]:
                 # as _turn_other_ok and push: the card leaves the T! hand for the pile
                 held = self.held
                 hm = held[m]
-                if t is UseJoker:
+                if t is joker_t:
                     d = action.delta
                     if JOKER not in hm or (d != 1 and d != -1):
                         break
@@ -1235,7 +1240,7 @@ class TweakState(State):
                     dpos += 1
                 record(action)
                 self.held = _replace(held, m, _without(hm, code))
-                pbits += _PILE_BIT[m][code]
+                pbits += pile_bit[m][code]
                 tused = 1
                 i += 1
                 continue
@@ -1272,7 +1277,7 @@ class TweakState(State):
                     dpos += 1
                     left -= 1
             if left > 0:
-                m = (m + 1) % n
+                m = nxt[m]
                 continue
             if not any(hl):
                 self.hands = tuple(map(tuple, hl))
@@ -1283,9 +1288,9 @@ class TweakState(State):
                 self.jdelta = jdelta
                 self._end_round()
                 return i
-            m = (m + 1) % n
+            m = nxt[m]
             while not hl[m]:
-                m = (m + 1) % n
+                m = nxt[m]
         if i > start:
             self.hands = tuple(map(tuple, hl))
             self.table = tuple(tl)
