@@ -228,3 +228,19 @@ def test_run_needs_a_forward_only_state() -> None:
         moves = [Move(actor_name(state.to_move), "x")]
         assert state.run_moves(moves, 0, {"x": a}.get, ACTORS) == 0
         assert fwd_copy(state).run_moves(moves, 0, {"x": a}.get, ACTORS) == 1
+
+
+def test_trick_codes_round_trip() -> None:
+    """GRAPH-T's trick codes (``run_moves`` keys resolved tricks by them) name each trick
+    once: a code decodes to its trick, pid 0 and empty tricks included."""
+    from kifu.games.graph_t.cards import N_PIDS
+    from kifu.games.graph_t.state import _trick_code, _trick_of
+
+    rng = random.Random(3)
+    seen = {}
+    for _ in range(3000):
+        trick = tuple(rng.randrange(N_PIDS) for _ in range(rng.randrange(5)))
+        code = _trick_code(trick)
+        assert _trick_of(code) == trick
+        assert seen.setdefault(code, trick) == trick
+    assert _trick_of(_trick_code((0, 0))) == (0, 0) and _trick_of(_trick_code(())) == ()

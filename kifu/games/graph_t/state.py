@@ -26,6 +26,7 @@ from kifu.games.graph_t.cards import (
     LAYER_BITS,
     LAYERS,
     N_CODES,
+    N_PIDS,
     NONTOP,
     PLAY_COLOUR,
     PLAY_HEIGHT,
@@ -91,6 +92,32 @@ _TRICKS: dict[tuple[int, ...], tuple[int, int, tuple[int, ...], int, tuple[int, 
 _TRICKS_TRUMP: dict[tuple[int, ...], tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
 _TRICKS_LIMIT = 1 << 16
 """Resolved tricks (``_resolve``), without and with ``grey_wins=trump``; bounded."""
+
+
+_PID_BITS = 7
+"""Bits a play takes in a trick code (every pid is below ``2 ** _PID_BITS``)."""
+_TRICK_CODES: dict[int, tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
+_TRICK_CODES_TRUMP: dict[int, tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
+"""``_TRICKS`` keyed by trick codes (``run_moves``'s: an int hashes at no cost); bounded."""
+_KEY_BIT = tuple((pid >> 1) + LAYER * (pid & 1) for pid in range(N_PIDS))
+"""The bit of a play-set key that allows pid (``rules.key_has``)."""
+
+
+def _trick_code(trick: tuple[int, ...]) -> int:
+    """A trick (pids in play order) as one int: a leading 1, then 7 bits a play."""
+    tc = 1
+    for p in trick:
+        tc = tc << _PID_BITS | p
+    return tc
+
+
+def _trick_of(tc: int) -> tuple[int, ...]:
+    """The trick of a trick code (``_trick_code``'s inverse)."""
+    out = []
+    while tc > 1:
+        out.append(tc & ((1 << _PID_BITS) - 1))
+        tc >>= _PID_BITS
+    return tuple(reversed(out))
 
 
 def _resolve(
@@ -492,7 +519,10 @@ class GraphTState(State):
         nxt = _NEXT[n]
         hands = self.hands
         hl = [(hands >> _SHIFT[s]) & HAND_MASK for s in range(n)]  # each seat's hand int
-        trick = self.trick
+        # the trick as an int code (``_trick_code``), its size and the colour led
+        tc = _trick_code(self.trick)
+        cnt = len(self.trick)
+        led = PLAY_COLOUR[self.trick[0]] if cnt else -1
         seat: int = self.turn  # type: ignore[assignment]
         leader = self.leader
         greyed = self.greyed
@@ -500,8 +530,9 @@ class GraphTState(State):
         anyone = self._anyone
         record = self.history.append
         trump = self._trump
-        memo = _TRICKS_TRUMP if trump else _TRICKS
+        memo = _TRICK_CODES_TRUMP if trump else _TRICK_CODES
         play_t = Play
+        keybit = _KEY_BIT
         won_by: list[list[int]] | None = None  # per seat, the plays won in this run
         end = len(moves)
         while i < end:
@@ -515,8 +546,7 @@ class GraphTState(State):
             pid = 2 * code + action.grey_side
             h = hl[seat]
             p = h & PRESENCE
-            if trick:  # = rules.follow_key
-                led = PLAY_COLOUR[trick[0]]
+            if cnt:  # = rules.follow_key
                 if led == GREY:
                     key = (p & GBIT) | (p & NONTOP) << LAYER
                     if not key:
@@ -528,6 +558,7 @@ class GraphTState(State):
                     elif tgrey:
                         key |= (p & GBIT) | (p & NONTOP) << LAYER
             else:  # = rules.lead_key
+                led = PLAY_COLOUR[pid] if 0 <= pid < N_PIDS else -1  # (checked below)
                 g = greyed if anyone else greyed & ~(1 << seat)
                 if g:
                     key = p | (p & NONTOP) << LAYER
@@ -536,7 +567,7 @@ class GraphTState(State):
             if not (
                 0 <= code < N_CODES
                 and PLAY_OK[pid]
-                and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1
+                and key >> keybit[pid] & 1
             ):
                 break  # illegal: the caller's step raises the error
             record(action)
@@ -545,18 +576,19 @@ class GraphTState(State):
             if PLAY_IS_GREY[pid]:
                 greyed |= 1 << seat
                 tgrey = True
-            trick += (pid,)
+            tc = tc << _PID_BITS | pid
+            cnt += 1
             i += 1
-            if len(trick) < n:
+            if cnt < n:
                 seat = nxt[seat]
                 continue
             # the end of the trick, as _end_trick (rulings 6 and 7)
-            r = memo.get(trick)
+            r = memo.get(tc)
             if r is None:
-                r = _resolve(trick, trump)
+                r = _resolve(_trick_of(tc), trump)
                 if len(memo) >= _TRICKS_LIMIT:
                     memo.clear()
-                memo[trick] = r
+                memo[tc] = r
             k, wcol, won, add, lost = r
             if won_by is None:
                 won_by = [[] for _ in range(n)]
@@ -567,7 +599,8 @@ class GraphTState(State):
             heights[seat][wcol] += add
             if lost:
                 gone += lost
-            trick = ()
+            tc = 1
+            cnt = 0
             tgrey = False
             if not any(hl):
                 self.phase = OVER
@@ -577,7 +610,7 @@ class GraphTState(State):
         for s in range(n):
             hands |= hl[s] << _SHIFT[s]
         self.hands = hands
-        self.trick = trick
+        self.trick = _trick_of(tc)
         self.turn = seat
         self.leader = leader
         self.greyed = greyed
