@@ -3,7 +3,8 @@ from its counts) against ``check`` then ``push``: legal shuffles, and deals that
 in each way the check names (a card swapped for another, for a grey card or for -1, a card
 twice, sizes that differ with the right total, a hand too many or too few, ``True`` for
 ``1``), under every example variant. Each gives the same verdict, error text, position
-and mover, a refused deal leaves the state as it was, and ``pop`` undoes an accepted one."""
+and mover, a refused deal leaves the state as it was, and ``pop`` undoes an accepted one.
+TWEAK's deck reader is compared with ``split_cards``."""
 
 from __future__ import annotations
 
@@ -78,3 +79,27 @@ def test_fused_deal_matches_check_and_push(k: int) -> None:
                 ok += want[0] is None
                 refused += want[0] is not None
     assert ok >= 90 and refused >= 300
+
+
+def test_tweak_deck_reader_agrees_with_split_cards() -> None:
+    """TWEAK's deck reader (colour and face bytes translated at once and added as ints)
+    gives the codes ``split_cards`` gives for every number-card text, and None (the
+    general way, which names the error) for everything else: each of the 128 * 128 ASCII
+    byte pairs alone and inside a deck, odd lengths and the empty text."""
+    from kifu.games.tweak.cards import THIEF, split_cards
+    from kifu.games.tweak.codec import _number_cards
+
+    def want(text: str):
+        codes = split_cards(text) if text != "-" else None
+        if not text or codes is None or max(codes) >= THIEF:
+            return None
+        return tuple(codes)
+
+    deck = "R1o2Y3g4R5O6"
+    for a in range(128):
+        for b in range(128):
+            pair = chr(a) + chr(b)
+            for text in (pair, deck + pair, pair + deck):
+                assert _number_cards(text) == want(text), text
+    for text in ("", "R", "R1O", "R1\u00e9", "r1" * 36, "R1!J"):
+        assert _number_cards(text) == want(text), text

@@ -20,7 +20,6 @@ Input is case-insensitive; output is canonical.
 from __future__ import annotations
 
 import re
-from itertools import repeat
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action
@@ -47,8 +46,8 @@ from kifu.games.tweak.actions import (
     UseThief,
 )
 from kifu.games.tweak.cards import (
-    _PAIR_CODE,
     CODE_OF,
+    COLOURS,
     THIEF,
     TOKEN,
     bad_token_at,
@@ -90,21 +89,33 @@ _CAPTURE = re.compile(r"([ROYGBProygbp][1-6])[xX]((?:[ROYGBProygbp][1-6])+)\Z")
 (the general way below gives the same action)."""
 
 
-_NOT_A_CARD = repeat(THIEF)
-"""What ``_number_cards`` reads for an unknown token (no number card has this code)."""
 _TPILES: dict[str, tuple[int, ...]] = {}
 """T! pile text -> its cards, for the few orders a deal's T! pile comes in (bounded)."""
+_NOT = 255
+_COLOUR_BYTE = bytes(
+    6 * COLOURS.index(chr(b).upper()) if chr(b).upper() in COLOURS and chr(b).isalpha() else _NOT
+    for b in range(256)
+)
+"""A token's first byte -> 6 * its colour (either case); any other byte -> 255."""
+_FACE_BYTE = bytes(b - ord("1") if ord("1") <= b <= ord("6") else _NOT for b in range(256))
+"""A token's second byte -> its face - 1; any other byte -> 255."""
 
 
 def _number_cards(text: str) -> tuple[int, ...] | None:
-    """The codes of a concatenation of number-card tokens, or None for anything else (the
-    general way then reads it and names the error): every two bytes at once, unknown
-    tokens and T! cards read as THIEF, so one ``max`` checks them all."""
+    """The codes of a concatenation of number-card tokens (``colour * 6 + face - 1``), or
+    None for anything else (the general way then reads it and names the error). The
+    colour bytes and the face bytes are each translated at once, and the two byte strings
+    added as ints (each sum is below 36: no carry)."""
     if text and not len(text) & 1 and text.isascii():
-        codes = tuple(map(_PAIR_CODE.get, memoryview(text.encode("ascii")).cast("H"),
-                          _NOT_A_CARD))
-        if max(codes) < THIEF:
-            return codes
+        b = text.encode("ascii")
+        colours = b[0::2].translate(_COLOUR_BYTE)
+        faces = b[1::2].translate(_FACE_BYTE)
+        if _NOT not in colours and _NOT not in faces:
+            return tuple(
+                (int.from_bytes(colours, "little") + int.from_bytes(faces, "little")).to_bytes(
+                    len(colours), "little"
+                )
+            )
     return None
 
 
