@@ -103,3 +103,26 @@ def test_tweak_deck_reader_agrees_with_split_cards() -> None:
                 assert _number_cards(text) == want(text), text
     for text in ("", "R", "R1O", "R1\u00e9", "r1" * 36, "R1!J"):
         assert _number_cards(text) == want(text), text
+
+
+def test_tweak_targets_agree_with_tops() -> None:
+    """The deal's targets (``_targets``: backs by ``bytes.translate``) are ``tops()``'s,
+    for the default and a variant's backs, shuffled decks, codes with no back (the same
+    error) and values that are not codes."""
+    from kifu.games.tweak.cards import DEFAULT_BACKS
+    from kifu.games.tweak.state import _targets, tops
+
+    def outcome(fn, backs, deck):
+        try:
+            return fn(backs, deck)
+        except Exception as e:  # the error must be the same one
+            return type(e)
+
+    rng = random.Random(4)
+    other = tuple(rng.randrange(7, 11) for _ in range(36))
+    for backs in (DEFAULT_BACKS, other):
+        for _ in range(50):
+            deck = tuple(rng.sample(range(36), rng.randrange(37)))
+            assert _targets(backs, deck) == tops(backs, deck)
+        for deck in ((36,), (0, 40), (-1,), (True, 3), (300,), (), ("R1",)):
+            assert outcome(_targets, backs, deck) == outcome(tops, backs, deck), deck

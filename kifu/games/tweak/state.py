@@ -447,6 +447,30 @@ def tops(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
     return (*[backs[c] for c in deck], EMPTY_DECK_TARGET)
 
 
+_TARGET_TABLES: dict[int, tuple[tuple[int, ...], bytes]] = {}
+"""id(backs) -> (backs, a 256-byte table code -> back), for ``_targets`` (bounded)."""
+
+
+def _targets(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`tops` for a deck of card codes, the backs read by one ``bytes.translate``
+    (the table kept per backs tuple, 255 for a code without a back); anything else goes
+    to ``tops``, which gives the same tuple or raises the same error."""
+    found = _TARGET_TABLES.get(id(backs))
+    if found is None or found[0] is not backs:
+        if len(backs) > 256 or not all(type(b) is int and 0 <= b < 255 for b in backs):
+            return tops(backs, deck)
+        if len(_TARGET_TABLES) >= 64:
+            _TARGET_TABLES.clear()
+        found = _TARGET_TABLES[id(backs)] = (backs, bytes(backs) + b"\xff" * (256 - len(backs)))
+    try:
+        got = bytes(deck).translate(found[1])
+    except (TypeError, ValueError):  # not codes 0..255
+        return tops(backs, deck)
+    if 255 in got:  # a code with no back: tops() raises what it raises
+        return tops(backs, deck)
+    return (*got, EMPTY_DECK_TARGET)
+
+
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
     i = t.index(c)
     return t[:i] + t[i + 1 :]
@@ -1670,15 +1694,24 @@ class TweakState(State):
         the table; that seat plays first."""
         n = self.n
         self.round += 1
-        self.deck, self.tpile = deck, tpile = tuple(deck), tuple(tpile)
+        self._deck = deck = tuple(deck)
+        self.tpile = tuple(tpile)
+        self._tops = _targets(self._backs, deck)  # = tops(), as the deck property sets it
         self.tpos = 0
         first = (self.dealer + 1) % n
         pos = HAND_SIZE * n
         if len(deck) >= pos:  # every hand full: the k-th seat after the dealer gets every
-            # n-th card from the k-th
+            # n-th card from the k-th, three cards sorted by three swaps
             hands = [()] * n
             for k in range(n):
-                hands[(first + k) % n] = tuple(sorted(deck[k:pos:n]))
+                a, b, c = deck[k:pos:n]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b, c = c, b
+                    if a > b:
+                        a, b = b, a
+                hands[(first + k) % n] = (a, b, c)
             self.hands = tuple(hands)
         else:
             dealt: list[list[int]] = [[] for _ in range(n)]
