@@ -244,3 +244,55 @@ def test_trick_codes_round_trip() -> None:
         assert _trick_of(code) == trick
         assert seen.setdefault(code, trick) == trick
     assert _trick_of(_trick_code((0, 0))) == (0, 0) and _trick_of(_trick_code(())) == ()
+
+
+@pytest.mark.parametrize("gid", ["tweak", "graph-t"])
+def test_run_parses_texts_the_memo_lacks(gid: str) -> None:
+    """With an empty memo, ``run_moves`` asks ``resolve`` for each new text (which parses
+    and memoises it) and plays the whole game to the same position as ``apply``; a text
+    that does not parse (``resolve`` gives None) stops the run before it."""
+    game = games.get(gid)
+    for seed in range(4):
+        state = game.new_state(2 + seed % 3)
+        rng, chance = random.Random(seed), Rng(seed)
+        moves, actions = [], []
+        while state.to_move is not None:
+            a = game.chance_action(state, chance) if state.to_move == DEALER else rng.choice(
+                state.legal_actions()
+            )
+            moves.append(Move(actor_name(state.to_move), game.format_action(state, a)))
+            actions.append(a)
+            state.apply(a)
+        memo: dict = {}
+        asked = []
+
+        def resolve(text: str, memo=memo, asked=asked):
+            asked.append(text)
+            try:
+                memo[text] = game.parse_action(None, text)
+            except Exception:
+                return None
+            return memo[text]
+
+        fwd = fwd_copy(game.new_state(state.n))
+        i = 0
+        while i < len(moves):
+            i = fwd.run_moves(moves, i, memo.get, ACTORS, resolve)
+            if i < len(moves):  # a dealer's move
+                fwd.step(actions[i])
+                i += 1
+        assert snapshot(fwd) == snapshot(state)
+        assert len(asked) == len(set(asked)) > 0  # each new text parsed once
+        # a broken text stops the run at it
+        first = next(j for j, m in enumerate(moves) if m.actor != "d")
+        probe = fwd_copy(game.new_state(state.n))
+        for a in actions[:first]:
+            probe.step(a)
+        assert probe.run_moves(moves, first, {}.get, ACTORS, resolve) > first
+        probe = fwd_copy(game.new_state(state.n))
+        for a in actions[:first]:
+            probe.step(a)
+        before = snapshot(probe)
+        broken = [*moves[:first], Move(moves[first].actor, "??"), *moves[first + 1 :]]
+        assert probe.run_moves(broken, first, {}.get, ACTORS, resolve) == first
+        assert snapshot(probe) == before

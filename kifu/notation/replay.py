@@ -352,13 +352,27 @@ class FastReplayer:
         seat_of = _SEATS.get
         parse, step, check, push = game.parse_action, state.step, state.check, state.push
         run = state.run_moves if runs else None  # type: ignore[attr-defined]
+
+        def resolve(text: str) -> Action | None:
+            """A text the memo lacks, parsed and memoised (None: it does not parse, and
+            the checked step will say why)."""
+            try:
+                action = parse(state, text)
+            except (NotationError, IllegalActionError):
+                return None
+            if len(text) <= MEMO_TEXT_MAX:
+                if len(memo) >= MEMO_LIMIT:  # type: ignore[arg-type]
+                    memo.clear()  # type: ignore[union-attr]
+                memo[text] = action  # type: ignore[index]
+            return action
+
         moves = rec.moves
         end = len(moves)
         mover = state.to_move
         ply = 0  # the moves played so far
         while True:
             if run is not None:  # the plain moves from here, in the game's own loop
-                ply = run(moves, ply, memo_get, _ACTORS)
+                ply = run(moves, ply, memo_get, _ACTORS, resolve)
                 mover = state.to_move
             if ply >= end:
                 break

@@ -501,18 +501,21 @@ class GraphTState(State):
         self.push(action)
         return self.turn
 
-    def run_moves(self, moves: list, i: int, memo_get, actors: tuple[str, ...]) -> int:
+    def run_moves(
+        self, moves: list, i: int, memo_get, actors: tuple[str, ...], resolve=None
+    ) -> int:
         """Play ``moves[i:]`` (record moves: ``.actor``, ``.text``) while each is a plain
         legal play, and return the index of the first one not played (``len(moves)`` when
         all were). A move is plain when its actor is ``actors[mover]`` (the mover's token)
-        and ``memo_get(text)`` (the fast replay path's memo of parsed texts) is a
-        ``Play``: each is checked and played exactly as ``step`` does, with the position
-        in locals for the whole run (each seat's hand int, the stacks, heights and cards
-        gone as lists, the won plays sorted into the stacks once at the end). Anything
-        else (a text not in the memo, another actor, an illegal play) stops the run with
-        the state as before that move, for the caller's checked step. Forward-only
-        states only (others: returns ``i``). ``tests/test_validate3_run.py`` compares it
-        with ``step``."""
+        and its action is a ``Play``: ``memo_get(text)`` (the fast replay path's memo of
+        parsed texts) or, for a text the memo lacks, ``resolve(text)`` (parsed and
+        memoised; None when the text does not parse). Each is checked and played exactly
+        as ``step`` does, with the position in locals for the whole run (each seat's hand
+        int, the stacks, heights and cards gone as lists, the won plays sorted into the
+        stacks once at the end). Anything else (a text that does not parse, another
+        actor, an illegal play) stops the run with the state as before that move, for the
+        caller's checked step. Forward-only states only (others: returns ``i``).
+        ``tests/test_validate3_run.py`` compares it with ``step``."""
         if self.phase != PLAY or self._undo is not _DISCARD:
             return i
         n = self.n
@@ -540,6 +543,8 @@ class GraphTState(State):
             if move.actor != actors[seat]:
                 break
             action = memo_get(move.text)
+            if action is None and resolve is not None:  # parsed and memoised now
+                action = resolve(move.text)
             if type(action) is not play_t:
                 break
             code = action.card

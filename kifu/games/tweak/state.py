@@ -1147,19 +1147,22 @@ class TweakState(State):
         self.push(action)
         return self.to_move
 
-    def run_moves(self, moves: list, i: int, memo_get, actors: tuple[str, ...]) -> int:
+    def run_moves(
+        self, moves: list, i: int, memo_get, actors: tuple[str, ...], resolve=None
+    ) -> int:
         """Play ``moves[i:]`` (record moves: ``.actor``, ``.text``) while each is a plain
         move, and return the index of the first one not played (``len(moves)`` when all
         were). A move is plain when its actor is ``actors[mover]`` (the mover's token) and
-        ``memo_get(text)`` (the fast replay path's memo of parsed texts) is a card play, a
-        capture, or a Joker or Shifter use on a turn: each is checked as ``check`` does
-        and played as ``push`` does, with the position in locals for the whole run (the
-        hands and the table as sorted lists, edited in place, made tuples again at the
-        end). Anything else (another T! card, a text not in the memo, another actor, an
-        illegal move) stops the run with the state as before that move, for the caller's
-        checked step; the end of a round stops it after the move. Forward-only states
-        only (others: returns ``i``). ``tests/test_validate3_run.py`` compares it with
-        ``step``."""
+        its action is a card play, a capture, or a Joker or Shifter use on a turn. The
+        action is ``memo_get(text)`` (the fast replay path's memo of parsed texts) or, for
+        a text the memo lacks, ``resolve(text)`` (parsed and memoised; None when the text
+        does not parse). Each is checked as ``check`` does and played as ``push`` does,
+        with the position in locals for the whole run (the hands and the table as sorted
+        lists, edited in place, made tuples again at the end). Anything else (another T!
+        card, a text that does not parse, another actor, an illegal move) stops the run
+        with the state as before that move, for the caller's checked step; the end of a
+        round stops it after the move. Forward-only states only (others: returns ``i``).
+        ``tests/test_validate3_run.py`` compares it with ``step``."""
         if self.phase != TURN or self._undo is not _DISCARD:
             return i
         start = i
@@ -1185,6 +1188,8 @@ class TweakState(State):
             if move.actor != actors[m]:
                 break
             action = memo_get(move.text)
+            if action is None and resolve is not None:  # parsed and memoised now
+                action = resolve(move.text)
             t = type(action)
             if t is capture_t:
                 c = action.card
