@@ -621,10 +621,14 @@ class GraphTState(State):
         self.greyed = greyed
         self.tgrey = tgrey
         if won_by is not None:
-            self.stacks = tuple([
-                tuple(sorted(st + tuple(w))) if w else st
-                for st, w in zip(self.stacks, won_by, strict=True)
-            ])
+            stacks = []
+            for st, w in zip(self.stacks, won_by, strict=True):
+                if w:
+                    w += st
+                    w.sort()
+                    st = tuple(w)
+                stacks.append(st)
+            self.stacks = tuple(stacks)
             self.heights = tuple(map(tuple, heights))
             self.gone = tuple(gone)
         return i
