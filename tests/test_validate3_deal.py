@@ -126,3 +126,26 @@ def test_tweak_targets_agree_with_tops() -> None:
             assert _targets(backs, deck) == tops(backs, deck)
         for deck in ((36,), (0, 40), (-1,), (True, 3), (300,), (), ("R1",)):
             assert outcome(_targets, backs, deck) == outcome(tops, backs, deck), deck
+
+
+def test_graph_t_hand_reader_agrees_with_the_pair_table() -> None:
+    """GRAPH-T's deal hand reader (bytes translated at once, the levels checked against
+    each colour's top by one subtraction) gives the codes of the two-byte token table for
+    every colour-card text and None for everything else: each of the 128 * 128 ASCII byte
+    pairs alone and inside a hand, odd lengths and the empty text."""
+    from kifu.games.graph_t.codec import _PAIR_CODE, _colour_cards
+
+    def want(text: str):
+        if not text or len(text) % 2:
+            return None
+        codes = [_PAIR_CODE.get(text[i : i + 2]) for i in range(0, len(text), 2)]
+        return None if None in codes else codes
+
+    hand = "R1y2B4p5K6k1"
+    for a in range(128):
+        for b in range(128):
+            pair = chr(a) + chr(b)
+            for text in (pair, hand + pair, pair + hand):
+                assert _colour_cards(text) == want(text), text
+    for text in ("", "R", "R1Y", "R1\u00e9", "K6" * 40, "R1G"):
+        assert _colour_cards(text) == want(text), text

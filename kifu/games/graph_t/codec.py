@@ -73,6 +73,44 @@ _PAIR_CODE16 = {int.from_bytes(k.encode("ascii"), sys.byteorder): v for k, v in 
 ``memoryview.cast("H")`` reads them)."""
 
 
+_NOT = 255
+_BASE_BYTE = bytes(
+    _FIRST_CODE[chr(b).upper()] if chr(b).upper() in COLOURS and chr(b).isalpha() else _NOT
+    for b in range(256)
+)
+"""A token's first byte -> the code of its colour's level 1 (either case); else 255."""
+_TOP_BYTE = bytes(
+    MAX_LEVEL[COLOURS.index(chr(b).upper())] - 1 if chr(b).upper() in COLOURS
+    and chr(b).isalpha() else 0
+    for b in range(256)
+)
+"""A token's first byte -> its colour's top level - 1 (the largest level - 1 allowed)."""
+_LEVEL_BYTE = bytes(b - ord("1") if ord("1") <= b <= ord("9") else _NOT for b in range(256))
+"""A token's second byte -> its level - 1; any other byte -> 255."""
+
+
+def _colour_cards(text: str) -> list[int] | None:
+    """The codes of a concatenation of colour-card tokens (any case), or None for anything
+    else (the grey card, a bad token: the checked way reads those). The first and second
+    bytes are each translated at once; a level above its colour's top is found by adding
+    128 to each (top - 1) byte and subtracting the (level - 1) byte (each byte stays in
+    123..133: no borrow), and the codes by adding the level-1 codes to the levels - 1."""
+    if not text or len(text) & 1 or not text.isascii():
+        return None
+    b = text.encode("ascii")
+    firsts, seconds = b[0::2], b[1::2]
+    base = firsts.translate(_BASE_BYTE)
+    level = seconds.translate(_LEVEL_BYTE)
+    if _NOT in base or _NOT in level:
+        return None
+    k = len(base)
+    lv = int.from_bytes(level, "little")
+    guard = int.from_bytes(b"\x80" * k, "little")
+    if (int.from_bytes(firsts.translate(_TOP_BYTE), "little") + guard - lv) & guard != guard:
+        return None  # a level above its colour's top
+    return list((int.from_bytes(base, "little") + lv).to_bytes(k, "little"))
+
+
 def scan_cards(text: str, col0: int = 1) -> list[int]:
     """The card codes of a concatenated list of card tokens (``-`` = none)."""
     if text == "-":
@@ -150,15 +188,13 @@ def parse_action(text: str) -> Action:
                                 col=5 + rest.index(" ") + 1)
         hands = []
         col = 6
-        get = _PAIR_CODE16.get
         for part in rest.split("/"):
-            if part and not len(part) & 1:  # scan_cards' fast path: colour cards only
-                fast = list(map(get, memoryview(part.encode("ascii")).cast("H")))
-                if None not in fast:
-                    fast.sort()
-                    hands.append(tuple(fast))
-                    col += len(part) + 1
-                    continue
+            fast = _colour_cards(part)  # colour cards only: the fast way
+            if fast is not None:
+                fast.sort()
+                hands.append(tuple(fast))
+                col += len(part) + 1
+                continue
             if not part:
                 raise NotationError("empty hand in the deal (use - for none)", col=col)
             codes = scan_cards(part, col)
