@@ -178,13 +178,16 @@ def legal_texts(game: Game, state: State) -> tuple[str, ...]:
 
 
 def _check_result(rec: Record, game: Game, state: State, line_of, path: str, plies: int) -> None:
+    """Raise the located error of a ``Result`` tag the final state disagrees with.
+    ``line_of`` is ``_unpack``'s line finder, or the record itself (the finder is then
+    made only for an error)."""
     tag = rec.headers.get("Result", UNFINISHED).strip()
     result = state.result()
     if result is None:
         if tag != UNFINISHED:
             raise ReplayError(
                 f"after ply {plies} the game is not over, so Result must be \"*\", not {tag!r}",
-                line=line_of("Result"), col=2, path=path, ply=plies, rule="result",
+                line=_result_line(line_of, path), col=2, path=path, ply=plies, rule="result",
             )
         return
     # = result.to_text(), without its generator
@@ -192,8 +195,14 @@ def _check_result(rec: Record, game: Game, state: State, line_of, path: str, pli
     if tag != want:
         raise ReplayError(
             f"Result {tag!r} does not match the game, which ends {want!r}",
-            line=line_of("Result"), col=2, path=path, ply=plies, rule="result",
+            line=_result_line(line_of, path), col=2, path=path, ply=plies, rule="result",
         )
+
+
+def _result_line(line_of, path: str) -> int:
+    if not callable(line_of):
+        line_of = _unpack(line_of, path)[1]
+    return line_of("Result")
 
 
 def replay_states(loc: Located | Record, *, path: str | None = None) -> Iterator[State]:
@@ -333,7 +342,13 @@ class FastReplayer:
     ) -> State:
         """Replay the whole record and return the final state; raise what :func:`replay`
         raises, word for word."""
-        rec, line_of, path = _unpack(loc, path)
+        if type(loc) is Located:
+            rec = loc.record
+            move_lines: list[int] | None = loc.move_lines
+            path = path or loc.path
+        else:
+            rec, _lines, path = _unpack(loc, path)  # type: ignore[assignment]
+            move_lines = loc.move_lines if isinstance(loc, Located) else None
         h = rec.headers
         game_tag, rules, players = h.get("Game"), h.get("Rules"), h.get("Players")
         plan = None
@@ -346,11 +361,10 @@ class FastReplayer:
         game, template, memo, fused, runs = plan
         state = template.copy()  # a new state, without building its tables again
         state.forward_only()
-        move_lines = loc.move_lines if isinstance(loc, Located) else None
         keep = memo is not None  # texts -> actions are memoised
         memo_get = memo.get if memo is not None else _NO_MEMO.get
         seat_of = _SEATS.get
-        parse, step, check, push = game.parse_action, state.step, state.check, state.push
+        parse, step = game.parse_action, state.step
         run = state.run_moves if runs else None  # type: ignore[attr-defined]
 
         def resolve(text: str) -> Action | None:
@@ -371,7 +385,7 @@ class FastReplayer:
         mover = state.to_move
         ply = 0  # the moves played so far
         while True:
-            if run is not None:  # the plain moves from here, in the game's own loop
+            if run is not None and mover != DEALER:  # the game's own loop from here
                 ply = run(moves, ply, memo_get, _ACTORS, resolve)
                 mover = state.to_move
             if ply >= end:
@@ -391,8 +405,8 @@ class FastReplayer:
                     if fused:
                         mover = step(action)
                     else:
-                        check(action)
-                        push(action)
+                        state.check(action)
+                        state.push(action)
                         mover = state.to_move
                     continue
                 except (NotationError, IllegalActionError):
@@ -401,10 +415,10 @@ class FastReplayer:
             # parse, an illegal action): the checked step raises the error replay() gives,
             # with the legal actions
             action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0, path)
-            push(action)
+            state.push(action)
             mover = state.to_move
         if check_result:
-            _check_result(rec, game, state, line_of, path, ply)
+            _check_result(rec, game, state, loc, path, ply)
         return state
 
 
