@@ -30,6 +30,8 @@ from kifu.notation.replay import _ACTORS
 ACTORS = _ACTORS
 TWEAK_RUN_KINDS = (Place, Capture, UseJoker, UseShifter)
 EVERY_PLAY = [p for p in PLAYS if p is not None]
+NO_PLAYS = [Play(pid // 2, True) for pid in range(1, len(PLAYS), 2) if PLAYS[pid] is None]
+"""Grey sides that do not exist (top-level cards, the grey card): never played."""
 
 
 def fwd_copy(state):
@@ -203,7 +205,7 @@ def test_graph_t_run_matches_step(k: int) -> None:
     while state.to_move is not None:
         legal = state.legal_actions()
         if state.to_move != DEALER:
-            for action in [*EVERY_PLAY, *LEADS, Play(3, False)]:
+            for action in [*EVERY_PLAY, *NO_PLAYS, *LEADS, Play(3, False)]:
                 ran += compare_one(state, action, type(action) is Play)
                 if prev is not None:
                     compare_after(prev, played[-1], state, action)

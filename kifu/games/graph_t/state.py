@@ -99,8 +99,11 @@ _PID_BITS = 7
 _TRICK_CODES: dict[int, tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
 _TRICK_CODES_TRUMP: dict[int, tuple[int, int, tuple[int, ...], int, tuple[int, ...]]] = {}
 """``_TRICKS`` keyed by trick codes (``run_moves``'s: an int hashes at no cost); bounded."""
-_KEY_BIT = tuple((pid >> 1) + LAYER * (pid & 1) for pid in range(N_PIDS))
-"""The bit of a play-set key that allows pid (``rules.key_has``)."""
+_PLAY_BIT = tuple(
+    (pid >> 1) + LAYER * (pid & 1) if PLAY_OK[pid] else HAND_BITS for pid in range(N_PIDS)
+)
+"""The bit of a play-set key that allows pid (``rules.key_has``); for a pid that is no
+play (``PLAY_OK``), a bit above every key."""
 
 
 def _trick_code(trick: tuple[int, ...]) -> int:
@@ -535,7 +538,7 @@ class GraphTState(State):
         trump = self._trump
         memo = _TRICK_CODES_TRUMP if trump else _TRICK_CODES
         play_t = Play
-        keybit = _KEY_BIT
+        keybit = _PLAY_BIT
         won_by: list[list[int]] | None = None  # per seat, the plays won in this run
         end = len(moves)
         while i < end:
@@ -569,14 +572,9 @@ class GraphTState(State):
                     key = p | (p & NONTOP) << LAYER
                 else:
                     key = p & COLOUR_CODES or p
-            if not (
-                0 <= code < N_CODES
-                and PLAY_OK[pid]
-                and key >> keybit[pid] & 1
-            ):
-                break  # illegal: the caller's step raises the error
+            if not (0 <= code < N_CODES and key >> keybit[pid] & 1):
+                break  # illegal (or no play): the caller's step raises the error
             record(action)
-            code = pid >> 1
             hl[seat] = h ^ (1 << (code + ((h >> code) & LAYER_BITS).bit_length() - 1))
             if PLAY_IS_GREY[pid]:
                 greyed |= 1 << seat
