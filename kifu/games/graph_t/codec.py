@@ -186,9 +186,22 @@ def parse_action(text: str) -> Action:
         if " " in rest:
             raise NotationError("the hands of a deal are one token, joined by /",
                                 col=5 + rest.index(" ") + 1)
+        parts = rest.split("/")
+        if all(part and not len(part) & 1 for part in parts):
+            # colour cards only, every hand read at once (the pairs line up: no hand has
+            # an odd length), then cut into hands
+            every = _colour_cards("".join(parts))
+            if every is not None:
+                hands = []
+                at = 0
+                for part in parts:
+                    k = at + len(part) // 2
+                    hands.append(tuple(sorted(every[at:k])))
+                    at = k
+                return Deal(tuple(hands))
         hands = []
         col = 6
-        for part in rest.split("/"):
+        for part in parts:
             fast = _colour_cards(part)  # colour cards only: the fast way
             if fast is not None:
                 fast.sort()
