@@ -1127,7 +1127,9 @@ class TweakState(State):
                 self.dpos += 1
             return self.mover
         if t is ChooseDealer and self.phase == FIRST:
-            self.check(action)
+            seat = action.seat  # type: ignore[attr-defined]
+            if not (type(seat) is int and 0 <= seat < self.n and seat < len(DEALER_IS)):
+                self.check(action)  # as check: the base check's verdict, or its error
             undo = self._undo
             if undo is not _DISCARD:
                 undo.append(self._snap())
@@ -1136,7 +1138,11 @@ class TweakState(State):
             self.phase = DEAL
             return DEALER
         if t is Deal and self.phase == DEAL:
-            self.check(action)
+            if (
+                tuple(sorted(action.deck)) != self._components  # type: ignore[attr-defined]
+                or tuple(sorted(action.tpile)) != self._t_components  # type: ignore[attr-defined]
+            ):
+                self.check(action)  # as check: the error naming what is wrong
             undo = self._undo
             if undo is not _DISCARD:
                 undo.append(self._snap())
