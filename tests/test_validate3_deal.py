@@ -149,3 +149,25 @@ def test_graph_t_hand_reader_agrees_with_the_pair_table() -> None:
                 assert _colour_cards(text) == want(text), text
     for text in ("", "R", "R1Y", "R1\u00e9", "K6" * 40, "R1G"):
         assert _colour_cards(text) == want(text), text
+
+
+def test_tweak_t_pile_reader_agrees_with_split_cards() -> None:
+    """TWEAK's T! pile reader gives the codes ``split_cards`` gives for every text of T!
+    tokens and None for everything else: each ASCII byte pair alone and inside a pile."""
+    from kifu.games.tweak.cards import THIEF, split_cards
+    from kifu.games.tweak.codec import _t_cards
+
+    def want(text: str):
+        codes = split_cards(text) if text != "-" else None
+        if not text or codes is None or min(codes) < THIEF:
+            return None
+        return tuple(codes)
+
+    pile = "!T!j!S!b"
+    for a in range(128):
+        for b in range(128):
+            pair = chr(a) + chr(b)
+            for text in (pair, pile + pair, pair + pile):
+                assert _t_cards(text) == want(text), text
+    for text in ("", "!", "!T!", "!T\u00e9", "!T" * 40, "!TR1", "-"):
+        assert _t_cards(text) == want(text), text

@@ -48,6 +48,7 @@ from kifu.games.tweak.actions import (
 from kifu.games.tweak.cards import (
     CODE_OF,
     COLOURS,
+    T_LETTERS,
     THIEF,
     TOKEN,
     bad_token_at,
@@ -89,8 +90,6 @@ _CAPTURE = re.compile(r"([ROYGBProygbp][1-6])[xX]((?:[ROYGBProygbp][1-6])+)\Z")
 (the general way below gives the same action)."""
 
 
-_TPILES: dict[str, tuple[int, ...]] = {}
-"""T! pile text -> its cards, for the few orders a deal's T! pile comes in (bounded)."""
 _NOT = 255
 _COLOUR_BYTE = bytes(
     6 * COLOURS.index(chr(b).upper()) if chr(b).upper() in COLOURS and chr(b).isalpha() else _NOT
@@ -116,6 +115,26 @@ def _number_cards(text: str) -> tuple[int, ...] | None:
                     len(colours), "little"
                 )
             )
+    return None
+
+
+_T_LETTER_BYTE = bytes(
+    THIEF + T_LETTERS.index(chr(b).upper()) if chr(b).isalpha() and chr(b).upper() in T_LETTERS
+    else _NOT
+    for b in range(256)
+)
+"""A T! token's second byte -> the card's code (either case); any other byte -> 255."""
+
+
+def _t_cards(text: str) -> tuple[int, ...] | None:
+    """The codes of a concatenation of T! card tokens (``!T !J !S !B``, any case), or
+    None for anything else (the general way then reads it and names the error)."""
+    if text and not len(text) & 1 and text.isascii():
+        b = text.encode("ascii")
+        if b[0::2].count(b"!") * 2 == len(b):
+            codes = b[1::2].translate(_T_LETTER_BYTE)
+            if _NOT not in codes:
+                return tuple(codes)
     return None
 
 
@@ -152,16 +171,14 @@ def parse_action(text: str) -> Action:
             if deck is None or (deck and max(deck) >= THIEF):
                 raise NotationError(f"bad deck card in {short(parts[1])}",
                                     col=col2 + bad_token_at(parts[1]) - 1)
-        tp = _TPILES.get(parts[2])
-        if tp is None:
+        tp = _t_cards(parts[2])
+        if tp is None:  # the general way, and its errors
             tp = split_cards(parts[2])
             col3 = len(head) + 2 + len(parts[1]) + 1
             if tp is None or (tp and min(tp) < THIEF):
                 raise NotationError(f"bad T! card in {short(parts[2])} (expected !T !J !S !B)",
                                     col=col3 + bad_token_at(parts[2]) - 1)
-            if len(_TPILES) >= 1000:
-                _TPILES.clear()
-            tp = _TPILES[parts[2]] = tuple(tp)
+            tp = tuple(tp)
         return Deal(tuple(deck), tp)
     up = head.upper()
     if up.startswith("!"):
