@@ -279,6 +279,9 @@ class FastReplayer:
       anything unusual (an unknown actor token, not the mover, text that does not parse, an
       illegal action) is handed to the same step :func:`replay` uses, which raises the same
       located error (legal actions are listed only then).
+    - A game whose state has ``run_moves`` (TWEAK, GRAPH-T) plays a record's plain
+      stretches in its own loop (the mover's token, a memoised or newly parsed text, the
+      common kind of action, legal) and hands back the first move it does not take.
 
     >>> from kifu.notation.reader import parse_record
     >>> rec = parse_record('[Game "tweak"]\\n[Rules "tweak/1"]\\n[Players "a, b"]\\n'
