@@ -78,6 +78,9 @@ def unpack(v: int) -> tuple[int, int, int, int]:
     return (4 - top // 5, 4 - top % 5, (v >> SHIFT_T1) & 0xFFFFF, v & 0xFFFFF)
 
 
+_FLOOR = pack(4, 1, 0, 0)  # the least value: fourth, alone, no stack
+
+
 class OutOfBudget(Exception):
     """The node or time budget of a search is spent."""
 
@@ -941,16 +944,14 @@ class Searcher:
             return best
 
         def search_order(pids: tuple[int, ...]) -> tuple[int, ...]:
-            """The legal plays ``pids`` in the order the search tries them."""
+            """The legal plays ``pids`` in the search's static order (without the
+            table's best play first, so that the principal line depends on the position
+            only, not on what earlier searches left in the table)."""
             trick = state.trick
             k = len(trick)
             leader = state.leader
             if k and seat_at[leader][k] != player:
                 pids = coalition_order(tuple(trick), pids, seat_at[leader].index(player))
-            if not k and hands[leader].bit_count() > 1:
-                e = tt.get((bounds()[2], leader, gkt[state.greyed]))
-                if e is not None and e[2] in pids:
-                    pids = (e[2], *[x for x in pids if x != e[2]])
             return pids
 
         self.visit: Callable[[int, int], int] = visit
@@ -1007,11 +1008,42 @@ class Searcher:
         return _pids(p | (p & NONTOP) << LAYER)
 
     def value(self) -> int:
-        """The exact value of the current position (one full-window search: measured
-        against MTD(f) from the last play's value or from 0, it visits fewer nodes)."""
+        """The exact value of the current position, by null-window tests upwards from
+        the least value there is (the player fourth, alone, with nothing): each test
+        "at least ``lo + 1``?" either fails, and the value is ``lo``, or returns a
+        better lower bound. Once two tests in a row stayed at one place and number of
+        seats sharing it (only the heights rose), one search with the window from
+        ``lo`` to the next place settles the heights at once.
+
+        Measured on 4 x 5 seeds 0..7 (nodes): a refutation such as "the player cannot
+        get a second stack over 60" is cheap with a null window and dear with a wide
+        one (seed 0: 35k nodes full-window, 7.9k here); plain MTD(f) steps through
+        the heights one achievable total at a time (seed 5: 85k); this keeps both
+        near their best (seed 5: 56k, as the full window)."""
         if self.mover() is None:
             return self._evaluate()
-        return self.visit(-INF, INF)
+        visit = self.visit
+        lo = -INF
+        beta = _FLOOR
+        same = False
+        while True:
+            if same:
+                top = ((lo >> SHIFT_PLACE) + 1) << SHIFT_PLACE
+                r = visit(lo, top)
+                if r <= lo:
+                    return lo
+                if r < top:
+                    return r
+                lo = r
+                same = False
+            else:
+                r = visit(beta - 1, beta)
+                if r < beta:
+                    # beta == lo + 1 here (the first test, at the floor, cannot fail)
+                    return lo if r <= lo else r
+                same = lo >> SHIFT_PLACE == r >> SHIFT_PLACE
+                lo = r
+            beta = lo + 1
 
     def line(self, v: int, first: int | None = None) -> list[int]:
         """A principal line (play ids) from the current position, whose value is ``v``,
