@@ -384,6 +384,8 @@ class Searcher:
                 fit(i + 1, left, score, total)
 
             fit(0, tricks, 0, 0)
+            # it refers to itself: a cycle that only the cyclic collector would free
+            fit = None  # type: ignore[assignment]
             return best >> 2, best & 3
 
         sure_of: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
@@ -672,6 +674,8 @@ class Searcher:
             op = (g0 != 0) if anyone else (g0 & ~bit[ms]) != 0
             firsts = (2 * c, 2 * c + 1) if op and NONTOP >> c & 1 else (2 * c,)
             tree = choice(ms == player, [rest((f,), colour[f], is_grey[f]) for f in firsts])
+            # it refers to itself: a cycle that only the cyclic collector would free
+            rest = None  # type: ignore[assignment]
             return tuple(outs), tree
 
         def minimax(node: tuple, vals: list[int]) -> int:
