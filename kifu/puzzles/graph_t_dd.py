@@ -621,7 +621,8 @@ class Searcher:
             return max(lo, base[0]), min(hi, base[1]), base[2]
 
         trees: dict[tuple, tuple] = {}
-        ends_of: dict[tuple[int, ...], dict] = {}
+        pair_of: dict[tuple[int, ...], tuple[int, int]] = {}
+        six = range(0, 6 * n, 6)
 
         def last_tree(hk: tuple[int, ...], leader: int, g0: int) -> tuple:
             """The last trick as a tree (built once per hands, leader and grey state):
@@ -690,7 +691,8 @@ class Searcher:
         def last_trick(hk: tuple[int, ...], ht: tuple[int, ...]) -> int:
             """The exact value when every hand (``hk``) holds one card (the last
             trick), the stacks being ``ht``: each way it can end is valued once, from
-            the seats' pairs before it."""
+            the seats' pairs before it (a stack that grows changes its seat's pair in
+            one step: it becomes the tallest or the second)."""
             leader = state.leader
             g0 = state.greyed
             tk = (hk, leader, (g0 != 0) if anyone else (g0 & ~bit[leader]) != 0)
@@ -698,32 +700,54 @@ class Searcher:
             if r is None:
                 r = trees[tk] = last_tree(hk, leader, g0)
             outs, tree = r
-            memo = ends_of.get(ht)
-            if memo is None:
-                memo = ends_of[ht] = {}
+            pairs = []
+            for b in six:
+                q = ht[b:b + 6]
+                pr = pair_of.get(q)
+                if pr is None:
+                    pr = pair_of[q] = _top2(q)
+                pairs.append(pr)
+            mine = pairs[player]
+            above = tie = 0
+            for s in others:
+                q = pairs[s]
+                if q > mine:
+                    above += 1
+                elif q == mine:
+                    tie += 1
             vals = []
-            for out in outs:
-                v = memo.get(out)
-                if v is None:
-                    pairs = memo.get(-1)
-                    if pairs is None:
-                        pairs = memo[-1] = [_top2(ht[6 * s:6 * s + 6]) for s in range(n)]
-                    ws, wi, add = out
-                    base = 6 * ws
-                    hs = H[base:base + 6]
-                    hs[wi - base] += add
-                    won = _top2(hs)
-                    mine = won if ws == player else pairs[player]
-                    place = 1
-                    shared = 1
+            for ws, wi, add in outs:
+                x = ht[wi]
+                y = x + add
+                t1, t2 = pairs[ws]
+                if x == t1:
+                    won = (y, t2)
+                elif y > t1:
+                    won = (y, t1)
+                else:
+                    won = (t1, y if y > t2 else t2)
+                if ws == player:
+                    place = shared = 1
                     for s in others:
-                        q = won if s == ws else pairs[s]
-                        if q > mine:
+                        q = pairs[s]
+                        if q > won:
                             place += 1
-                        elif q == mine:
+                        elif q == won:
                             shared += 1
-                    v = memo[out] = pack(place, shared, mine[0], mine[1])
-                vals.append(v)
+                    vals.append(pack(place, shared, won[0], won[1]))
+                    continue
+                old = pairs[ws]
+                place = 1 + above
+                shared = 1 + tie
+                if old > mine:
+                    place -= 1
+                elif old == mine:
+                    shared -= 1
+                if won > mine:
+                    place += 1
+                elif won == mine:
+                    shared += 1
+                vals.append(pack(place, shared, mine[0], mine[1]))
             if tree.__class__ is int:
                 return vals[tree]
             return minimax(tree, vals)
@@ -961,7 +985,7 @@ class Searcher:
         self.visit: Callable[[int, int], int] = visit
         self._bounds = bounds
         self._tables = (tt, wins, finals, binfo, gains_of, bcache, rcache, mass_of, sure_of,
-                        pairs_memo, trees, ends_of, lasts, ordc)
+                        pairs_memo, trees, pair_of, lasts, ordc)
         self._order = search_order
         self._count = count
         self._evaluate = evaluate
