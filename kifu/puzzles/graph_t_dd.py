@@ -699,7 +699,6 @@ class Searcher:
             r = trees.get(tk)
             if r is None:
                 r = trees[tk] = last_tree(hk, leader, g0)
-            outs, tree = r
             pairs = []
             for b in six:
                 q = ht[b:b + 6]
@@ -707,6 +706,12 @@ class Searcher:
                 if pr is None:
                     pr = pair_of[q] = _top2(q)
                 pairs.append(pr)
+            return ends_value(r, pairs)
+
+        def ends_value(r: tuple, pairs: list[tuple[int, int]]) -> int:
+            """The value of a last trick ``r`` (:func:`last_tree`) from the stacks ``H``
+            and the seats' ``pairs`` before it."""
+            outs, tree = r
             mine = pairs[player]
             above = tie = 0
             for s in others:
@@ -716,8 +721,9 @@ class Searcher:
                 elif q == mine:
                     tie += 1
             vals = []
+            low = (mine[0] << SHIFT_T1) | mine[1]
             for ws, wi, add in outs:
-                x = ht[wi]
+                x = H[wi]
                 y = x + add
                 t1, t2 = pairs[ws]
                 if x == t1:
@@ -734,7 +740,8 @@ class Searcher:
                             place += 1
                         elif q == won:
                             shared += 1
-                    vals.append(pack(place, shared, won[0], won[1]))
+                    vals.append((((4 - place) * 5 + 4 - shared) << SHIFT_PLACE)
+                                | (won[0] << SHIFT_T1) | won[1])
                     continue
                 old = pairs[ws]
                 place = 1 + above
@@ -747,10 +754,128 @@ class Searcher:
                     place += 1
                 elif won == mine:
                     shared += 1
-                vals.append(pack(place, shared, mine[0], mine[1]))
+                vals.append((((4 - place) * 5 + 4 - shared) << SHIFT_PLACE) | low)
             if tree.__class__ is int:
                 return vals[tree]
             return minimax(tree, vals)
+
+        def two(alpha: int, beta: int) -> int:
+            """The value (fail-soft within (alpha, beta)) of a trick boundary where every
+            hand holds two cards: the first of the two tricks searched directly, without
+            bounds or table (few positions, each reached once), and at each of its ends
+            the last trick valued from the seats' pairs (:func:`ends_value`)."""
+            pairs = []
+            for b in six:
+                q = tuple(H[b:b + 6])
+                pr = pair_of.get(q)
+                if pr is None:
+                    pr = pair_of[q] = _top2(q)
+                pairs.append(pr)
+            return first_trick(0, alpha, beta, pairs, state.greyed, False, -1)
+
+        def first_trick(k: int, alpha: int, beta: int, pairs: list, g0: int, tg0: bool,
+                        led: int) -> int:
+            """Seat ``k`` of the leader's trick plays in :func:`two` (the trick so far in
+            ``state.trick``, grey plays so far ``g0``, one in this trick ``tg0``)."""
+            nonlocal nodes
+            nodes += 1
+            trick = state.trick
+            leader = state.leader
+            mover = seat_at[leader][k]
+            h0 = hands[mover]
+            p = h0 & PRESENCE
+            if k == 0:
+                if anyone:
+                    op = g0 != 0
+                else:
+                    op = (g0 & ~bit[mover]) != 0
+                if op:
+                    pk = p | (p & NONTOP) << LAYER
+                else:
+                    pk = p & 0xFFFFF or p
+            elif led == GREY:
+                pk = (p & GBIT) | (p & NONTOP) << LAYER or p
+            else:
+                a = p & cmask[led]
+                if a:
+                    pk = a | (p & GBIT) | (p & NONTOP) << LAYER if tg0 else a
+                else:
+                    pk = p | (p & NONTOP) << LAYER
+            pids = pids_of.get(pk) or _pids(pk)
+            maxi = mover == player
+            if k and not maxi:
+                ok = (tuple(trick), pk, ppos[leader])
+                ordered = ordc.get(ok)
+                if ordered is None:
+                    ordered = ordc[ok] = coalition_order(ok[0], pids, ok[2])
+                pids = ordered
+            best = -INF if maxi else INF
+            last = k + 1 == n
+            if last:
+                seen: set[tuple[int, int, int, int]] = set()
+                seats = seat_at[leader]
+            for pid in pids:
+                c = pid >> 1
+                x = (h0 >> c) & LAYER_BITS
+                hands[mover] = h0 ^ (1 << (c + x.bit_length() - 1))
+                g = g0 | bit[mover] if is_grey[pid] else g0
+                trick.append(pid)
+                if last:
+                    t = tuple(trick)
+                    w = wins.get(t)
+                    if w is None:
+                        i = trick_winner(t, trump)
+                        wc = colour[t[i]]
+                        w = (i, wc, sum(height[q] for q in t if colour[q] == wc))
+                        wins[t] = w
+                    i, wc, add = w
+                    ws = seats[i]
+                    wi = 6 * ws + wc
+                    sig = (c, wi, add, gkt[g])
+                    trick.pop()
+                    if sig in seen:
+                        continue
+                    seen.add(sig)
+                    nodes += 1
+                    # the last trick, after this one: ``ws`` leads it
+                    hk = tuple(hands)
+                    tk = (hk, ws, (g != 0) if anyone else (g & ~bit[ws]) != 0)
+                    r = trees.get(tk)
+                    if r is None:
+                        r = trees[tk] = last_tree(hk, ws, g)
+                    xw = H[wi]
+                    y = xw + add
+                    t1, t2 = pairs[ws]
+                    if xw == t1:
+                        won = (y, t2)
+                    elif y > t1:
+                        won = (y, t1)
+                    else:
+                        won = (t1, y if y > t2 else t2)
+                    after = pairs.copy()
+                    after[ws] = won
+                    H[wi] = y
+                    v = ends_value(r, after)
+                    H[wi] = xw
+                else:
+                    v = first_trick(k + 1, alpha, beta, pairs, g,
+                                    tg0 or is_grey[pid], colour[pid] if k == 0 else led)
+                    trick.pop()
+                if maxi:
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                break
+                elif v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if v <= alpha:
+                            break
+            hands[mover] = h0
+            return best
 
         gkt = tuple((-1 if g else 0) if anyone else (g if not g & (g - 1) else -1)
                     for g in range(1 << n))
@@ -845,6 +970,19 @@ class Searcher:
                     alpha = lo
                 if hi < beta:
                     beta = hi
+                if hands[leader].bit_count() == 2:
+                    best = two(alpha, beta)
+                    elo, ehi = (-INF, INF) if entry is None else (entry[0], entry[1])
+                    if best <= alpha:
+                        if best < ehi:
+                            ehi = best
+                    elif best >= beta:
+                        if best > elo:
+                            elo = best
+                    else:
+                        elo = ehi = best
+                    tt[key] = (elo, ehi, None)
+                    return best
             mover = seat_at[leader][k]
             h0 = hands[mover]
             p = h0 & PRESENCE
