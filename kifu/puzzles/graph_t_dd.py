@@ -12,8 +12,9 @@ recursion, values as single ints, bounds, and a table at trick boundaries.
 - **Values** are ints: ``(place, shared, tallest, second)`` packed so that a greater int is
   better for the player (:func:`pack`/:func:`unpack`).
 - **Search**: fail-soft alpha-beta, the player maximising and every other seat minimising
-  ("paranoid"); each first play gets one full-window search (measured against MTD(f)
-  null-window series, it visits fewer nodes here), all sharing one table.
+  ("paranoid"); each first play's value comes from null-window tests upwards from the
+  least value, a wider window only to settle the heights within one place
+  (:meth:`Searcher.value`), all sharing one table.
 - **Transposition table** at trick boundaries (lower/upper bound and best play), keyed by
   the hands, the leader, who may lead grey, and the heights normalised: per seat, the top
   two of the stacks that can no longer grow (the owner holds no card of that colour), the
@@ -33,8 +34,9 @@ recursion, values as single ints, bounds, and a table at trick boundaries.
 - **Merged plays**: identical cards are one code; at the last play of a trick, plays that
   leave the same card, winner, gain and grey state are searched once. The last trick (one
   card a hand) is solved directly: its choices form a small tree over its distinct ends,
-  built once per hands, and only the ends are valued per heights. Plays are tried
-  tallest first, the table's best first.
+  built once per hands, and only the ends are valued per heights. The last two tricks,
+  where the bounds leave them open, are searched without bounds or table inside
+  (:func:`two`). Plays are tried tallest first, the table's best first.
 """
 
 from __future__ import annotations
