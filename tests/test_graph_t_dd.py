@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from kifu import games
 from kifu.core.rng import Rng
+from kifu.games.graph_t.actions import PLAYS
 from kifu.games.graph_t.cards import IS_TOP, G, deck_codes, hand_text, plays_text
 from kifu.puzzles import get_question
 from kifu.puzzles.base import Budget
@@ -142,3 +143,77 @@ def test_bounds_hold_for_every_seat(seed, rules, shape, data) -> None:
     lo, hi = s.bounds()
     assert lo <= exact <= hi, (state.to_line(), player, unpack(lo), unpack(hi))
     assert s.value() == exact, state.to_line()
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 10**9), rules=st.sampled_from(RULES),
+       shape=st.sampled_from([(4, 2), (3, 2), (2, 2), (4, 3), (3, 3)]), data=st.data())
+def test_windows_are_fail_soft(seed, rules, shape, data) -> None:
+    """Any window, any seat as the player, at a trick boundary or inside a trick: the
+    search's answer is exact inside the window and a true bound outside it (what the
+    null-window tests of ``Searcher.value`` and the direct search of the last two tricks
+    rely on). Several windows in a row share one table, as in a solve."""
+    n, k = shape
+    in_trick = data.draw(st.integers(0, n - 1), label="plays in the trick")
+    state = GAME.from_line(random_position(Rng(seed), rules, n, k, in_trick))
+    player = data.draw(st.integers(0, n - 1), label="player")
+    v = state.variant
+    s = Searcher(state.n, state.hands, state.heights, state.trick, state.leader,
+                 state.greyed, player, trump=v.grey_wins == "trump",
+                 anyone=v.grey_open == "anyone")
+    place, shared, t1, t2 = brute.dd_value(state, player)
+    exact = pack(-place, -shared, t1, t2)
+    assert s.value() == exact, state.to_line()
+    for _ in range(4):
+        a = pack(data.draw(st.integers(1, n), label="place a"), 1,
+                 data.draw(st.sampled_from([0, 30, 60, 90, 120]), label="t1 a"), 0)
+        b = a + data.draw(st.sampled_from([1, 2, 45, 1 << 20, 1 << 40]), label="width")
+        r = s.visit(a, b)
+        if r <= a:
+            assert exact <= r, (state.to_line(), player, unpack(a), unpack(r))
+        elif r >= b:
+            assert exact >= r, (state.to_line(), player, unpack(b), unpack(r))
+        else:
+            assert r == exact, (state.to_line(), player, unpack(r))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_line_does_not_depend_on_the_table(seed) -> None:
+    """The principal line follows the static order of the plays: a fresh searcher,
+    whose table holds nothing, gives the line of the solve, whose table holds every
+    first play's search."""
+    state = GAME.from_line(random_position(Rng(f"dd-line-{seed}"), RULES[seed], 4, 3, 0))
+    sol = Q.solve(state)
+    v = state.variant
+    s = Searcher(state.n, state.hands, state.heights, state.trick, state.leader,
+                 state.greyed, state.turn, trump=v.grey_wins == "trump",
+                 anyone=v.grey_open == "anyone")
+    # the solve's first play: the first legal action (the engine's order) of best value
+    pids = [2 * a.card + a.grey_side for a in state.legal_actions()]
+    vals = [_value_of(s, p) for p in pids]
+    best = max(vals)
+    first = pids[vals.index(best)]
+    fresh = Searcher(state.n, state.hands, state.heights, state.trick, state.leader,
+                     state.greyed, state.turn, trump=v.grey_wins == "trump",
+                     anyone=v.grey_open == "anyone")
+    line = fresh.line(best, first)
+    assert [f"p{m} {t}" for m, t in _texts(state, line)] == sol.line
+    assert value_text(unpack(best)) == sol.answer
+
+
+def _value_of(s: Searcher, pid: int) -> int:
+    undo = s.push(pid)
+    try:
+        return s.value()
+    finally:
+        s.pop(undo)
+
+
+def _texts(state, pids):
+    st_ = state.copy()
+    out = []
+    for p in pids:
+        a = PLAYS[p]
+        out.append((st_.to_move, GAME.format_action(st_, a)))
+        st_.apply(a)
+    return out
