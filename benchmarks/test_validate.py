@@ -74,8 +74,10 @@ def _interleaved(benchmark, fns: dict, rounds: int = 7) -> dict[str, list[float]
             fn()
             times[name].append(timer() - t)
 
-    benchmark.pedantic(one_round, rounds=rounds, iterations=1, warmup_rounds=1)
-    return {name: ts[1:] for name, ts in times.items()}  # not the warm-up round
+    for fn in fns.values():  # a warm-up round, not timed
+        fn()
+    benchmark.pedantic(one_round, rounds=rounds, iterations=1)
+    return times
 
 
 def _ratios(times: dict[str, list[float]], num: str, den: str) -> dict[str, float]:
