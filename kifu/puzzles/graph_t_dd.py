@@ -459,6 +459,22 @@ class Searcher:
                             u2 = x
             return u1, u2
 
+        def best_of(hk: tuple[int, ...], info: tuple, tricks: int,
+                    pairs: list) -> tuple[tuple[int, int], int]:
+            """The player's best pair in ``tricks`` tricks from its stacks now
+            (:func:`pair_max`, memoised), and the upper bound it gives: its place counts
+            the other seats whose pair in ``pairs`` is already above it."""
+            hs_p = H[6 * player:6 * player + 6]
+            pk = (hk, tuple(hs_p), tricks)
+            mu = pairs_memo.get(pk)
+            if mu is None:
+                mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks)
+            place = 1
+            for s in others:
+                if pairs[s] > mu:
+                    place += 1
+            return mu, pack(place, 1, mu[0], mu[1])
+
         def base_of(hk: tuple[int, ...]) -> tuple:
             """The quick bounds that do not depend on the leader, and the heights part
             of the table key: (lower, upper, key, cur, up, best), where ``cur`` and
@@ -508,16 +524,7 @@ class Searcher:
                 up.append((u1, u2))
                 norm.append(tuple(part))
             tricks = hk[player].bit_count()
-            hs_p = H[6 * player:6 * player + 6]
-            pk = (hk, tuple(hs_p), tricks)
-            mu = pairs_memo.get(pk)
-            if mu is None:
-                mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], tricks)
-            place = 1
-            for s in others:
-                if cur[s] > mu:
-                    place += 1
-            hi = pack(place, 1, mu[0], mu[1])
+            mu, hi = best_of(hk, info, tricks, cur)
             mc = cur[player]
             above = 0
             reach = 0
@@ -570,7 +577,7 @@ class Searcher:
             the player are counted together against the tricks and the heights of
             plays left (:func:`worst`)."""
             info = binfo[hk]
-            _, _, _, cur, up, mu = base
+            _, _, _, cur, up, _ = base
             tricks = hk[player].bit_count()
             hi = INF
             if leader != player:
@@ -581,17 +588,7 @@ class Searcher:
                         hs[c] += x
                     above_cur = list(cur)
                     above_cur[leader] = _top2(hs)
-                    t = tricks - len(gain)
-                    hs_p = H[6 * player:6 * player + 6]
-                    pk = (hk, tuple(hs_p), t)
-                    mu = pairs_memo.get(pk)
-                    if mu is None:
-                        mu = pairs_memo[pk] = pair_max(hs_p, info[player][2], t)
-                    place = 1
-                    for s in others:
-                        if above_cur[s] > mu:
-                            place += 1
-                    hi = pack(place, 1, mu[0], mu[1])
+                    _, hi = best_of(hk, info, tricks - len(gain), above_cur)
             mc = cur[player]
             if leader == player:
                 gain = sure(hk, player)
