@@ -471,6 +471,27 @@ def _targets(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
     return (*got, EMPTY_DECK_TARGET)
 
 
+def _refill(h: list[int], c: int, deck: tuple[int, ...], dpos: int) -> int:
+    """Ruling 6 at the end of a turn, for ``step`` and ``run_moves``: the mover's sorted
+    hand ``h`` (edited in place) loses the card ``c`` it played and draws back up to
+    ``HAND_SIZE`` from ``deck[dpos:]``; returns the new ``dpos``. (``push`` does the same
+    inline, on perft's hot path; the validation tests hold the three to one another.)"""
+    left = len(deck) - dpos
+    if left > 0 and len(h) == HAND_SIZE:  # one short: the deck's top takes its place
+        h[h.index(c)] = deck[dpos]
+        h.sort()
+        return dpos + 1
+    h.remove(c)
+    if left > 0:  # short by more (after a Bomb or a Thief)
+        k = HAND_SIZE - len(h)
+        if k > left:
+            k = left
+        h += deck[dpos : dpos + k]
+        h.sort()
+        dpos += k
+    return dpos
+
+
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
     i = t.index(c)
     return t[:i] + t[i + 1 :]
@@ -1060,23 +1081,9 @@ class TweakState(State):
                             self.held = tuple(z)
                             self.tpos = tpos + 1
                 # the end of the turn, as push: the hand loses the card and refills
-                left = len(deck) - dpos
                 h = list(hands[m])
-                if left > 0 and len(h) == HAND_SIZE:
-                    h[h.index(c)] = deck[dpos]
-                    h.sort()
-                    dpos += 1
-                    left -= 1
-                else:
-                    h.remove(c)
-                    if left > 0:
-                        k = HAND_SIZE - len(h)
-                        if k > left:
-                            k = left
-                        h += deck[dpos : dpos + k]
-                        h.sort()
-                        dpos += k
-                        left -= k
+                dpos = _refill(h, c, deck, dpos)
+                left = len(deck) - dpos
                 z = list(hands)
                 z[m] = tuple(h)
                 self.hands = hands = tuple(z)
@@ -1284,23 +1291,9 @@ class TweakState(State):
             # the end of the turn, as push: the hand loses the card and refills
             i += 1
             jdelta = tused = 0
-            left = ndeck - dpos
             h = hl[m]
-            if left > 0 and len(h) == HAND_SIZE:
-                h[h.index(c)] = deck[dpos]
-                h.sort()
-                dpos += 1
-                left -= 1
-            else:
-                h.remove(c)
-                if left > 0:
-                    k = HAND_SIZE - len(h)
-                    if k > left:
-                        k = left
-                    h += deck[dpos : dpos + k]
-                    h.sort()
-                    dpos += k
-                    left -= k
+            dpos = _refill(h, c, deck, dpos)
+            left = ndeck - dpos
             if not tl and left > 0:
                 if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
                     x, y = deck[dpos], deck[dpos + 1]
