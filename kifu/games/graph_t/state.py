@@ -437,35 +437,8 @@ class GraphTState(State):
                     self.trick = trick
                     self.turn = turn = _NEXT[n][seat]
                     return turn
-                # the end of the trick, as _end_trick (rulings 6 and 7)
-                memo = _TRICKS_TRUMP if self._trump else _TRICKS
-                r = memo.get(trick)
-                if r is None:
-                    r = _resolve(trick, self._trump)
-                    if len(memo) >= _TRICKS_LIMIT:
-                        memo.clear()
-                    memo[trick] = r
-                i, wcol, won, add, lost = r
-                w = (self.leader + i) % n
-                z = list(self.stacks)
-                z[w] = tuple(sorted(z[w] + won))
-                self.stacks = tuple(z)
-                z = list(self.heights)
-                hw = list(z[w])
-                hw[wcol] += add
-                z[w] = tuple(hw)
-                self.heights = tuple(z)
-                if lost:
-                    self.gone += lost
-                self.trick = ()
-                self.tgrey = False
-                self.leader = w
-                if hands:
-                    self.turn = w
-                    return w
-                self.turn = None
-                self.phase = OVER
-                return None
+                self._end_trick(trick)  # rulings 6 and 7
+                return self.turn
         if type(action) is Deal and self.phase == DEAL:
             # = _check_deal: n hands of one size sharing out the deck exactly, compared as
             # count ints (a byte per code: the hands hold len(deck) < 256 cards in all, so
