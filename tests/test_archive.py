@@ -73,6 +73,30 @@ def test_duplicates_skipped_and_invalid_reported(tmp_path) -> None:
         assert a.stats()["records"] == 1
 
 
+def test_duplicates_inside_and_across_batches_keep_ids_and_seats_straight(tmp_path) -> None:
+    """New rows among duplicates (of stored rows and of each other, in one batch) get
+    consecutive ids in file order, and each row's seats are its own players."""
+    texts = [format_record(r) for r in fixture_records() if r.players]
+    texts = list(dict.fromkeys(texts))[:12]
+    first, second = texts[:5], [texts[6], texts[2], texts[7], texts[6], texts[0], texts[8]]
+    (tmp_path / "a.kifu").write_text("\n".join(first))
+    (tmp_path / "b.kifu").write_text("\n".join(second))
+    path = str(tmp_path / "ids.db")
+    with Archive(path) as a:
+        assert a.import_paths([str(tmp_path / "a.kifu")]).imported == 5
+        s = a.import_paths([str(tmp_path / "b.kifu")], batch_rows=100)
+        assert (s.imported, s.duplicates) == (3, 3)
+    con = sqlite3.connect(path)
+    stored = con.execute("SELECT id, text, players FROM records ORDER BY id").fetchall()
+    assert [i for i, _, _ in stored] == list(range(1, 9))
+    assert [t for _, t, _ in stored] == [*first, texts[6], texts[7], texts[8]]
+    for rid, _, players in stored:
+        seats = con.execute("SELECT name FROM record_players WHERE record_id = ? ORDER BY seat",
+                            [rid]).fetchall()
+        assert [n for (n,) in seats] == split_players(players)
+    con.close()
+
+
 def _ids(path: str, **kw) -> list[int]:
     with Archive(path, readonly=True) as a:
         return [r["id"] for r in a.query(Filters(**kw), columns=("id",))]
@@ -206,6 +230,49 @@ def test_newer_schema_is_refused(tmp_path) -> None:
             Archive(db, readonly=ro)
     r = CliRunner().invoke(cli, ["archive", "stats", "--db", db])
     assert r.exit_code == 1 and "upgrade kifu" in r.stderr
+
+
+def test_version_1_archive_is_migrated_keeping_every_row(filled, tmp_path) -> None:
+    """An archive written by schema version 1 (record_players a rowid table) opens as the
+    current version with the same rows, and answers the same player queries."""
+    import sqlite_utils
+
+    from kifu.archive import schema
+
+    path, _ = filled
+    old = str(tmp_path / "v1.db")
+    db = sqlite_utils.Database(old)
+    assert schema.migrate(db, old, upto=1) == 1
+    assert "WITHOUT ROWID" not in db["record_players"].schema
+    db.execute("ATTACH DATABASE ? AS cur", [path])
+    for table in ("records", "puzzles", "positions"):
+        db.execute(f"INSERT INTO {table} SELECT * FROM cur.{table}")
+    db.execute("INSERT INTO record_players (record_id, seat, name) "
+               "SELECT record_id, seat, name FROM cur.record_players")
+    db.conn.commit()
+    db.execute("DETACH DATABASE cur")
+    db.close()
+
+    def rows(p: str) -> list:
+        con = sqlite3.connect(p)
+        try:
+            return [sorted(con.execute(f"SELECT {cols} FROM {t}").fetchall()) for t, cols in (
+                ("records", "*"), ("record_players", "record_id, seat, name"),
+                ("puzzles", "*"), ("positions", "*"))]
+        finally:
+            con.close()
+
+    with Archive(old) as a:
+        assert a.stats()["schema_version"] == SCHEMA_VERSION
+    assert rows(old) == rows(path) and rows(old)[1]
+    con = sqlite3.connect(old)
+    assert [v for (v,) in con.execute("SELECT version FROM _kifu_migrations ORDER BY 1")] == \
+        list(range(1, SCHEMA_VERSION + 1))
+    assert "WITHOUT ROWID" in con.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'record_players'").fetchone()[0]
+    con.close()
+    for name in {n for r in fixture_records() for n in r.players}:
+        assert _ids(old, player=name) == _ids(path, player=name) != []
 
 
 def test_datasette_reads_the_archive(filled) -> None:

@@ -118,7 +118,8 @@ def record_row(
         winner=winner,
         plies=len(rec.moves),
         tags=_json.encode(h).decode("utf-8"),
-        comments=comments_of(rec),
+        # a canonical text has a brace only around a comment (action text has none)
+        comments=comments_of(rec) if "{" in text else None,
         text=text,
         source=f"{loc.path}:{loc.line}" if loc.line else loc.path,
         positions=keys,

@@ -178,10 +178,9 @@ class Archive:
         db.execute("BEGIN IMMEDIATE")  # one writer at a time; waits for the other's batch
         try:
             if records:
-                new = _fresh(db, "records", records)
-                stats.duplicates += len(records) - len(new)
-                stats.imported += len(new)
-                self._insert_records(new)
+                new = self._insert_records(records)
+                stats.duplicates += len(records) - new
+                stats.imported += new
             if puzzles:
                 new_p = _fresh(db, "puzzles", puzzles)
                 stats.puzzle_duplicates += len(puzzles) - len(new_p)
@@ -192,39 +191,55 @@ class Archive:
             db.conn.rollback()
             raise
 
-    def _insert_records(self, rows: list[RecordRow]) -> None:
+    def _insert_records(self, rows: list[RecordRow]) -> int:
+        """Insert the rows whose canonical text is not stored yet (nor earlier in ``rows``),
+        with their seats, positions and comments; returns how many were new. Runs inside
+        ``_write``'s transaction."""
         if not rows:
-            return
-        db = self.db
-        first = db.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
-        # the hot path: plain executemany with a fixed column list (sqlite-utils insert_all
-        # re-derives the columns and JSON-checks every value, ~8% of an import)
-        db.conn.executemany(
-            "INSERT INTO records (id, hash, game, rules, players, nplayers, date, result, "
-            "winner, plies, tags, comments, text, source) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            return 0
+        conn = self.db.conn
+        first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
+        # The hot path: plain executemany with a fixed column list (sqlite-utils insert_all
+        # re-derives the columns and JSON-checks every value, ~8% of an import). The unique
+        # hash index skips a duplicate (ON CONFLICT: the lookup it does anyway, instead of a
+        # separate query first; any other broken constraint still raises); the new rows
+        # take ids first, first + 1, ... in order, and reading those back says which rows
+        # they are.
+        conn.executemany(
+            "INSERT INTO records (hash, game, rules, players, nplayers, date, "
+            "result, winner, plies, tags, comments, text, source) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
             [
-                (first + k, r.hash, r.game, r.rules, r.players, len(r.names), r.date,
-                 r.result, r.winner, r.plies, r.tags, r.comments, r.text, r.source)
-                for k, r in enumerate(rows)
+                (r.hash, r.game, r.rules, r.players, len(r.names), r.date, r.result,
+                 r.winner, r.plies, r.tags, r.comments, r.text, r.source)
+                for r in rows
             ],
         )
-        db.conn.executemany(
-            "INSERT INTO record_players (record_id, seat, name) VALUES (?, ?, ?)",
-            [(first + k, seat, name) for k, r in enumerate(rows)
-             for seat, name in enumerate(r.names)],
+        ids = dict(conn.execute("SELECT hash, id FROM records WHERE id >= ?", [first]))
+        if len(ids) == len(rows):
+            new = list(zip(range(first, first + len(rows)), rows, strict=True))
+        else:
+            new = []
+            for r in rows:
+                rid = ids.pop(r.hash, None)
+                if rid is not None:
+                    new.append((rid, r))
+        conn.executemany(
+            "INSERT INTO record_players (name, record_id, seat) VALUES (?, ?, ?)",
+            [(name, rid, seat) for rid, r in new for seat, name in enumerate(r.names)],
         )
-        if any(r.positions for r in rows):
-            db.conn.executemany(
+        if any(r.positions for _, r in new):
+            conn.executemany(
                 "INSERT OR IGNORE INTO positions (pos, record_id, ply) VALUES (?, ?, ?)",
-                [(pos, first + k, ply) for k, r in enumerate(rows)
+                [(pos, rid, ply) for rid, r in new
                  for ply, pos in enumerate(r.positions or (), 1)],
             )
-        with_comments = [(first + k, r.comments) for k, r in enumerate(rows) if r.comments]
+        with_comments = [(rid, r.comments) for rid, r in new if r.comments]
         if with_comments:
-            db.conn.executemany(
+            conn.executemany(
                 "INSERT INTO records_fts (rowid, comments) VALUES (?, ?)", with_comments
             )
+        return len(new)
 
     def _insert_puzzles(self, rows: list[PuzzleRow]) -> None:
         if not rows:
