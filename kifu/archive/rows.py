@@ -98,7 +98,8 @@ def record_row(
             state, keys = _replay_with_positions(replayer, loc)
         else:
             state = replayer.play(loc)
-        text = format_record(rec, checked=True)  # read by load_records: already checked
+        # read by load_records (already checked); the action lines as read when canonical
+        text = format_record(rec, checked=True, moves_text=loc.moves_text)
     except KifuError as e:
         return error_report(loc.path, index, e)
     h = rec.headers

@@ -30,6 +30,7 @@ from kifu.archive.schema import connect, db_path
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
 from kifu.notation.puzzle import Puzzle
+from kifu.notation.reader import Located
 from kifu.notation.record import HEADER_NAME
 
 BATCH_ROWS = 2000
@@ -130,7 +131,7 @@ class Archive:
         batch: list[RecordRow | PuzzleRow] = []
         for path in expand_paths(paths):
             for item in iter_file(path, fn, workers=workers, pool=pool,
-                                  chunk_records=chunk_records):
+                                  chunk_records=chunk_records, load=_load_keeping_text):
                 if isinstance(item, int):
                     break
                 if isinstance(item, Stop):
@@ -316,6 +317,14 @@ class Archive:
             "schema_version": int(self.db.execute(
                 "SELECT value FROM _kifu_meta WHERE key = 'schema_version'").fetchone()[0]),
         }
+
+
+def _load_keeping_text(path: str) -> Iterator[Located]:
+    """The loader of ``kifu validate``, also keeping a record's action lines when they are
+    canonical as read (``Located.moves_text``): its canonical text is not written again."""
+    from kifu.cli.common import load_records
+
+    return load_records(path, keep_text=True)
 
 
 def _fresh(db: sqlite_utils.Database, table: str, rows: list[Any]) -> list[Any]:

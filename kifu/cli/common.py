@@ -194,18 +194,21 @@ def is_json(text: str) -> bool:
     return s.startswith("[") and s[1:].lstrip()[:1] in ("{", "]", "")
 
 
-def load_records(path: str, visitor: Any = None) -> Iterator[Located]:
+def load_records(path: str, visitor: Any = None, *,
+                 keep_text: bool = False) -> Iterator[Located]:
     """The records of a file (``-`` for stdin), text or JSON, with their locations.
+    ``keep_text``: see ``read_records`` (the archive's import sets it).
 
     Everything is read as bytes and streamed: text records one at a time, JSON lines one
     line at a time; only a JSON document (one record or a list) is read whole, up to
     :data:`MAX_JSON` bytes. Every error is a :class:`NotationError` with ``file:line:col``.
     """
     with _open_binary(path) as f:
-        yield from read_stream(f, display_name(path), visitor)
+        yield from read_stream(f, display_name(path), visitor, keep_text=keep_text)
 
 
-def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Located]:
+def read_stream(f: IO[bytes], name: str, visitor: Any = None, *,
+                keep_text: bool = False) -> Iterator[Located]:
     """The records of a binary stream named ``name`` (what :func:`load_records` reads)."""
     src = _Lines(f, name)
     head: list[str] = []
@@ -224,7 +227,8 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None) -> Iterator[Locate
         # blocks: a blank line after headers ends a block, so puzzle blocks (headers only)
         # read one by one; records are unchanged (as _end_blocks, an empty comment there)
         parts = Blocks(itertools.chain([(head, False)], src.blocks()))
-        yield from read_records(parts, path=name, visitor=visitor, blocks=True)
+        yield from read_records(parts, path=name, visitor=visitor, blocks=True,
+                                keep_text=keep_text)
         return
     yield from _json_records(src, head, name)
 

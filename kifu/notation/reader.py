@@ -65,13 +65,18 @@ class Visitor:
 
 class Located(msgspec.Struct):
     """A record with where it came from: the file, the line of its first header, and the
-    line and column of each move's text (for error messages)."""
+    line and column of each move's text (for error messages).
+
+    ``moves_text`` is set only by ``read_records(..., keep_text=True)``, and only when the
+    record's action lines were already canonical as read (see :func:`read_records`): then
+    it is those lines joined by ``\n``, exactly the action part of ``format_record``."""
 
     record: Record
     path: str
     line: int
     move_lines: list[int]
     header_lines: dict[str, int]
+    moves_text: str | None = None
 
 
 class RecordBuilder(Visitor):
@@ -274,6 +279,7 @@ def read_records(
     path: str = "<text>",
     visitor: type[Visitor] | Visitor | None = None,
     blocks: bool = False,
+    keep_text: bool = False,
 ) -> Iterator[Any]:
     """Yield what the visitor's ``end_record`` returns, one record at a time.
 
@@ -286,6 +292,12 @@ def read_records(
     (``kifu.notation.puzzle._end_blocks``: a blank line right after a header line, outside
     braces, ends the headers, so headers-only puzzle blocks read one by one), without a
     generator in between.
+
+    ``keep_text=True`` (with the default visitor) fills :attr:`Located.moves_text` for a
+    record whose action lines are consecutive lines of one plain block (``plain_text``:
+    no comment, tab, carriage return or double space anywhere in it) and none of which
+    starts or ends with a space: such a line is exactly ``actor text``, as
+    ``format_record`` writes it, so the archive need not write it again.
     """
     parts: Iterable[tuple[Iterable[str], bool]]
     if isinstance(source, str):
@@ -305,6 +317,23 @@ def read_records(
     actor_ok = ACTOR.match
     actors = _ACTORS
     direct = type(vis) is RecordBuilder  # the fast path fills its lists itself
+    keep = keep_text and direct
+    here: tuple[list[str] | None, int] = (None, 0)  # the plain block read now, and the
+    before: tuple[list[str] | None, int] = (None, 0)  # one before (line number before each)
+
+    def kept(loc: Located) -> Located:
+        ml = loc.move_lines
+        if not ml or ml[-1] - ml[0] + 1 != len(ml):
+            return loc  # no actions, or other lines among them
+        first, last = ml[0], ml[-1]
+        for block, base in (here, before):
+            if block is not None and base < first and last - base <= len(block):
+                text = "\n".join(block[first - base - 1 : last - base])
+                if (text[0] != " " and text[-1] != " " and "\n " not in text
+                        and " \n" not in text):
+                    loc.moves_text = text
+                return loc
+        return loc
     moves_append = lines_append = None
     in_record = False  # inside a record
     in_body = False  # past its headers
@@ -350,6 +379,9 @@ def read_records(
     max_actions = MAX_ACTIONS
     for lines, plain in parts:
         plain = plain and not notes  # comments waiting for an action: the general path
+        if keep:
+            before, here = here, ((lines if plain and isinstance(lines, list) else None),
+                                  lineno)
         for raw in lines:
             lineno += 1
             if plain:
@@ -456,7 +488,7 @@ def read_records(
                 if notes:
                     flush_notes(nmoves)
                 if in_body:
-                    yield vis.end_record()
+                    yield kept(vis.end_record()) if keep else vis.end_record()
                     in_record = in_body = skipping = False
                 if not in_record:
                     vis.begin_record(lineno)
@@ -554,7 +586,7 @@ def read_records(
     if notes:
         flush_notes(nmoves)
     if in_record:
-        yield vis.end_record()
+        yield kept(vis.end_record()) if keep else vis.end_record()
 
 
 def parse_records(text: str, *, path: str = "<text>") -> list[Record]:

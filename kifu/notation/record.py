@@ -30,6 +30,7 @@ from kifu.core.errors import NotationError
 
 ROSTER = ("Game", "Rules", "Players", "Date", "Result")
 """The tags every record has, written first and in this order."""
+_NROSTER = len(ROSTER)
 
 HEADER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}\Z")
 ACTOR = re.compile(r"(?:d|p(?:0|[1-9][0-9]{0,5}))\Z")
@@ -244,24 +245,35 @@ def _record_ok(record: Record) -> bool:
         return False
 
 
-def format_record(record: Record, *, checked: bool = False) -> str:
+def format_record(record: Record, *, checked: bool = False,
+                  moves_text: str | None = None) -> str:
     """The canonical text of ``record`` (ends with a newline); raises
     :class:`NotationError` for a record the grammar cannot write.
 
     ``checked=True`` skips that test, for a record known to pass :func:`check_record`:
     every record the reader and the JSON loaders yield does (they raise the same problems,
     located; ``tests/test_validate_format.py`` checks the reader's side). The archive's
-    import uses it: the test was a third of its own work per record."""
+    import uses it: the test was a third of its own work per record.
+
+    ``moves_text``: the record's action lines already written, joined by ``\\n``: the
+    reader's :attr:`~kifu.notation.reader.Located.moves_text`, which it sets only when
+    they are exactly what this function writes (the archive's import passes it: writing
+    the actions again was two thirds of its own work per record)."""
     if not checked and not _record_ok(record):
         check_record(record)  # raises the first problem, as it always has
-    out = []
     headers = record.headers
-    names = [k for k in ROSTER if k in headers] + [k for k in headers if k not in ROSTER]
-    for name in names:
-        out.append(f'[{name} "{escape_value(headers[name])}"]')
+    # Most records have the roster tags first, in order, and no quote or backslash in a
+    # value: then every header line is just [Name "value"], in the record's order.
+    out = [f'[{k} "{v}"]' for k, v in headers.items()]
+    if tuple(headers)[:_NROSTER] != ROSTER or any("\\" in h or h.count('"') != 2 for h in out):
+        names = [k for k in ROSTER if k in headers] + [k for k in headers if k not in ROSTER]
+        out = [f'[{name} "{escape_value(headers[name])}"]' for name in names]
     out.append("")
     if record.comment is not None:
         out.append("{" + record.comment + "}")
+    if moves_text is not None:
+        out.append(moves_text)
+        return "\n".join(out) + "\n"
     for m in record.moves:
         if m.comment is None:
             out.append(f"{m.actor} {m.text}")
