@@ -9,8 +9,10 @@ and build rows (``kifu.archive.rows``).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -200,21 +202,18 @@ class Archive:
             return 0
         conn = self.db.conn
         first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM records").fetchone()[0]
-        # The hot path: plain executemany with a fixed column list (sqlite-utils insert_all
-        # re-derives the columns and JSON-checks every value, ~8% of an import). The unique
-        # hash index skips a duplicate (ON CONFLICT: the lookup it does anyway, instead of a
-        # separate query first; any other broken constraint still raises); the new rows
-        # take ids first, first + 1, ... in order, and reading those back says which rows
-        # they are.
-        conn.executemany(
-            "INSERT INTO records (hash, game, rules, players, nplayers, date, "
-            "result, winner, plies, tags, comments, text, source) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
-            [
-                (r.hash, r.game, r.rules, r.players, len(r.names), r.date, r.result,
-                 r.winner, r.plies, r.tags, r.comments, r.text, r.source)
-                for r in rows
-            ],
+        # The hot path: a fixed column list, many rows a statement (sqlite-utils insert_all
+        # re-derives the columns and JSON-checks every value, ~8% of an import; one
+        # statement a row costs SQLite a run of its program each). The unique hash index
+        # skips a duplicate (ON CONFLICT: the lookup it does anyway, instead of a separate
+        # query first; any other broken constraint still raises); the new rows take ids
+        # first, first + 1, ... in order, and reading those back says which rows they are.
+        _insert_values(
+            conn, "INSERT INTO records (hash, game, rules, players, nplayers, date, result, "
+            "winner, plies, tags, comments, text, source)",
+            [(r.hash, r.game, r.rules, r.players, len(r.names), r.date, r.result, r.winner,
+              r.plies, r.tags, r.comments, r.text, r.source) for r in rows],
+            " ON CONFLICT (hash) DO NOTHING",
         )
         ids = dict(conn.execute("SELECT hash, id FROM records WHERE id >= ?", [first]))
         if len(ids) == len(rows):
@@ -225,15 +224,16 @@ class Archive:
                 rid = ids.pop(r.hash, None)
                 if rid is not None:
                     new.append((rid, r))
-        conn.executemany(
-            "INSERT INTO record_players (name, record_id, seat) VALUES (?, ?, ?)",
+        _insert_values(
+            conn, "INSERT INTO record_players (name, record_id, seat)",
             [(name, rid, seat) for rid, r in new for seat, name in enumerate(r.names)],
         )
         if any(r.positions for _, r in new):
-            conn.executemany(
-                "INSERT OR IGNORE INTO positions (pos, record_id, ply) VALUES (?, ?, ?)",
+            _insert_values(
+                conn, "INSERT INTO positions (pos, record_id, ply)",
                 [(pos, rid, ply) for rid, r in new
                  for ply, pos in enumerate(r.positions or (), 1)],
+                " ON CONFLICT DO NOTHING",
             )
         with_comments = [(rid, r.comments) for rid, r in new if r.comments]
         if with_comments:
@@ -317,6 +317,26 @@ class Archive:
             "schema_version": int(self.db.execute(
                 "SELECT value FROM _kifu_meta WHERE key = 'schema_version'").fetchone()[0]),
         }
+
+
+_PER_STATEMENT = 64
+"""Rows a statement: full statements share one prepared statement (the remainder of a batch
+is parsed again each time, so it stays short)."""
+
+
+def _insert_values(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ...]],
+                   tail: str = "") -> None:
+    """``head VALUES (...), (...), ... tail`` for ``rows`` (tuples of one length), as few
+    statements as the connection's limit on parameters allows."""
+    if not rows:
+        return
+    width = len(rows[0])
+    per = max(1, min(_PER_STATEMENT, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
+    one = "(" + ", ".join("?" * width) + ")"
+    for k in range(0, len(rows), per):
+        part = rows[k : k + per]
+        conn.execute(f"{head} VALUES {', '.join([one] * len(part))}{tail}",
+                     list(itertools.chain.from_iterable(part)))
 
 
 def _load_keeping_text(path: str) -> Iterator[Located]:
