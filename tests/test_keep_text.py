@@ -125,13 +125,18 @@ def test_any_layout_gives_the_canonical_text(data) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["v", "a b", 'q"q', "b\\s", "", "2026.01.01", '"', "\\"]),
                 min_size=8, max_size=8),
-       st.one_of(st.just(list(range(8))), st.permutations(range(8))), st.integers(1, 8))
-def test_header_fast_path_matches_the_reference(values, order, n) -> None:
+       st.one_of(st.just(list(range(8))), st.permutations(range(8))), st.integers(0, 8),
+       st.sampled_from([None, "a comment"]), st.sampled_from([[], [Move("d", "deal")]]),
+       st.booleans())
+def test_header_fast_path_matches_the_reference(values, order, n, comment, moves,
+                                                kept) -> None:
     """Headers in roster order (the fast path) or not, values with or without quotes and
-    backslashes: the same text as the reference."""
+    backslashes, with or without a record comment and actions (given as read, or not):
+    the same text as the reference."""
     names = [*ROSTER, "Seed", "Event", "X"]
-    record = Record({names[i]: values[i] for i in order[:n]}, [Move("d", "deal")])
-    assert format_record(record) == _reference(record)
+    record = Record({names[i]: values[i] for i in order[:n]}, list(moves), comment)
+    text = "\n".join(f"{m.actor} {m.text}" for m in moves) if kept and moves else None
+    assert format_record(record, moves_text=text) == _reference(record)
 
 
 @pytest.mark.parametrize("path", VALID[:8], ids=lambda p: p.name)

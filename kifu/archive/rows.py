@@ -78,12 +78,6 @@ def comments_of(record: Record) -> str | None:
     return "\n".join(parts) if parts else None
 
 
-def _date(value: str | None) -> str | None:
-    if not value or "?" in value:
-        return None
-    return value
-
-
 def record_row(
     replayer: FastReplayer, loc: Located, index: int, *, positions: bool = False
 ) -> RecordRow | PuzzleRow | dict[str, Any]:
@@ -103,27 +97,28 @@ def record_row(
     except KifuError as e:
         return error_report(loc.path, index, e)
     h = rec.headers
-    names = split_players(h.get("Players", ""))
+    players = h["Players"]  # the replay needed Game, Rules and Players
+    names = split_players(players)
     result = state.result()
-    winner = None
-    if result is not None:
-        winner = ", ".join(n for n, r in zip(names, result.ranks, strict=False) if r == 1)
+    date = h.get("Date")
+    # positional: the fields in order (faster than keywords on the import's hot path)
     return RecordRow(
-        hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-        game=replayer.setup(loc)[0].id,
-        rules=h["Rules"],
-        players=h["Players"],
-        names=names,
-        date=_date(h.get("Date")),
-        result=h.get("Result", UNFINISHED).strip(),
-        winner=winner,
-        plies=len(rec.moves),
-        tags=_json.encode(h).decode("utf-8"),
+        hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        replayer.setup(loc)[0].id,
+        h["Rules"],
+        players,
+        names,
+        date if date and "?" not in date else None,
+        h.get("Result", UNFINISHED).strip(),
+        None if result is None else ", ".join(
+            [n for n, r in zip(names, result.ranks, strict=False) if r == 1]),
+        len(rec.moves),
+        _json.encode(h).decode("utf-8"),
         # a canonical text has a brace only around a comment (action text has none)
-        comments=comments_of(rec) if "{" in text else None,
-        text=text,
-        source=f"{loc.path}:{loc.line}" if loc.line else loc.path,
-        positions=keys,
+        comments_of(rec) if "{" in text else None,
+        text,
+        f"{loc.path}:{loc.line}" if loc.line else loc.path,
+        keys,
     )
 
 

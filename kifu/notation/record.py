@@ -264,16 +264,17 @@ def format_record(record: Record, *, checked: bool = False,
     headers = record.headers
     # Most records have the roster tags first, in order, and no quote or backslash in a
     # value: then every header line is just [Name "value"], in the record's order.
-    out = [f'[{k} "{v}"]' for k, v in headers.items()]
-    if tuple(headers)[:_NROSTER] != ROSTER or any("\\" in h or h.count('"') != 2 for h in out):
+    head = "\n".join([f'[{k} "{v}"]' for k, v in headers.items()])
+    if (tuple(headers)[:_NROSTER] != ROSTER or "\\" in head
+            or head.count('"') != 2 * len(headers)):
         names = [k for k in ROSTER if k in headers] + [k for k in headers if k not in ROSTER]
-        out = [f'[{name} "{escape_value(headers[name])}"]' for name in names]
-    out.append("")
+        head = "\n".join([f'[{name} "{escape_value(headers[name])}"]' for name in names])
+    head = head + "\n" if headers else ""  # the header lines and the blank line after
     if record.comment is not None:
-        out.append("{" + record.comment + "}")
+        head = f"{head}\n{{{record.comment}}}"
     if moves_text is not None:
-        out.append(moves_text)
-        return "\n".join(out) + "\n"
+        return f"{head}\n{moves_text}\n"
+    out = [head]
     for m in record.moves:
         if m.comment is None:
             out.append(f"{m.actor} {m.text}")
