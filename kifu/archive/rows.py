@@ -25,7 +25,7 @@ from kifu.notation.replay import FastReplayer
 _json = msgspec.json.Encoder()
 
 
-class RecordRow(msgspec.Struct, array_like=True):
+class RecordRow(msgspec.Struct, array_like=True, gc=False):
     """One record ready to store (positions: 64-bit keys of the positions after each ply,
     when the position index was asked for)."""
 
@@ -45,7 +45,7 @@ class RecordRow(msgspec.Struct, array_like=True):
     positions: list[int] | None = None
 
 
-class PuzzleRow(msgspec.Struct, array_like=True):
+class PuzzleRow(msgspec.Struct, array_like=True, gc=False):
     """One puzzle ready to store."""
 
     hash: str

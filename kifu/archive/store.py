@@ -9,6 +9,7 @@ and build rows (``kifu.archive.rows``).
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import re
@@ -178,6 +179,9 @@ class Archive:
         records = [r for r in batch if isinstance(r, RecordRow)]
         puzzles = [r for r in batch if isinstance(r, PuzzleRow)]
         db = self.db
+        paused = gc.isenabled()
+        if paused:  # the many tuples made here form no cycle: no collection is needed
+            gc.disable()
         db.execute("BEGIN IMMEDIATE")  # one writer at a time; waits for the other's batch
         try:
             if records:
@@ -193,6 +197,9 @@ class Archive:
         except BaseException:
             db.conn.rollback()
             raise
+        finally:
+            if paused:
+                gc.enable()
 
     def _insert_records(self, rows: list[RecordRow]) -> int:
         """Insert the rows whose canonical text is not stored yet (nor earlier in ``rows``),
