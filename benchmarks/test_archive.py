@@ -63,7 +63,7 @@ def test_import_over_validate_interleaved(benchmark, big_corpora, tmp_path, gid)
             assert a.import_paths([path]).imported == CORPUS_RECORDS
 
     benchmark.group = f"import / validation, interleaved: {gid}"
-    times = _interleaved(benchmark, {"validate": validate, "import": import_}, rounds=7)
+    times = _interleaved(benchmark, {"validate": validate, "import": import_})
     benchmark.extra_info.update(_ratios(times, "import", "validate"))
     benchmark.extra_info.update({f"{k} fastest s": round(min(v), 3) for k, v in times.items()})
 

@@ -5,6 +5,8 @@ Each round uses a fresh ``FastReplayer`` (cold setup and action caches)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from kifu.notation.reader import read_records
@@ -59,20 +61,29 @@ def test_validate_corpus_old_path(benchmark, big_corpora, gid) -> None:
     per_second(benchmark, records=CORPUS_RECORDS, plies=plies)
 
 
-def _interleaved(benchmark, fns: dict, rounds: int = 7) -> dict[str, list[float]]:
-    """Run each of ``fns`` once a round, in turn, for ``rounds`` rounds, timing each with
-    the benchmark's timer (CPU time under ``--benchmark-timer=time.process_time``). A
-    busy moment then slows every contender alike instead of one test's rounds, so the
-    ratios below are the ones to trust on a shared machine. The benchmark's own figure is
-    the time of a whole round."""
+ROUNDS = int(os.environ.get("KIFU_BENCH_ROUNDS", "7"))
+"""Rounds of the interleaved benchmarks (``KIFU_BENCH_ROUNDS``; more give steadier ratios
+on a noisy machine)."""
+
+
+def _interleaved(benchmark, fns: dict, rounds: int = ROUNDS) -> dict[str, list[float]]:
+    """Run each of ``fns`` once a round, in turn (in reverse order every other round, so
+    a machine speeding up or slowing down favours none), for ``rounds`` rounds, timing
+    each with the benchmark's timer (CPU time under
+    ``--benchmark-timer=time.process_time``). A busy moment then slows every contender
+    alike instead of one test's rounds, so the ratios below are the ones to trust on a
+    shared machine. The benchmark's own figure is the time of a whole round."""
     timer = benchmark._timer
     times: dict[str, list[float]] = {name: [] for name in fns}
+    order = [list(fns.items()), list(fns.items())[::-1]]
 
     def one_round() -> None:
-        for name, fn in fns.items():
+        for name, fn in order[len(times[name0]) % 2]:
             t = timer()
             fn()
             times[name].append(timer() - t)
+
+    name0 = next(iter(fns))
 
     for fn in fns.values():  # a warm-up round, not timed
         fn()
