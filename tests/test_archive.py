@@ -97,6 +97,24 @@ def test_duplicates_inside_and_across_batches_keep_ids_and_seats_straight(tmp_pa
     con.close()
 
 
+def test_a_failed_batch_write_leaves_the_gc_as_it_was(tmp_path, monkeypatch) -> None:
+    """Writing a batch pauses the cyclic GC; a write that fails (here: the archive stays
+    locked) must not leave it paused."""
+    import gc
+
+    from kifu.archive import store
+
+    def locked(self, *args):
+        raise sqlite3.OperationalError("database is locked")
+
+    with Archive(str(tmp_path / "gc.db")) as a:
+        monkeypatch.setattr(store.Archive, "_write_batch", locked)
+        assert gc.isenabled()
+        with pytest.raises(sqlite3.OperationalError):
+            a.import_paths([str(VALID[0])])
+        assert gc.isenabled()
+
+
 def _ids(path: str, **kw) -> list[int]:
     with Archive(path, readonly=True) as a:
         return [r["id"] for r in a.query(Filters(**kw), columns=("id",))]

@@ -180,8 +180,16 @@ class Archive:
         puzzles = [r for r in batch if isinstance(r, PuzzleRow)]
         db = self.db
         paused = gc.isenabled()
-        if paused:  # the many tuples made here form no cycle: no collection is needed
-            gc.disable()
+        try:
+            if paused:  # the many tuples made here form no cycle: no collection is needed
+                gc.disable()
+            self._write_batch(db, records, puzzles, stats)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _write_batch(self, db: sqlite_utils.Database, records: list[RecordRow],
+                     puzzles: list[PuzzleRow], stats: ImportStats) -> None:
         db.execute("BEGIN IMMEDIATE")  # one writer at a time; waits for the other's batch
         try:
             if records:
@@ -197,9 +205,6 @@ class Archive:
         except BaseException:
             db.conn.rollback()
             raise
-        finally:
-            if paused:
-                gc.enable()
 
     def _insert_records(self, rows: list[RecordRow]) -> int:
         """Insert the rows whose canonical text is not stored yet (nor earlier in ``rows``),

@@ -258,7 +258,7 @@ def format_record(record: Record, *, checked: bool = False,
     ``moves_text``: the record's action lines already written, joined by ``\\n``: the
     reader's :attr:`~kifu.notation.reader.Located.moves_text`, which it sets only when
     they are exactly what this function writes (the archive's import passes it: writing
-    the actions again was two thirds of its own work per record)."""
+    the actions again was half of its own work per record)."""
     if not checked and not _record_ok(record):
         check_record(record)  # raises the first problem, as it always has
     headers = record.headers
