@@ -17,12 +17,14 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors, write_output
+from kifu.cli.options import max_memory_option
 from kifu.cli.scale import executor_options
 from kifu.core.executor import map_chunks
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.notation.puzzle import Puzzle, format_puzzles
 from kifu.puzzles import UNKNOWN, Budget, get_question
+from kifu.puzzles.base import DEFAULT_MEMORY
 
 GAMES_PER_CHUNK = 4
 MAX_PLIES = 5000
@@ -35,14 +37,15 @@ def bot_for(game, seat: int, rng: Rng):
 
 
 def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: int,
-                      budget_nodes: int, per_game: int) -> list[Puzzle]:
+                      budget_nodes: int, per_game: int,
+                      max_memory: int | None = DEFAULT_MEMORY) -> list[Puzzle]:
     """Play game ``index`` of a run and keep at most ``per_game`` puzzles from it."""
     game = games.get(game_id)
     question = get_question(spec)
     rng = Rng(f"{seed}:{index}")
     state = game.new_state(players)
     bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}")) for s in range(players)]
-    budget = Budget(nodes=budget_nodes)
+    budget = Budget(nodes=budget_nodes, memory=max_memory)
     out: list[Puzzle] = []
     ply = 0
     seen: set[str] = set()
@@ -75,22 +78,24 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
 
 
 def _chunk(args: tuple) -> list[Puzzle]:
-    game_id, spec, players, seed, first, last, budget_nodes, per_game = args
+    game_id, spec, players, seed, first, last, budget_nodes, per_game, max_memory = args
     out: list[Puzzle] = []
     for i in range(first, last):
-        out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game)
+        out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game,
+                                 max_memory)
     return out
 
 
 def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players: int,
                      workers: int = 1, budget_nodes: int = 200_000, per_game: int = 2,
                      max_games: int = 10_000, dask: str | None = None,
-                     chunk_size: int = GAMES_PER_CHUNK) -> Iterator[Puzzle]:
+                     chunk_size: int = GAMES_PER_CHUNK,
+                     max_memory: int | None = DEFAULT_MEMORY) -> Iterator[Puzzle]:
     """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer).
 
     Chunks of ``chunk_size`` games; the puzzles do not depend on it, nor on the executor."""
     chunks = ((game_id, spec, players, seed, first, min(first + chunk_size, max_games),
-               budget_nodes, per_game)
+               budget_nodes, per_game, max_memory)
               for first in range(0, max_games, chunk_size))
     made = 0
     for found in map_chunks(_chunk, chunks, workers=workers, dask=dask):
@@ -119,13 +124,14 @@ def puzzles() -> None:
 @click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
 @click.option("--budget-nodes", type=click.IntRange(1), default=200_000, show_default=True,
               help="Skip candidates whose search needs more nodes.")
+@max_memory_option
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
                    "or ./kifu.db).")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             db, dask, chunk_size) -> None:
+             max_memory, db, dask, chunk_size) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
     actions). The same seed gives the same file whatever --workers, --dask, --chunk-size."""
@@ -141,7 +147,7 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         for p in generate_puzzles(game.id, question.spec, count=count, seed=seed,
                                   players=players, workers=workers,
                                   budget_nodes=budget_nodes, dask=dask,
-                                  chunk_size=chunk_size):
+                                  chunk_size=chunk_size, max_memory=max_memory):
             found.append(p)
             bar.update(1)
     write_puzzles(output, found)
