@@ -215,16 +215,19 @@ static inline int collected(const int *t, int len, int wk, int *wc) {
     return a;
 }
 
+/* a running top two (t1 >= t2) after one more height ``x`` */
+static inline void add2(int *t1, int *t2, int x) {
+    if (x > *t1) {
+        *t2 = *t1;
+        *t1 = x;
+    } else if (x > *t2)
+        *t2 = x;
+}
+
+/* a seat's pair: its tallest stack and its second */
 static inline int top2(const int *hs) {
     int t1 = 0, t2 = 0;
-    for (int c = 0; c < 6; c++) {
-        int x = hs[c];
-        if (x > t1) {
-            t2 = t1;
-            t1 = x;
-        } else if (x > t2)
-            t2 = x;
-    }
+    for (int c = 0; c < 6; c++) add2(&t1, &t2, hs[c]);
     return PAIR(t1, t2);
 }
 
@@ -432,16 +435,11 @@ static void base_of(const Core *S, const Info *I, Base *B) {
     memset(B->norm, 0, sizeof B->norm);
     for (int s = 0; s < n; s++) {
         const int *hs = H + 6 * s;
+        /* the top two of the stacks that cannot grow, and each one that can unless it
+           can never be among the top two */
         int f1 = 0, f2 = 0;
-        for (int c = 0; c < 6; c++) {
-            if (I->plen[s][c]) continue;
-            int x = hs[c];
-            if (x > f1) {
-                f2 = f1;
-                f1 = x;
-            } else if (x > f2)
-                f2 = x;
-        }
+        for (int c = 0; c < 6; c++)
+            if (!I->plen[s][c]) add2(&f1, &f2, hs[c]);
         int c1 = f1, c2 = f2, u1 = f1, u2 = f2;
         uint16_t *nm = B->norm[s];
         nm[0] = (uint16_t)f1;
@@ -452,17 +450,8 @@ static void base_of(const Core *S, const Info *I, Base *B) {
             int r = I->pool[I->poff[s][c] + m - 1];
             int x = hs[c];
             if (x + r > f2) nm[2 + c] = (uint16_t)(8 * x + c + 1);
-            if (x > c1) {
-                c2 = c1;
-                c1 = x;
-            } else if (x > c2)
-                c2 = x;
-            x += r;
-            if (x > u1) {
-                u2 = u1;
-                u1 = x;
-            } else if (x > u2)
-                u2 = x;
+            add2(&c1, &c2, x);
+            add2(&u1, &u2, x + r);
         }
         B->cur[s] = PAIR(c1, c2);
         B->up[s] = PAIR(u1, u2);
@@ -585,26 +574,20 @@ static void fit(Fit *F, int i, int left, int score, int total) {
     if (i == F->k || score + 4 * (F->k - i) <= F->best) return;
     const Opts *o = &F->o[i];
     int all_mass = F->mass[6];
-    for (int j = 0; j < o->np; j++) {
-        int m = o->pass[j].m, c = o->pass[j].c, d = o->pass[j].d;
-        if (m <= left && total + d <= all_mass) {
-            int x = F->dem[c] + d;
-            if (x <= F->mass[c]) {
-                F->dem[c] = x;
-                fit(F, i + 1, left - m, score + 4, total + d);
-                F->dem[c] = x - d;
-                if (F->best == F->full) return;
-            }
-        }
-    }
-    for (int j = 0; j < o->nt; j++) {
-        int m = o->tie[j].m, c = o->tie[j].c, d = o->tie[j].d;
-        if (m <= left && total + d <= all_mass) {
-            int x = F->dem[c] + d;
-            if (x <= F->mass[c]) {
-                F->dem[c] = x;
-                fit(F, i + 1, left - m, score + 1, total + d);
-                F->dem[c] = x - d;
+    /* a pass scores 4, a tie 1: the most passes first, then the most ties */
+    for (int w = 0; w < 2; w++) {
+        const Opt *ways = w ? o->tie : o->pass;
+        int nw = w ? o->nt : o->np, gain = w ? 1 : 4;
+        for (int j = 0; j < nw; j++) {
+            int m = ways[j].m, c = ways[j].c, d = ways[j].d;
+            if (m <= left && total + d <= all_mass) {
+                int x = F->dem[c] + d;
+                if (x <= F->mass[c]) {
+                    F->dem[c] = x;
+                    fit(F, i + 1, left - m, score + gain, total + d);
+                    F->dem[c] = x - d;
+                    if (F->best == F->full) return;
+                }
             }
         }
     }
@@ -972,36 +955,16 @@ static val_t last_trick(Core *S, int leader, int g, const int *pairs, val_t alph
         T->op = (uint8_t)op;
         T->used = 1;
     }
-    /* each end valued once, from the seats' pairs before the trick */
-    int player = S->player, mine = pairs[player], above = 0, tie = 0;
-    for (int s = 0; s < S->n; s++) {
-        if (s == player) continue;
-        if (pairs[s] > mine)
-            above++;
-        else if (pairs[s] == mine)
-            tie++;
-    }
+    /* each end valued once, from the seats' pairs before the trick: the stack that grows
+       changes its seat's pair in one step */
     val_t vals[16];
+    int pp[4];
+    memcpy(pp, pairs, sizeof pp);
     for (int e = 0; e < T->nends; e++) {
         int ws = T->ews[e], x = S->st.H[T->ewi[e]];
-        int won = grown(pairs[ws], x, x + T->eadd[e]);
-        int place, shared;
-        if (ws == player) {
-            place = shared = 1;
-            for (int s = 0; s < S->n; s++) {
-                if (s == player) continue;
-                if (pairs[s] > won)
-                    place++;
-                else if (pairs[s] == won)
-                    shared++;
-            }
-            vals[e] = pack(place, shared, P1(won), P2(won));
-            continue;
-        }
-        int old = pairs[ws];
-        place = 1 + above - (old > mine) + (won > mine);
-        shared = 1 + tie - (old == mine) + (won == mine);
-        vals[e] = pack(place, shared, P1(mine), P2(mine));
+        pp[ws] = grown(pairs[ws], x, x + T->eadd[e]);
+        vals[e] = value_of_pairs(S, pp);
+        pp[ws] = pairs[ws];
     }
     if (T->root < 0) return vals[-1 - T->root];
     return last_node(T, T->root, vals, alpha, beta);
@@ -1059,56 +1022,6 @@ static inline int seen_before(int *seen, int *nseen, int sig) {
         if (seen[i] == sig) return 1;
     seen[(*nseen)++] = sig;
     return 0;
-}
-
-/* seat ``k`` of the leader's trick plays, in the first of the last two tricks (the trick
-   so far in S->st.trick, grey plays so far ``g0``, one in this trick ``tg0``, the winner
-   so far ``wv``/``wk``) */
-static val_t first_trick(Core *S, int k, val_t alpha, val_t beta, int g0, int tg0, int led,
-                         int wv, int wk, const int *pairs) {
-    S->nodes++;
-    int n = S->n, leader = S->st.leader;
-    int mover = S->seat_at[leader][k];
-    uint64_t cards0 = S->st.cards;
-    uint32_t pres0 = S->st.pres[mover];
-    int nc0 = S->st.nc[mover];
-    int pids[NPIDS];
-    int np = ordered_plays(S, mover, k, led, g0, tg0, wv, wk, pids);
-    int maxi = mover == S->player;
-    val_t best = maxi ? -INF : INF;
-    int last = k + 1 == n;
-    int seen[NPIDS], nseen = 0;
-    for (int j = 0; j < np; j++) {
-        int pid = pids[j], c = pid >> 1;
-        S->st.cards = cards0;
-        S->st.pres[mover] = pres0;
-        S->st.nc[mover] = nc0;
-        take(S, mover, c);
-        int g = PISG[pid] ? g0 | (1 << mover) : g0;
-        int l = k ? led : PCOL[pid], v1 = wv, w1 = wk;
-        compete(pid, k, l, S->trump, &v1, &w1);
-        S->st.trick[k] = pid;
-        val_t v;
-        if (last) {
-            int wc, add = collected(S->st.trick, n, w1, &wc);
-            int ws = S->seat_at[leader][w1], wi = 6 * ws + wc;
-            if (seen_before(seen, &nseen, end_sig(S, c, wi, add, g))) continue;
-            S->nodes++;
-            int after[4];
-            memcpy(after, pairs, sizeof after);
-            after[ws] = grown(after[ws], S->st.H[wi], S->st.H[wi] + add);
-            S->st.H[wi] += add;
-            v = last_trick(S, ws, g, after, alpha, beta);
-            S->st.H[wi] -= add;
-        } else {
-            v = first_trick(S, k + 1, alpha, beta, g, tg0 || PISG[pid], l, v1, w1, pairs);
-        }
-        if (cut(maxi, v, &best, &alpha, &beta)) break;
-    }
-    S->st.cards = cards0;
-    S->st.pres[mover] = pres0;
-    S->st.nc[mover] = nc0;
-    return best;
 }
 
 /* at a trick boundary: the bounds and the table; returns 1 with the value in *out when
@@ -1189,14 +1102,6 @@ static val_t visit(Core *S, val_t alpha, val_t beta) {
         val_t r;
         if (boundary(S, &alpha, &beta, &r, &key, &h, &elo, &ehi, &ebest)) return r;
         depth = cl;
-        if (cl == 2) {
-            /* the last two tricks: the first searched without bounds or table inside */
-            int pairs[4];
-            pairs_now(S, pairs);
-            val_t best = first_trick(S, 0, alpha, beta, S->st.greyed, 0, -1, 0, 0, pairs);
-            store(S, &key, h, elo, ehi, best, alpha, beta, -1, depth);
-            return best;
-        }
         have_key = 1;
     }
     int mover = S->seat_at[leader][k];
@@ -1284,7 +1189,8 @@ static val_t visit(Core *S, val_t alpha, val_t beta) {
     S->st.cards = cards0;
     S->st.pres[mover] = pres0;
     S->st.nc[mover] = nc0;
-    if (have_key) store(S, &key, h, elo, ehi, best, a0, b0, best_pid, depth);
+    /* at the last two tricks the best play is not kept (the reference's rule) */
+    if (have_key) store(S, &key, h, elo, ehi, best, a0, b0, depth > 2 ? best_pid : -1, depth);
     return best;
 }
 

@@ -85,6 +85,7 @@ from kifu.games.graph_t.cards import (
 )
 from kifu.games.graph_t.rules import follow_key, lead_key, trick_winner
 from kifu.puzzles.base import Budget, Meter, OutOfBudget
+from kifu.puzzles.search import bounds_after, narrow
 
 try:
     from kifu.puzzles import _ddcore
@@ -894,40 +895,24 @@ class Searcher:
                 if base is None:
                     base = bcache[bk] = base_of(hk)
                 lo, hi, norm = base[0], base[1], base[2]
-                if hi <= alpha or lo == hi:
-                    return hi
-                if lo >= beta:
-                    return lo
+                v, alpha, beta = narrow(lo, hi, alpha, beta)
+                if v is not None:
+                    return v
                 tt = tts[cl]
                 key = (norm, leader, gkt[state.greyed])
                 entry = tt.get(key)
                 if entry is not None:
-                    elo, ehi, _ = entry
-                    if elo > lo:
-                        lo = elo
-                    if ehi < hi:
-                        hi = ehi
-                    if lo >= beta or lo == hi:
-                        return lo
-                    if hi <= alpha:
-                        return hi
+                    v, alpha, beta = narrow(entry[0], entry[1], alpha, beta)
+                    if v is not None:
+                        return v
                 # the sharper bounds, only for a node the quick ones leave open
                 rk = (hk, ht, leader)
                 rr = rcache.get(rk)
                 if rr is None:
                     rr = rcache[rk] = refine(hk, leader, base)
-                if rr[0] > lo:
-                    lo = rr[0]
-                if rr[1] < hi:
-                    hi = rr[1]
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
+                v, alpha, beta = narrow(rr[0], rr[1], alpha, beta)
+                if v is not None:
+                    return v
             mover = seat_at[leader][k]
             h0 = hands[mover]
             g0 = state.greyed
@@ -1002,16 +987,10 @@ class Searcher:
                             break
             hands[mover] = h0
             if key is not None:
+                # at the last two tricks the best play is not kept (measured: no gain)
                 elo, ehi = (-INF, INF) if entry is None else (entry[0], entry[1])
-                if best <= a0:
-                    if best < ehi:
-                        ehi = best
-                elif best >= b0:
-                    if best > elo:
-                        elo = best
-                else:
-                    elo = ehi = best
-                tt[key] = (elo, ehi, best_pid if cl > 2 else None)
+                tt[key] = (*bounds_after(best, a0, b0, elo, ehi),
+                           best_pid if cl > 2 else None)
             return best
 
         self.visit = visit

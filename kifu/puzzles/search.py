@@ -101,6 +101,28 @@ _SKIP = object()
 """A child equivalent to an earlier sibling (same key): not searched again."""
 
 
+def narrow(lo: Any, hi: Any, alpha: Any, beta: Any) -> tuple[Any, Any, Any]:
+    """A node whose value is known to lie in [lo, hi], to be searched in the window
+    (alpha, beta): (its fail-soft value if the bounds settle it, else ``None``; the window
+    narrowed to the bounds)."""
+    if lo >= beta or lo == hi:
+        return lo, alpha, beta
+    if hi <= alpha:
+        return hi, alpha, beta
+    return None, lo if lo > alpha else alpha, hi if hi < beta else beta
+
+
+def bounds_after(best: Any, a0: Any, b0: Any, lo: Any, hi: Any) -> tuple[Any, Any]:
+    """The (lower, upper) bounds of a node's value after a fail-soft search in the window
+    (a0, b0) returned ``best``, the bounds known before being (lo, hi): at most ``best``
+    if it failed low, at least ``best`` if it failed high, else exactly ``best``."""
+    if best <= a0:
+        return lo, best if best < hi else hi
+    if best >= b0:
+        return best if best > lo else lo, hi
+    return best, best
+
+
 @dataclass(kw_only=True)
 class Outcome:
     """What the three searches return besides their value: a principal ``line``,
@@ -210,6 +232,18 @@ class _Search:
             seen.add(k)
         return k
 
+    def known(self, seen: set | None) -> tuple[Any, Any]:
+        """(key, value) of the node just entered: its value when it is known without a
+        search (a leaf, ``_SKIP`` for an equivalent sibling, the table's exact value),
+        else ``None`` with its key (prove and probability keep exact values)."""
+        r = self.leaf()
+        if r is not None:
+            return None, r
+        k = self.probe(seen)
+        if k is _SKIP:
+            return k, k
+        return k, self.tt.get(k)
+
     def down(self, action: Action, *args: Any) -> Any:
         """The value of ``action``'s child: pushed, counted, ``visit(*args)``, popped."""
         state = self.state
@@ -229,7 +263,16 @@ class _Search:
         raise NotImplementedError
 
     def visit(self, *args: Any) -> Any:
-        """The value of the node just entered (``leaf`` included)."""
+        """The value of the node just entered (``leaf`` included). Here for searches that
+        keep exact values (prove, probability): known, or searched and kept."""
+        (seen,) = args
+        k, r = self.known(seen)
+        if r is None:
+            r = self.tt[k] = self.search()
+        return r
+
+    def search(self) -> Any:
+        """The exact value of the node just entered, from its children."""
         raise NotImplementedError
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
@@ -315,33 +358,19 @@ class _Prove(_Search):
             return self.any_chance
         return mover == self.player or self.with_others
 
-    def visit(self, seen: set | None) -> Any:
-        r = self.leaf()
-        if r is not None:
-            return r
-        k = self.probe(seen)
-        if k is _SKIP:
-            return k
-        tt = self.tt
-        r = tt.get(k)
-        if r is not None:
-            return r
+    def search(self) -> Any:
         state = self.state
         mover = state.to_move
         if mover is None or (mover == DEALER and state.chance_outcomes() is None):
-            tt[k] = False
             return False
         is_or = self.is_or()
         acts, _ = self.choices()
-        result = not is_or
         down = self.down
         seen_here: set = set()
         for a in acts:
             if down(a, seen_here) is is_or:  # OR found a win / AND found a refutation
-                result = is_or
-                break
-        tt[k] = result
-        return result
+                return is_or
+        return not is_or
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
         if not vals:
@@ -353,10 +382,7 @@ class _Prove(_Search):
             return None
         if not self.is_or():
             return acts[0]
-        for a in acts:
-            if self.child(a):
-                return a
-        return None  # pragma: no cover - a proven OR node has a winning child
+        return _first_with(self, True, acts)
 
 
 def prove(
@@ -401,43 +427,31 @@ class _Probability(_Search):
         g = self.goal(self.state)
         return None if g is None else (ONE if g else ZERO)
 
-    def visit(self, seen: set | None) -> Any:
-        r = self.leaf()
-        if r is not None:
-            return r
-        k = self.probe(seen)
-        if k is _SKIP:
-            return k
-        tt = self.tt
-        r = tt.get(k)
-        if r is not None:
-            return r
+    def search(self) -> Any:
         state = self.state
         mover = state.to_move
         down = self.down
         if mover is None:
-            r = ZERO
-        elif mover == DEALER:
-            r = sum((p * down(a, None) for a, p in state.chance_outcomes() or ()), ZERO)
-        else:
-            acts, _ = self.choices()
-            maximise = mover == self.player
-            r = ZERO if maximise else ONE
-            seen_here: set = set()
-            for a in acts:
-                x = down(a, seen_here)
-                if x is _SKIP:
-                    continue
-                if maximise:
-                    if x > r:
-                        r = x
-                        if r == ONE:
-                            break
-                elif x < r:
+            return ZERO
+        if mover == DEALER:
+            return sum((p * down(a, None) for a, p in state.chance_outcomes() or ()), ZERO)
+        acts, _ = self.choices()
+        maximise = mover == self.player
+        r = ZERO if maximise else ONE
+        seen_here: set = set()
+        for a in acts:
+            x = down(a, seen_here)
+            if x is _SKIP:
+                continue
+            if maximise:
+                if x > r:
                     r = x
-                    if r == ZERO:
+                    if r == ONE:
                         break
-        tt[k] = r
+            elif x < r:
+                r = x
+                if r == ZERO:
+                    break
         return r
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
@@ -525,15 +539,10 @@ class _Minimax(_Search):
         entry = tt.get(k)
         first = None
         if entry is not None:
-            lo, hi, first = entry
-            if lo == hi or lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            v, alpha, beta = narrow(entry[0], entry[1], alpha, beta)
+            if v is not None:
+                return v
+            first = entry[2]
         mover = state.to_move
         if mover is None:
             raise SearchError("evaluate() gave no value at the end of the game")
@@ -566,15 +575,7 @@ class _Minimax(_Search):
                     if alpha >= beta:
                         break
         lo, hi = (NEG_INF, POS_INF) if entry is None else (entry[0], entry[1])
-        if best <= a0:
-            if best < hi:
-                hi = best
-        elif best >= b0:
-            if best > lo:
-                lo = best
-        else:
-            lo = hi = best
-        tt[k] = (lo, hi, best_a)
+        tt[k] = (*bounds_after(best, a0, b0, lo, hi), best_a)
         return best
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
