@@ -9,5 +9,5 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("kifu.puzzles._ddcore", ["kifu/puzzles/_ddcore.c"], optional=True,
-              extra_compile_args=["-O2"]),
+              extra_compile_args=["-O3"]),
 ])

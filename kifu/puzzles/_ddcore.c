@@ -1024,50 +1024,10 @@ static inline int seen_before(int *seen, int *nseen, int sig) {
     return 0;
 }
 
-/* at a trick boundary: the bounds and the table; returns 1 with the value in *out when
-   they settle it, else narrows the window and fills the key */
-static int boundary(Core *S, val_t *alpha, val_t *beta, val_t *out, Key *key, uint64_t *h,
-                    val_t *elo, val_t *ehi, int *ebest) {
-    int leader = S->st.leader;
-    Info *I = info_get(S);
-    Base B;
-    base_of(S, I, &B);
-    val_t lo = B.lo, hi = B.hi;
-    if (hi <= *alpha || lo == hi) {
-        *out = hi;
-        return 1;
-    }
-    if (lo >= *beta) {
-        *out = lo;
-        return 1;
-    }
-    memset(key, 0, sizeof *key);
-    key->cards = S->st.cards;
-    memcpy(key->norm, B.norm, sizeof key->norm);
-    key->leader = (uint8_t)leader;
-    key->gk = (uint8_t)(S->gkt[S->st.greyed] + 1);
-    *h = key_hash(key);
-    Entry *e = tt_find(S, key, *h);
-    if (e) {
-        *elo = e->lo;
-        *ehi = e->hi;
-        *ebest = e->best;
-        if (*elo > lo) lo = *elo;
-        if (*ehi < hi) hi = *ehi;
-        if (lo >= *beta || lo == hi) {
-            *out = lo;
-            return 1;
-        }
-        if (hi <= *alpha) {
-            *out = hi;
-            return 1;
-        }
-    }
-    /* the sharper bounds, only for a node the quick ones and the table leave open */
-    val_t rlo, rhi;
-    refine(S, I, &B, leader, &rlo, &rhi);
-    if (rlo > lo) lo = rlo;
-    if (rhi < hi) hi = rhi;
+/* a node whose value lies in [lo, hi], searched in (alpha, beta): 1 with its fail-soft
+   value in *out when the bounds settle it, else 0 and the window narrowed to them
+   (search.py, narrow) */
+static inline int narrow(val_t lo, val_t hi, val_t *alpha, val_t *beta, val_t *out) {
     if (lo >= *beta || lo == hi) {
         *out = lo;
         return 1;
@@ -1079,6 +1039,34 @@ static int boundary(Core *S, val_t *alpha, val_t *beta, val_t *out, Key *key, ui
     if (lo > *alpha) *alpha = lo;
     if (hi < *beta) *beta = hi;
     return 0;
+}
+
+/* at a trick boundary: the bounds and the table; returns 1 with the value in *out when
+   they settle it, else narrows the window and fills the key */
+static int boundary(Core *S, val_t *alpha, val_t *beta, val_t *out, Key *key, uint64_t *h,
+                    val_t *elo, val_t *ehi, int *ebest) {
+    int leader = S->st.leader;
+    Info *I = info_get(S);
+    Base B;
+    base_of(S, I, &B);
+    if (narrow(B.lo, B.hi, alpha, beta, out)) return 1;
+    memset(key, 0, sizeof *key);
+    key->cards = S->st.cards;
+    memcpy(key->norm, B.norm, sizeof key->norm);
+    key->leader = (uint8_t)leader;
+    key->gk = (uint8_t)(S->gkt[S->st.greyed] + 1);
+    *h = key_hash(key);
+    Entry *e = tt_find(S, key, *h);
+    if (e) {
+        *elo = e->lo;
+        *ehi = e->hi;
+        *ebest = e->best;
+        if (narrow(e->lo, e->hi, alpha, beta, out)) return 1;
+    }
+    /* the sharper bounds, only for a node the quick ones and the table leave open */
+    val_t rlo, rhi;
+    refine(S, I, &B, leader, &rlo, &rhi);
+    return narrow(rlo, rhi, alpha, beta, out);
 }
 
 static val_t visit(Core *S, val_t alpha, val_t beta) {
