@@ -239,3 +239,24 @@ def test_minimax_bound_cuts_but_never_changes_a_value():
         assert end.leaf_value() == cut.value
 
     check()
+
+
+def test_the_tables_cap_follows_the_measured_memory(monkeypatch):
+    """Meter.full: past the estimated cap, or the first time the process has grown past
+    the tables' share of the ceiling; then the cap becomes what the tables hold (freed
+    memory is reused, so the growth does not fall back and must not trim again)."""
+    import kifu.puzzles.base as base
+
+    rss = iter([0, 100, 600, 700, 1100])
+    monkeypatch.setattr(base, "resident_bytes", lambda: next(rss))
+    m = base.Meter(Budget(memory=1000))
+    assert m.entries(1, 0.5) == 500 and m.full(501) and not m.full(500)
+    m.check()  # grown 100
+    assert not m.full(400)
+    m.check()  # grown 600 > 500
+    assert m.full(300) and m.cap == 300
+    m.check()  # grown 700: the cap stays
+    assert not m.full(150) and m.full(301) and m.cap == 300
+    with pytest.raises(base.OutOfBudget) as e:
+        m.check()  # grown 1100 > the ceiling
+    assert e.value.reason == "memory"

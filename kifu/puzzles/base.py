@@ -101,6 +101,10 @@ class Meter:
         self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         self.memory = budget.memory
         self.rss0 = resident_bytes() if budget.memory is not None else None
+        self.grown: int | None = None
+        """How much the process had grown at the last :meth:`check` (``None``: unknown)."""
+        self.cap = 1 << 62
+        self._share: float | None = None
 
     def check(self) -> None:
         """Raise :class:`OutOfBudget` if the time is up or the process has grown past
@@ -109,15 +113,33 @@ class Meter:
             raise OutOfBudget("seconds")
         if self.rss0 is not None:
             now = resident_bytes()
-            if now is not None and now - self.rss0 > self.memory:  # type: ignore[operator]
-                raise OutOfBudget("memory")
+            if now is not None:
+                self.grown = now - self.rss0
+                if self.grown > self.memory:  # type: ignore[operator]
+                    raise OutOfBudget("memory")
 
     def entries(self, entry_bytes: int, share: float = 0.5) -> int:
-        """How many table entries of about ``entry_bytes`` each fit in ``share`` of the
-        memory ceiling (at least 64; no cap without a ceiling)."""
-        if self.memory is None:
-            return 1 << 62
-        return max(64, int(self.memory * share) // entry_bytes)
+        """The cap of a search's tables: how many entries of about ``entry_bytes`` each fit
+        in ``share`` of the memory ceiling (at least 64; no cap without a ceiling). It is
+        also kept (:attr:`cap`) for :meth:`full`."""
+        if self.memory is not None:
+            self.cap = max(64, int(self.memory * share) // entry_bytes)
+            self._share = self.memory * share
+        return self.cap
+
+    def full(self, entries: int) -> bool:
+        """Whether tables holding ``entries`` should drop some: past the cap, or past
+        their share of the ceiling as the process's growth measures it (the entries may
+        cost more than estimated); the first time that happens the cap becomes what they
+        hold, so that they do not creep up again (freed memory is reused, not returned,
+        so the growth does not fall back)."""
+        if entries > self.cap:
+            return True
+        if self._share is not None and self.grown is not None and self.grown > self._share:
+            self._share = None
+            self.cap = max(64, entries)
+            return True
+        return False
 
 
 class ActionValue(msgspec.Struct, frozen=True):

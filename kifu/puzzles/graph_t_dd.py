@@ -361,7 +361,7 @@ class Searcher:
         if self._core is not None:
             entries, _, most = self._core.table
             return entries, most
-        return sum(map(len, self._tables)), self._cap
+        return sum(map(len, self._tables)), self.meter.cap
 
     # --- the reference search --------------------------------------------------------------
     def _build(self) -> None:
@@ -403,17 +403,17 @@ class Searcher:
         memos = (wins, finals, binfo, gains_of, bcache, rcache, mass_of, sure_of, pairs_memo,
                  trees, pair_of, lasts, ordc)
         tables = (*tts, *memos)
-        cap = self._cap = meter.entries(ENTRY_BYTES, TABLE_SHARE)
+        meter.entries(ENTRY_BYTES, TABLE_SHARE)
 
         def trim() -> None:
-            """Over the cap: the memos are emptied (they only save work) and the table
-            drops its entries with the fewest tricks left first (the cheapest to find
-            again) until it holds half the cap."""
+            """Over the cap (:meth:`Meter.full`): the memos are emptied (they only save
+            work) and the table drops its entries with the fewest tricks left first (the
+            cheapest to find again) until it holds half the cap."""
             for m in memos:
                 m.clear()
             total = sum(map(len, tts))
             for t in tts:
-                if total <= cap // 2:
+                if total <= meter.cap // 2:
                     break
                 total -= len(t)
                 t.clear()
@@ -878,7 +878,7 @@ class Searcher:
                 raise OutOfBudget("nodes")
             if not nodes & (CHECK_EVERY - 1):
                 meter.check()
-                if sum(map(len, tables)) > cap:
+                if meter.full(sum(map(len, tables))):
                     trim()
             trick = state.trick
             k = len(trick)

@@ -182,7 +182,7 @@ class _Search:
         self.player = player
         self.meter = Meter(budget)
         self.max_nodes = self.meter.max_nodes
-        self.cap = self.meter.entries(ENTRY_BYTES)
+        self.meter.entries(ENTRY_BYTES)
         self.key = key or type(state).key
         self.order = order
         self.tt: dict = {} if tt is None else tt
@@ -199,7 +199,7 @@ class _Search:
             raise OutOfBudget("nodes")
         if not n & (CHECK_EVERY - 1):
             self.meter.check()
-            if len(self.tt) > self.cap:
+            if self.meter.full(len(self.tt)):
                 self.trim()
 
     def trim(self) -> None:
