@@ -10,7 +10,8 @@ implementations of one search:
   compiler is (``setup.py``; without one the build goes on and the reference is used). It
   searches the same tree with the same bounds and table key; it keeps the trick's winner
   as the trick goes, builds each last trick's choices once per hands, tries the player's
-  plays that beat the trick's winning play first, and its table has a fixed most size
+  plays that beat the trick's winning play first and a killer lead (the lead that last
+  cut a search off at that seat and depth) second, and its table has a fixed most size
   (docs/perf/dd.md). :class:`Searcher` uses it when it is built (``KIFU_DD_PURE=1`` or
   ``core=False`` turns it off); both give the same values, values of every first play and
   principal lines (``tests/test_graph_t_dd.py``), the line and the value driver
