@@ -6,8 +6,8 @@ the same positions (``speedup`` in ``extra_info``).
 The GRAPH-T double-dummy targets (issue 26) are timed on sets of seeded endgames, each
 beside python-chess perft 4 measured in the same test (``chess_nodes_per_s``): 4 players x
 5 cards, every one of seeds 0..23 at most 100 ms; 4 x 6, the median of 24 seeds at most
-0.5 s and the worst at most 5 s; 4 x 7 reported (``KIFU_BENCH_DD47=1``: about a quarter of
-an hour). The compiled core against the pure-Python reference: ``test_double_dummy_core_vs_
+0.5 s and the worst at most 5 s; 4 x 7 reported (``KIFU_BENCH_DD47=1``: about 40 s, seeds 8
+and 9 about 10 s each). The compiled core against the pure-Python reference: ``test_double_dummy_core_vs_
 reference``. Figures: docs/perf/dd.md.
 
 Warm and cold are measured apart. The solver's transposition table lives for one solve, so
@@ -230,7 +230,8 @@ def test_double_dummy_targets(benchmark, n, k) -> None:
     measured (the figures move with the machine's load: read them beside
     ``chess_nodes_per_s``, about 780,000 on the quiet machine of docs/performance.md)."""
     if (n, k) == (4, 7) and not os.environ.get("KIFU_BENCH_DD47"):
-        pytest.skip("4 x 7 takes about a quarter of an hour: KIFU_BENCH_DD47=1 runs it")
+        pytest.skip("4 x 7 takes about 40 s a round (seeds 8 and 9 about 10 s each): "
+                    "KIFU_BENCH_DD47=1 runs it")
     target = DD_TARGETS[n, k]
     benchmark.group = "solver double-dummy targets (issue 26)"
     rounds: list[dict] = []
