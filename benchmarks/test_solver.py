@@ -7,8 +7,8 @@ The GRAPH-T double-dummy targets (issue 26) are timed on sets of seeded endgames
 beside python-chess perft 4 measured in the same test (``chess_nodes_per_s``): 4 players x
 5 cards, every one of seeds 0..23 at most 100 ms; 4 x 6, the median of 24 seeds at most
 0.5 s and the worst at most 5 s; 4 x 7 reported (``KIFU_BENCH_DD47=1``: about 40 s, seeds 8
-and 9 about 10 s each). The compiled core against the pure-Python reference: ``test_double_dummy_core_vs_
-reference``. Figures: docs/perf/dd.md.
+and 9 about 10 s each). The compiled core against the pure-Python reference:
+``test_double_dummy_core_vs_reference``. Figures: docs/perf/dd.md.
 
 Warm and cold are measured apart. The solver's transposition table lives for one solve, so
 every solve starts with an empty table; what stays warm between rounds are the engines'
