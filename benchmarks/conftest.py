@@ -87,7 +87,7 @@ def tweak_corpus():
     """200 typical single-round 3-player TWEAK records (greedy bots, seeds 0..199): the
     records, their canonical text and their JSON."""
     from kifu.notation.record import format_records, record_to_json
-    from kifu.play import play_record
+    from kifu.lab.play import play_record
 
     game = games.get("tweak")
     variant = game.parse_rules("tweak/1;rounds=1")
@@ -108,7 +108,7 @@ def _play_range(args: tuple[str, int, int]) -> str:
     """The canonical text of the seeded games ``lo..hi`` of one game (TWEAK: single-round,
     3 greedy bots; GRAPH-T: 2-4 random bots, full game)."""
     from kifu.notation.record import format_records
-    from kifu.play import play_record
+    from kifu.lab.play import play_record
 
     gid, lo, hi = args
     game = games.get(gid)

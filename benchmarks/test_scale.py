@@ -15,7 +15,7 @@ import logging
 import pytest
 
 from benchmarks.conftest import build_corpus
-from kifu.cli.puzzles import GAMES_PER_CHUNK, generate_puzzles
+from kifu.lab.generate import GAMES_PER_CHUNK, generate_puzzles
 from kifu.notation.batch import FileSummary, Validation
 
 GAME, QUESTION, COUNT, PLAYERS = "graph-t", "double-dummy", 240, 3

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kifu.cli import puzzles as puzzles_cli
+from kifu.lab import generate as puzzles_cli
 from kifu.cli.main import cli
 from kifu.core.errors import KifuError
 from kifu.core.executor import executor, map_chunks

@@ -6,7 +6,7 @@ Run from the repository root::
     .venv/bin/python tools/make_tweak_fixtures.py          # write every fixture
     .venv/bin/python tools/make_tweak_fixtures.py --check  # fail if a file would change
 
-Every legal fixture is a bot game (``kifu.play.play_actions``) under a fixed variant and
+Every legal fixture is a bot game (``kifu.bots.play_actions``) under a fixed variant and
 bot line-up; the script tries seeds 1, 2, ... until the game shows the situation the
 fixture is about (detected by replaying the actions and inspecting each state), so the
 output is deterministic and byte-stable. The first occurrence of each such situation gets
@@ -43,7 +43,7 @@ from kifu.games.tweak.state import BOMB_PHASE, DEAL, OVER, TURN, TweakState
 from kifu.notation.reader import read_records
 from kifu.notation.record import Move, Record, format_record
 from kifu.notation.replay import record_from_actions, replay
-from kifu.play import play_actions
+from kifu.bots import play_actions
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "fixtures" / "tweak"
