@@ -54,7 +54,13 @@ def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size) -> None:
         if d.identical:
             click.echo("identical")
         else:
-            click.echo("same game" if d.same_game else "different games")
+            if d.same_game:
+                click.echo("the same game (the archive stores it once): only comments or "
+                           "layout differ")
+            elif d.same_setup:
+                click.echo("same game, rules and players; different records")
+            else:
+                click.echo("different game, rules or players")
             for tag, (va, vb) in d.headers.items():
                 click.echo(f"header {tag}: {va!r} | {vb!r}")
             if d.first is not None:
@@ -64,8 +70,7 @@ def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size) -> None:
                 click.echo(f"  {b}: {f.b or '(end of record)'}")
                 if f.position:
                     click.echo(f"  position before it: {f.position}")
-            elif not d.headers:
-                click.echo("same tags and actions; comments or layout differ")
+
             click.echo(f"plies: {d.plies[0]} | {d.plies[1]}")
     if not d.identical:
         raise SystemExit(1)

@@ -11,7 +11,7 @@ from kifu import games
 from kifu.bots import bot_names
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
-from kifu.core.errors import KifuError
+from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import perft
 
 
@@ -64,7 +64,10 @@ def perft_cmd(game_name, position, depth, divide, as_json) -> None:
     game = games.get(game_name)
     if divide and depth < 1:
         raise KifuError("--divide needs --depth 1 or more")
-    state = game.from_line(position)
+    try:
+        state = game.from_line(position)
+    except NotationError as e:
+        raise e.at(path="POSITION") from None
     t0 = time.perf_counter()
     parts = {}
     if divide:

@@ -17,7 +17,7 @@ import click
 from kifu import games
 from kifu.cli.common import handle_errors
 from kifu.cli.options import cards_option
-from kifu.core.errors import KifuError, NotationError
+from kifu.core.errors import KifuError
 from kifu.notation.puzzle import (
     Checked,
     LocatedPuzzle,
@@ -158,8 +158,7 @@ def _single(game_name: str, position: str, question: str | None) -> LocatedPuzzl
         raise KifuError("give --question Q with GAME POSITION")
     game = games.get(game_name)
     rules = position.split(" ", 1)[0]
-    try:
-        return LocatedPuzzle(Puzzle(game.id, rules, " ".join(position.split()), question),
-                             "<command line>", 1)
-    except NotationError:  # pragma: no cover
-        raise
+    return LocatedPuzzle(Puzzle(game.id, rules, " ".join(position.split()), question),
+                         "<command line>", 1,
+                         options={"Game": "GAME", "Rules": "POSITION", "Position": "POSITION",
+                                  "Question": "--question"})
