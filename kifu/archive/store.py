@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -32,7 +31,7 @@ from kifu.archive.rows import (
 from kifu.archive.schema import connect, db_path
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
-from kifu.notation.files import load_records
+from kifu.notation.files import RECORD_SUFFIXES, expand_paths, load_records
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.reader import Located
 from kifu.notation.record import HEADER_NAME
@@ -40,7 +39,7 @@ from kifu.notation.record import HEADER_NAME
 BATCH_ROWS = 2000
 """Records per write transaction."""
 
-SUFFIXES = (".kifu", ".json", ".ndjson")
+SUFFIXES = RECORD_SUFFIXES
 """Files taken from a folder (files named on the command line are always read)."""
 
 RECORD_COLUMNS = ("id", "hash", "game", "rules", "players", "nplayers", "date", "result",
@@ -74,19 +73,6 @@ class Filters(msgspec.Struct, kw_only=True):
     position: str | None = None
     text: str | None = None
     limit: int | None = None
-
-
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """Files as given; folders walked (sorted) for record and puzzle files."""
-    for p in paths:
-        if p != "-" and os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.endswith(SUFFIXES):
-                        yield os.path.join(root, name)
-        else:
-            yield p
 
 
 class Archive:

@@ -13,10 +13,12 @@ from typing import Any
 import click
 
 from kifu.archive import Archive, Filters
-from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, expand_paths, parse_tag
+from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, parse_tag
 from kifu.cli.common import handle_errors
+from kifu.cli.options import quiet_option
 from kifu.cli.scale import executor_options
 from kifu.notation.batch import CHUNK_RECORDS
+from kifu.notation.files import input_files
 
 TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
 
@@ -55,7 +57,7 @@ def archive() -> None:
               help="Also index every position reached (for query --position).")
 @click.option("--batch-rows", type=int, default=BATCH_ROWS, show_default=True,
               help="Records per write transaction.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@quiet_option()
 @executor_options(chunk_size=CHUNK_RECORDS, unit="records")
 @handle_errors
 def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_size) -> None:
@@ -64,7 +66,7 @@ def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_siz
     Invalid records are reported (FILE:LINE:COL: ...) and skipped, never half stored; a
     record already in the archive is skipped and counted. Exit code 1 if any was invalid.
     """
-    files = list(expand_paths(paths))
+    files = input_files(paths)  # a missing path is refused before the archive is opened
     total = sum(os.path.getsize(p) for p in files if p != "-" and os.path.isfile(p))
     errors = 0
 
