@@ -168,3 +168,22 @@ def test_validate_reads_puzzle_files(run, tmp_path) -> None:
     (tmp_path / "bad.kifu").write_text(text.replace('"tweak-this-turn"', '"tweak-this-tun"', 1))
     r = run("validate", "bad.kifu")
     assert r.exit_code == 1 and r.stderr.startswith("bad.kifu:4:"), r.output
+
+
+def test_every_question_is_documented_in_docs_puzzles() -> None:
+    """Each registered question has its own section in docs/puzzles.md, whatever its game
+    (not only in docs/rules/<game>.md)."""
+    import re
+    from pathlib import Path
+
+    from kifu.puzzles import QUESTIONS, question_class
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "puzzles.md").read_text()
+    headings = re.findall(r"^### `([a-z0-9-]+)", doc, re.M)
+    missing = [q for q in QUESTIONS if q not in headings]
+    assert not missing, f"docs/puzzles.md has no section for {missing}"
+    for name in QUESTIONS:
+        game = question_class(name).game
+        row = next(line for line in doc.splitlines() if line.startswith("| ")
+                   and f"`{name}" in line)
+        assert row, (name, game)
