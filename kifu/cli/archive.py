@@ -107,6 +107,10 @@ def filter_options(func: Callable) -> Callable:
         click.option("--player", help="A player's name (any seat)."),
         click.option("--result", help="Exact Result tag, e.g. '41 30 12' or '*'."),
         click.option("--winner", help="The name(s) ranked first, joined by ', '."),
+        click.option("--winner-seat", type=click.IntRange(0), metavar="SEAT",
+                     help="Records where this seat (0 = p0) placed first, shared or not."),
+        click.option("--won", is_flag=True, default=None,
+                     help="With --player: only the records that player won."),
         click.option("--tag", "tags", multiple=True, metavar="NAME=VALUE",
                      help="A header's value (repeatable)."),
         click.option("--min-plies", type=int), click.option("--max-plies", type=int),
@@ -127,8 +131,8 @@ def make_filters(kw: dict[str, Any]) -> Filters:
     return Filters(tags=tags, **{k: v for k, v in kw.items() if v is not None})
 
 
-FILTER_KEYS = ("game", "rules", "player", "result", "winner", "tags", "min_plies",
-               "max_plies", "date_from", "date_to", "position", "text", "limit")
+FILTER_KEYS = ("game", "rules", "player", "result", "winner", "winner_seat", "won", "tags",
+               "min_plies", "max_plies", "date_from", "date_to", "position", "text", "limit")
 
 
 @archive.command("query")
@@ -228,7 +232,8 @@ def _write_stream(path: str, parts: Iterable[str]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="The figures as one JSON object.")
 @handle_errors
 def stats_cmd(db, as_json) -> None:
-    """Counts per game (records, finished, average length, players), puzzles, positions."""
+    """Counts per game (records, finished, average length, players), each seat's win rate
+    per game and player count (with its 95% interval), puzzles, positions."""
     with Archive(db, readonly=True) as a:
         s = a.stats()
     if as_json:
@@ -239,6 +244,14 @@ def stats_cmd(db, as_json) -> None:
     click.echo(f"{a.path}: {s['records']} record(s), schema version {s['schema_version']}")
     if s["games"]:
         click.echo(tabulate([list(g.values()) for g in s["games"]], headers=list(s["games"][0])))
+    if s["seats"]:
+        click.echo("\nseat win rates (finished games; a shared first place counts as a win; "
+                   "95% Wilson interval):")
+        rows = [[r["game"], r["players"], f"p{r['seat']}", r["finished"], r["won"],
+                 f"{100 * r['rate']:.1f}%", f"{100 * r['low']:.1f}-{100 * r['high']:.1f}%"]
+                for r in s["seats"]]
+        click.echo(tabulate(rows, headers=["game", "players", "seat", "finished", "won",
+                                           "rate", "95% interval"]))
     puzzles = ", ".join(f"{g} {n}" for g, n in s["puzzles"].items()) or "none"
     click.echo(f"puzzles: {puzzles}; positions indexed: {s['positions_indexed']}")
 
