@@ -96,7 +96,7 @@ def test_solve_one_position_json_and_budget(run) -> None:
 
 
 def test_generated_puzzles_resolve_unique_and_ignore_workers(run, tmp_path) -> None:
-    args = ("puzzles", "generate", "tweak", "--question", "tweak-this-turn", "-n", "3", "--seed", "5")
+    args = ("puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "-n", "3", "--seed", "5")
     r1 = run(*args, "-o", "a.kifu")
     r2 = run(*args, "-o", "b.kifu", "--workers", "2")
     assert r1.exit_code == 0 and r2.exit_code == 0, r1.output + r2.output
@@ -113,7 +113,7 @@ def test_generated_puzzles_resolve_unique_and_ignore_workers(run, tmp_path) -> N
 
 
 def test_generate_double_dummy(run, tmp_path) -> None:
-    r = run("puzzles", "generate", "graph-t", "--question", "double-dummy", "-n", "2", "--seed", "3",
+    r = run("puzzles", "generate", "graph-t", "-Q", "double-dummy", "-n", "2", "--seed", "3",
             "--players", "2", "-o", "g.kifu")
     assert r.exit_code == 0, r.output
     for lp in load_puzzles(str(tmp_path / "g.kifu")):

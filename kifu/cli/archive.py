@@ -271,3 +271,41 @@ def puzzles_cmd(db, game, question, limit, fmt) -> None:
         rows = a.iter_puzzles(game=game, question=question, limit=limit)
         names = ["id", "game", "question", "answer", "difficulty", "source"]
         _emit(rows, fmt, names)
+
+
+@archive.command("datasette")
+@db_option
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Where to write the metadata (default: beside the archive, "
+                   "a.db -> a.metadata.json; - for stdout).")
+@handle_errors
+def datasette_cmd(db, output) -> None:
+    """Write Datasette metadata for the archive: what each table and column means, label
+    columns, facets and canned queries. Then: datasette a.db --metadata a.metadata.json
+    (kifu archive serve does both, and also hides the long columns).
+    """
+    from kifu.archive.browse import write_metadata
+    from kifu.archive.schema import db_path
+
+    path = db_path(db)
+    Archive(path, readonly=True).close()  # refuse what is not a kifu archive
+    written = write_metadata(path, output)
+    if written != "-":
+        click.echo(f"{written}: Datasette metadata for {path}", err=True)
+
+
+@archive.command("serve")
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="Open a web browser on it.")
+@handle_errors
+def serve_cmd(db, host, port, open_browser) -> None:
+    """Browse the archive in Datasette, with its metadata (descriptions, labels, facets,
+    canned queries) and the long columns (text, tags, hash, comments) out of the table
+    views. Needs Datasette: pip install 'kifu[serve]'.
+    """
+    from kifu.archive.browse import serve
+    from kifu.archive.schema import db_path
+
+    serve(db_path(db), host=host, port=port, open_browser=open_browser)
