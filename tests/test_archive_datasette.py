@@ -108,7 +108,7 @@ def test_table_views_open_without_the_long_columns(archive, plugin) -> None:
     assert first.status_code == 302
     target = first.headers["location"]
     assert target.startswith("/club/records?") and "_nocol=text" in target
-    assert "_nocol=tags" in target and "_nocol=hash" in target
+    assert "_nocol=tags" in target and "_nocol=hash" in target and "_nocol=source" in target
     page, chosen, row, data = fetch(archive, "/club/records?_sort_desc=plies",
                                     "/club/records?_col=game&_col=text", "/club/records/1",
                                     "/club/records.json?_shape=array&_size=1", follow=True)

@@ -302,7 +302,7 @@ def datasette_cmd(db, output) -> None:
 @handle_errors
 def serve_cmd(db, host, port, open_browser) -> None:
     """Browse the archive in Datasette, with its metadata (descriptions, labels, facets,
-    canned queries) and the long columns (text, tags, hash, comments) out of the table
+    canned queries) and the long columns (text, tags, hash, comments, source) out of the table
     views. Needs Datasette: pip install 'kifu[serve]'.
     """
     from kifu.archive.browse import serve

@@ -152,18 +152,10 @@ def plays_text(pids: tuple[int, ...] | list[int]) -> str:
 
 
 def height_in_cards(height: int) -> str:
-    """A height in 1/60 of a card written as the rulebook measures it, in cards: a whole
-    number and a fraction in lowest terms (its table gives a level of red as 1/2 a card,
-    of black as 1/6).
+    """A height in 1/60 of a card written as the rulebook measures it, in cards (its table
+    gives a level of red as 1/2 a card, of black as 1/6): at most two decimals.
 
     >>> height_in_cards(0), height_in_cards(60), height_in_cards(144), height_in_cards(110)
-    ('0', '1', '2 2/5', '1 5/6')
+    ('0', '1', '2.4', '1.83')
     """
-    whole, rest = divmod(height, FULL)
-    if not rest:
-        return str(whole)
-    from math import gcd
-
-    g = gcd(rest, FULL)
-    frac = f"{rest // g}/{FULL // g}"
-    return f"{whole} {frac}" if whole else frac
+    return f"{height / FULL:.2f}".rstrip("0").rstrip(".")
