@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import gc
 import itertools
-import math
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from statistics import NormalDist
 from typing import Any
 
 import msgspec
@@ -341,22 +339,19 @@ class Archive:
         }
 
 
-def wilson_interval(successes: int, trials: int,
-                    confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson's score interval of the proportion ``successes / trials`` (the normal
-    quantile from the standard library's ``statistics.NormalDist``).
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of ``successes / trials``, from
+    :func:`kifu.lab.stats.proportion_ci` (scipy's ``binomtest``); (0, 1) with no trial.
 
     >>> [round(x, 4) for x in wilson_interval(7, 10)]
     [0.3968, 0.8922]
     """
     if trials <= 0:
         return 0.0, 1.0
-    z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    p = successes / trials
-    z2 = z * z / trials
-    centre = (p + z2 / 2) / (1 + z2)
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials)) / (1 + z2)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    from kifu.lab.stats import proportion_ci  # scipy: loaded only for the stats
+
+    iv = proportion_ci(successes, trials)
+    return iv.low, iv.high
 
 
 def _seat_result(row: RecordRow, seat: int) -> tuple[int | None, int | None, int | None]:
