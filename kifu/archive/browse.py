@@ -288,8 +288,9 @@ def serve_args(db: str, meta: str, *, host: str, port: int, open_browser: bool) 
 def serve(db: str, *, host: str = "127.0.0.1", port: int = 8001, open_browser: bool = False,
           extra: Sequence[str] = (), run: Callable[[list[str]], Any] | None = None) -> None:
     """Start Datasette on the archive ``db`` with its metadata and the plugin (blocks until
-    it is stopped). Raises :class:`KifuError` when Datasette is not installed or ``db`` is
-    not a kifu archive. ``run`` replaces Datasette's own command (tests)."""
+    it is stopped); an archive of an older schema is migrated first, as an import would.
+    Raises :class:`KifuError` when Datasette is not installed or ``db`` is not a kifu
+    archive. ``run`` replaces Datasette's own command (tests)."""
     try:
         import datasette  # noqa: F401
     except ImportError:
@@ -298,7 +299,9 @@ def serve(db: str, *, host: str = "127.0.0.1", port: int = 8001, open_browser: b
 
     if not os.path.exists(db):
         raise KifuError(f"{db}: no such archive (create one with kifu archive import)")
-    connect(db, readonly=True).close()  # a kifu archive, of a schema this kifu knows
+    # a kifu archive of a schema this kifu knows, migrated if older: the canned queries
+    # read the per-seat columns of schema 3
+    connect(db).close()
     register_plugin()
     import tempfile
 
