@@ -59,20 +59,38 @@ from kifu.games.alice.cards import (
     VERB,
     tables,
 )
+from kifu.games.alice.layout import (
+    A1,
+    A2,
+    ADJUST,
+    BARD,
+    BUY,
+    CHAR,
+    CLEAN,
+    DEAL,
+    DEALER_PHASES,
+    DRAW,
+    FORCED,
+    N1,
+    N2,
+    NONE,
+    OVER,
+    PLAY,
+    POOL,
+    ROLES,
+    SLOT_TYPE,
+    SLOTS,
+    SWAP,
+    SYSTEM,
+    V,
+    party,
+)
+from kifu.games.alice.layout import (
+    PHASES as PHASES,  # re-exported: other modules read the phase names here
+)
+from kifu.games.alice.text import render, write_line
 from kifu.games.alice.variant import AliceVariant
 
-(ROLES, DEAL, CHAR, BARD, FORCED, PLAY, ADJUST, SWAP, POOL, BUY, CLEAN, DRAW,
- OVER) = range(13)
-PHASES = ("roles", "deal", "char", "bard", "forced", "play", "adjust", "swap", "pool",
-          "buy", "clean", "draw", "over")
-DEALER_PHASES = frozenset((ROLES, DEAL, FORCED, POOL, DRAW))
-
-SLOTS = ("A1", "N1", "V", "A2", "N2")
-SLOT_TYPE = (ADJ, NOUN, VERB, ADJ, NOUN)
-A1, N1, V, A2, N2 = range(5)
-SYSTEM = 9
-"""The system as a party of the check (opponent, winner or loser)."""
-NONE = -1
 HAND = 4
 HATTER_HAND = 5
 DEAL_SHAPE = ((NOUN, 2), (VERB, 1), (ADJ, 2))
@@ -104,11 +122,6 @@ def _with(hand: tuple[int, ...], code: int) -> tuple[int, ...]:
 
 def _set(t: tuple, i: int, v) -> tuple:
     return (*t[:i], v, *t[i + 1:])
-
-
-def party(x: int) -> str:
-    """A check party as text: ``p1``, ``sys`` or ``-``."""
-    return "sys" if x == SYSTEM else ("-" if x == NONE else f"p{x}")
 
 
 class AliceState(State):
@@ -979,16 +992,10 @@ class AliceState(State):
 
     # --- text ---------------------------------------------------------------------------
     def to_line(self) -> str:
-        from kifu.games.alice.position import write_line
-
         return write_line(self, None)
 
     def view(self, seat: int) -> str:
-        from kifu.games.alice.position import write_line
-
         return write_line(self, seat)
 
     def render(self) -> str:
-        from kifu.games.alice.position import render
-
         return render(self)
