@@ -13,6 +13,7 @@ The campaign of ``docs/testing.md``::
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import sys
@@ -57,6 +58,8 @@ def main(name: str, argv: list[str]) -> None:
             f"-max_len={MAX_LEN.get(name, 1024)}", *argv[1:]]
     if not any(not a.startswith("-") for a in argv[1:]):
         args.append(str(corpus))
+    atexit.register(lambda: [print(f"stat::kifu_{k}: {v}", file=sys.stderr)
+                             for k, v in sorted(targets.COUNTS.items())])
     atheris.Setup(args, one_input)
     atheris.Fuzz()
 

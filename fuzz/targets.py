@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import io
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,9 @@ NAME = "fuzz.kifu"
 """The file name every target reports errors under (errors must start with it)."""
 
 Target = Callable[[bytes], None]
+
+COUNTS: Counter[str] = Counter()
+"""What targets saw, for a campaign's figures (``fuzz/run.py`` prints it at exit)."""
 
 
 def text_of(data: bytes) -> str:
@@ -146,6 +150,46 @@ def _exercise(state: State) -> None:
         state.pop()
 
 
+def play_alice(data: bytes) -> None:
+    """Issue 21: an Alice position line the reader accepts must be playable. ``perft`` 2
+    (and every node two plies down consistent: ``check_invariants``, a legal action unless
+    the game is over or the dealer shuffles), every legal action's text, each seat's view,
+    the picture, and the ``alice-bard-wins`` question on a small budget."""
+    from kifu.core.game import perft as count_leaves
+    from kifu.puzzles import Budget, get_question
+
+    game = games.get("alice")
+    try:
+        state = game.from_line(text_of(data))
+    except KifuError:
+        COUNTS["rejected"] += 1
+        raise
+    COUNTS["accepted"] += 1
+    assert game.from_line(state.to_line()).to_line() == state.to_line()
+
+    def walk(depth: int) -> None:
+        acts = state.legal_actions()
+        assert acts or state.to_move is None or (state.to_move == -1 and
+            state.chance_outcomes() is None), "no legal action"
+        assert state.count_legal() == len(acts)
+        state.check_invariants()
+        for a in acts:
+            game.format_action(state, a)
+            if depth:
+                state.push(a)
+                walk(depth - 1)
+                state.pop()
+
+    walk(2)
+    count_leaves(state, 2)
+    state.render()
+    for seat in range(state.n):
+        state.view(seat)
+    question = get_question("alice-bard-wins")
+    if question.applies(state) is None:
+        question.solve(state, Budget(nodes=300, seconds=1.0))
+
+
 def action_target(gid: str) -> Target:
     def target(data: bytes) -> None:
         game = games.get(gid)
@@ -237,6 +281,8 @@ def all_targets() -> dict[str, Target]:
         key = gid.replace("-", "_")
         out[f"position_{key}"] = position_target(gid)
         out[f"action_{key}"] = action_target(gid)
+    if "alice" in games.ids():
+        out["play_alice"] = play_alice
     for name in OPTIONAL:
         if optional_parser(name) is not None:
             out[name] = optional_target(name)
@@ -268,6 +314,11 @@ def seeds(name: str) -> list[bytes]:
             for v in (game.Variant(), *game.example_variants):
                 out.append(bytes([i]) + game.rules_spec(v).encode())
         return out
+    if name == "play_alice":
+        from kifu.notation.perftfile import read_perft
+
+        perft_lines = [c.position for c in read_perft(FIXTURES / "perft" / "alice.perft")]
+        return [line.encode() for line in (*perft_lines, *sample_states("alice")[0])]
     for gid in games.ids():
         key = gid.replace("-", "_")
         if name == f"position_{key}":
