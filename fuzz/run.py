@@ -60,7 +60,17 @@ def main(name: str, argv: list[str]) -> None:
         args.append(str(corpus))
     atexit.register(lambda: [print(f"stat::kifu_{k}: {v}", file=sys.stderr)
                              for k, v in sorted(targets.COUNTS.items())])
-    atheris.Setup(args, one_input)
+    mutate = targets.MUTATORS.get(name)
+    if mutate is None:
+        atheris.Setup(args, one_input)
+    else:  # a structure-aware mutation, one input in four libFuzzer's own
+
+        def custom(data: bytes, max_size: int, seed: int) -> bytes:
+            if seed % 4 == 0:
+                return atheris.Mutate(data, max_size)
+            return mutate(data, seed)[:max_size]
+
+        atheris.Setup(args, one_input, custom_mutator=custom)
     atheris.Fuzz()
 
 

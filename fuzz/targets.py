@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import importlib
 import io
+import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
@@ -190,6 +192,75 @@ def play_alice(data: bytes) -> None:
         question.solve(state, Budget(nodes=300, seconds=1.0))
 
 
+ALICE_FIELDS = ("rules", "phase", "to-move", "turns", "bard", "roles", "sp", "hands", "chars",
+                "sentence", "flags", "discard", "story", "check")
+ALICE_VOCAB = ("-", "0", "1", "2", "5", "9", "-1", "p0", "p1", "p2", "p5", "p6", "d", "sys",
+               "P", "B0", "B2", "n", "v", "a", "nS1", "aH12", "vC8", "nD4", "@p0", "@p3", "01",
+               "012", "play", "bard", "forced", "adjust", "swap", "pool", "buy", "clean",
+               "draw", "over", "roles", "deal", "char", "AQR", "aqr", "hCaprq", "10", "3")
+"""Tokens a mutation may put into an Alice position line's fields."""
+_ALICE_CARD = re.compile(r"[nva][SHDC](1[0-3]|[1-9])")
+
+
+def mutate_alice_line(line: str, rnd: random.Random, lines: list[str]) -> str:
+    """One change to an Alice position line, field-aware (most byte-level changes only make
+    a line the reader refuses): a field, or one ``/``- or ``,``-separated part of it, taken
+    from another valid line of ``lines`` or from :data:`ALICE_VOCAB`; a card token moved
+    elsewhere; one character changed."""
+    f = line.split(" ")
+    other = rnd.choice(lines).split(" ")
+    if min(len(f), len(other)) < 2:
+        return line + rnd.choice(ALICE_VOCAB)
+    i = rnd.randrange(1, min(len(f), len(other), len(ALICE_FIELDS)))
+    sep = "," if ALICE_FIELDS[i] in ("sp", "check") else "/"
+    k = rnd.randrange(6)
+    if k == 0:
+        f[i] = other[i]
+    elif k in (1, 2):
+        parts = f[i].split(sep)
+        new = rnd.choice(other[i].split(sep)) if k == 1 else rnd.choice(ALICE_VOCAB)
+        parts[rnd.randrange(len(parts))] = new
+        f[i] = sep.join(parts)
+    elif k == 3:
+        f[i] = rnd.choice(ALICE_VOCAB)
+    elif k == 4:
+        text = " ".join(f)
+        cards = list(_ALICE_CARD.finditer(text))
+        if cards:
+            m = rnd.choice(cards)
+            text = text[:m.start()] + text[m.end():]
+            at = rnd.randrange(len(text) + 1)
+            return text[:at] + m.group(0) + text[at:]
+        return text
+    else:
+        text = " ".join(f)
+        at = rnd.randrange(len(text))
+        return text[:at] + rnd.choice("0123456789-/,:@pdPBnvaSHDC") + text[at + 1:]
+    return " ".join(f)
+
+
+def alice_mutator(data: bytes, seed: int) -> bytes:
+    """``play_alice``'s structure-aware mutation for atheris (``fuzz/run.py``): one to three
+    field-aware changes of the input or, mostly when the reader refuses the input, of a
+    valid line (changes of refused lines are mostly refused too)."""
+    rnd = random.Random(seed)
+    lines = [x.decode() for x in seeds("play_alice")]
+    line = text_of(data)
+    try:
+        games.get("alice").from_line(line)
+    except KifuError:
+        if rnd.random() < 0.8 or len(line.split(" ")) != len(ALICE_FIELDS):
+            line = rnd.choice(lines)
+    for _ in range(rnd.randint(1, 3)):
+        line = mutate_alice_line(line, rnd, lines)
+    return line.encode()
+
+
+MUTATORS: dict[str, Callable[[bytes, int], bytes]] = {"play_alice": alice_mutator}
+"""Structure-aware mutations by target name (``fuzz/run.py`` alternates them with
+libFuzzer's own)."""
+
+
 def action_target(gid: str) -> Target:
     def target(data: bytes) -> None:
         game = games.get(gid)
@@ -292,6 +363,18 @@ def all_targets() -> dict[str, Target]:
 # --- seeds --------------------------------------------------------------------------------
 
 
+@cache
+def _alice_seeds() -> tuple[bytes, ...]:
+    """Valid Alice lines: the perft and puzzle fixtures, and positions of seeded games."""
+    from kifu.notation.perftfile import read_perft
+
+    out = [c.position for c in read_perft(FIXTURES / "perft" / "alice.perft")]
+    text = (FIXTURES / "puzzles" / "alice.kifu").read_text(encoding="utf-8")
+    out += re.findall(r'^\[Position "(.*)"\]$', text, re.M)
+    out += sample_states("alice")[0]
+    return tuple(line.encode() for line in out)
+
+
 def seeds(name: str) -> list[bytes]:
     """Valid inputs of a parser, to mutate (hypothesis) or to start a corpus (atheris)."""
     if name in ("record_text", "record_json"):
@@ -315,10 +398,7 @@ def seeds(name: str) -> list[bytes]:
                 out.append(bytes([i]) + game.rules_spec(v).encode())
         return out
     if name == "play_alice":
-        from kifu.notation.perftfile import read_perft
-
-        perft_lines = [c.position for c in read_perft(FIXTURES / "perft" / "alice.perft")]
-        return [line.encode() for line in (*perft_lines, *sample_states("alice")[0])]
+        return list(_alice_seeds())
     for gid in games.ids():
         key = gid.replace("-", "_")
         if name == f"position_{key}":

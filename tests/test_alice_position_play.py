@@ -31,8 +31,7 @@ sys.path.insert(0, str(ROOT / "fuzz"))
 import targets  # noqa: E402
 
 GAME = games.get("alice")
-FIELDS = ("rules", "phase", "to-move", "turns", "bard", "roles", "sp", "hands", "chars",
-          "sentence", "flags", "discard", "story", "check")
+FIELDS = targets.ALICE_FIELDS
 
 # Valid positions of seeded 3-player games, one of each phase met (the bases below).
 PLAY = ("alice/1 play p1 0 p0 hqr 0,0,0:0 nD8aH5aC13/nH7vC10aS6aS8/nC2vS11aH3aH7 "
@@ -123,12 +122,6 @@ def test_a_bad_card_is_located_at_its_token(name, value, off) -> None:
 
 # --- the search: mutations of valid lines, each accepted line played -------------------------
 
-VOCAB = ["-", "0", "1", "2", "5", "9", "-1", "p0", "p1", "p2", "p5", "p6", "d", "sys", "P",
-         "B0", "B2", "n", "v", "a", "nS1", "aH12", "vC8", "nD4", "@p0", "@p3", "01", "012",
-         "play", "bard", "forced", "adjust", "swap", "pool", "buy", "clean", "draw", "over",
-         "roles", "deal", "char", "AQR", "aqr", "hCaprq", "10", "3"]
-
-
 def valid_lines() -> list[str]:
     """Lines of the perft and puzzle fixtures and of seeded games (every 5th position)."""
     out = [c.position for c in read_perft(ROOT / "fixtures" / "perft" / "alice.perft")]
@@ -152,44 +145,11 @@ def valid_lines() -> list[str]:
 LINES = valid_lines()
 
 
-def mutate(line: str, rnd: random.Random) -> str:
-    """One change: a field, or one part of it (``/`` or ``,`` separated), taken from another
-    valid line or from a vocabulary of tokens; a card moved elsewhere; a character."""
-    f = line.split(" ")
-    other = rnd.choice(LINES).split(" ")
-    i = rnd.randrange(1, min(len(f), len(other)))
-    sep = "," if FIELDS[i] in ("sp", "check") else "/"
-    k = rnd.randrange(6)
-    if k == 0:
-        f[i] = other[i]
-    elif k in (1, 2):
-        parts = f[i].split(sep)
-        new = rnd.choice(other[i].split(sep)) if k == 1 else rnd.choice(VOCAB)
-        parts[rnd.randrange(len(parts))] = new
-        f[i] = sep.join(parts)
-    elif k == 3:
-        f[i] = rnd.choice(VOCAB)
-    elif k == 4:
-        s = " ".join(f)
-        cards = list(re.finditer(r"[nva][SHDC](1[0-3]|[1-9])", s))
-        if cards:
-            m = rnd.choice(cards)
-            s = s[:m.start()] + s[m.end():]
-            at = rnd.randrange(len(s))
-            return s[:at] + m.group(0) + s[at:]
-        return s
-    else:
-        s = " ".join(f)
-        at = rnd.randrange(len(s))
-        return s[:at] + rnd.choice("0123456789-/,:@pdPBnvaSHDC") + s[at + 1:]
-    return " ".join(f)
-
-
 def mutated(key: int) -> str:
     rnd = random.Random(key)
     line = rnd.choice(LINES)
     for _ in range(rnd.randint(1, 3)):
-        line = mutate(line, rnd)
+        line = targets.mutate_alice_line(line, rnd, LINES)
     return line
 
 
