@@ -116,6 +116,8 @@ NOOWN = (NONE,) * 5
 TYPE_BITS = tuple(((1 << 52) - 1) << 52 * t for t in range(3))
 """The bits of each deck type's codes (nouns 0-51, verbs 52-103, adjectives 104-155)."""
 _NOUNS, _VERBS, _ADJS = TYPE_BITS
+DRAWING = frozenset((DRAW, FORCED))
+"""The phases where the dealer draws a card from a deck."""
 TYPE_SLOTS = ((N1, N2), (V,), (A1, A2))
 """The sentence slots of each deck type."""
 _RANGE = range(N_CODES)
@@ -419,10 +421,6 @@ class AliceState(State):
 
     def count_legal(self) -> int:
         ph = self.phase
-        if ph == PLAY:
-            return self._count_plays(self.turn)  # type: ignore[arg-type]
-        if ph in (DRAW, FORCED):
-            return (self._dk & TYPE_BITS[self.dtype]).bit_count()
         if ph == CLEAN:  # every leaf of the 3p-clean perft position: limit() inline
             seat: int = self.turn  # type: ignore[assignment]
             k = len(self.hands[seat])
@@ -431,6 +429,10 @@ class AliceState(State):
                 return k
             x = self._dk | self._dc
             return (x & _NOUNS != 0) + (x & _VERBS != 0) + (x & _ADJS != 0)
+        if ph == PLAY:
+            return self._count_plays(self.turn)  # type: ignore[arg-type]
+        if ph in DRAWING:
+            return (self._dk & TYPE_BITS[self.dtype]).bit_count()
         return len(self.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]] | None:
