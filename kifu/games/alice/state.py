@@ -398,7 +398,9 @@ class AliceState(State):
         return out
 
     def _count_plays(self, seat: int) -> int:
-        """``len(self._plays(seat))``, counted without building the actions."""
+        """``len(self._plays(seat))``, counted without building the actions: the leaves of
+        the playing-phase positions of benchmarks/test_perft.py (fixtures/perft/alice.perft);
+        tests/test_alice_push.py checks it against ``_plays``."""
         slots = self.slots
         hand = self.hands[seat]
         if not all(slots):
@@ -421,7 +423,10 @@ class AliceState(State):
 
     def count_legal(self) -> int:
         ph = self.phase
-        if ph == CLEAN:  # every leaf of the 3p-clean perft position: limit() inline
+        # The Clean Phase first, ``limit`` inline: nearly every leaf of benchmarks/
+        # test_perft.py (the 3p-clean position); tests/test_alice_push.py compares the count
+        # with legal_actions() at every node it visits.
+        if ph == CLEAN:
             seat: int = self.turn  # type: ignore[assignment]
             k = len(self.hands[seat])
             if k > (HATTER_HAND if self.shown >> seat & 1 and
