@@ -224,7 +224,7 @@ def test_tweak_questions_vs_brute(benchmark, which, seed) -> None:
 
 
 def test_generation_rate(benchmark) -> None:
-    from kifu.cli.puzzles import generate_puzzles
+    from kifu.lab.generate import generate_puzzles
 
     benchmark.group = "puzzle generation"
 

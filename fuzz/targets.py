@@ -23,11 +23,12 @@ from functools import cache
 from pathlib import Path
 
 from kifu import games
-from kifu.cli.common import parse_variant_options, read_stream
+from kifu.cli.common import parse_variant_options
 from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.core.rng import Rng
 from kifu.notation.diff import diff_records
+from kifu.notation.files import read_stream
 from kifu.notation.perftfile import parse_perft
 from kifu.notation.reader import read_records
 from kifu.notation.record import format_record, record_from_json, record_to_json

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kifu import games
-from kifu.cli.main import cli
+from kifu.cli.main import all_commands, cli
 from kifu.core.errors import KifuError
 from kifu.notation.reader import parse_records
 from kifu.notation.replay import replay
@@ -252,7 +252,7 @@ def test_diff_rejects_a_bad_spec_up_front(run, tmp_path) -> None:
 # --- help and docs ------------------------------------------------------------------------
 
 def _commands():
-    for name, command in cli.commands.items():
+    for name, command in all_commands().items():
         if isinstance(command, click.Group):
             for sub, subcommand in command.commands.items():
                 yield f"{name} {sub}", name, subcommand

@@ -8,11 +8,12 @@ from fractions import Fraction
 import pytest
 
 from kifu import games
+from kifu.bots.towai import OutBot
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.towai import TowaiVariant
-from kifu.games.towai.bots import GreedyBot, OutBot, out_line
+from kifu.games.towai.bots import GreedyBot, out_line
 from kifu.games.towai.cards import ALL_CARDS, COPIES, NUM, TYPE
 from kifu.games.towai.state import CHAIN, DEAL, LEAD, OVER, PLAY, REBUILD, SWAP_PHASE
 

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu import games
+from kifu.bots import play_actions
 from kifu.cli.main import cli
 from kifu.core.game import State
 from kifu.notation.views import open_seats, picture, seat_view
-from kifu.play import play_actions
 
 # Per game: which zones of the full position line `seat` may see. An entry maps
 # (field, part) -> (token pattern, visible) where part is None for a whole field or a seat's

@@ -32,6 +32,7 @@ from kifu.archive.rows import (
 from kifu.archive.schema import connect, db_path
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
+from kifu.notation.files import load_records
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.reader import Located
 from kifu.notation.record import HEADER_NAME
@@ -354,8 +355,6 @@ def _insert_values(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ..
 def _load_keeping_text(path: str) -> Iterator[Located]:
     """The loader of ``kifu validate``, also keeping a record's action lines when they are
     canonical as read (``Located.moves_text``): its canonical text is not written again."""
-    from kifu.cli.common import load_records
-
     return load_records(path, keep_text=True)
 
 

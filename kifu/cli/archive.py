@@ -40,7 +40,7 @@ def output_options(func: Callable) -> Callable:
     return wrapper
 
 
-@click.group("archive")
+@click.group("archive", short_help="A SQLite archive of records and puzzles.")
 def archive() -> None:
     """A SQLite archive of records and puzzles (sqlite-utils; Datasette and sqlite3 read it).
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import click
 
 from kifu import games
-from kifu.cli.common import echo_json, handle_errors, load_records
+from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.replay import pick_record
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
 from kifu.core.executor import chunked, map_chunks
 from kifu.notation.diff import diff_records, diff_rules
+from kifu.notation.files import load_records
 
 
-@click.command()
+@click.command(short_help="Compare two records, or a corpus under two rule sets.")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="[B]", required=False)
 @click.option("--index", type=int, default=1, show_default=True,

@@ -8,8 +8,9 @@ import re
 
 import click
 
-from kifu.cli.common import display_name, handle_errors, load_records, read_stream, write_output
+from kifu.cli.common import handle_errors
 from kifu.core.errors import KifuError
+from kifu.notation.files import display_name, load_records, read_stream, write_output
 
 _HEADER = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)\s")
 
@@ -32,7 +33,7 @@ def first_block_is_puzzle(head: str) -> bool:
     return is_puzzle(names)
 
 
-@click.command("html")
+@click.command("html", short_help="Write a self-contained HTML viewer or puzzle page.")
 @click.argument("file", metavar="FILE")
 @click.option("--index", type=int, default=1, show_default=True,
               help="Which record of the file (1 = the first); not for a puzzle file.")

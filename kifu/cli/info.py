@@ -8,14 +8,14 @@ import time
 import click
 
 from kifu import games
+from kifu.bots import bot_names
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
 from kifu.core.errors import KifuError
 from kifu.core.game import perft
-from kifu.notation.record import json_schema
 
 
-@click.command("games")
+@click.command("games", short_help="List the games, their players, bots and rule variants.")
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @handle_errors
 def games_cmd(as_json) -> None:
@@ -24,7 +24,7 @@ def games_cmd(as_json) -> None:
     for gid in games.ids():
         g = games.get(gid)
         rows.append({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                     "rules": g.rules_spec(), "bots": list(g.bots)})
+                     "rules": g.rules_spec(), "bots": bot_names(g)})
     if as_json:
         echo_json(rows)
         return
@@ -34,7 +34,7 @@ def games_cmd(as_json) -> None:
                    f"bots: {', '.join(r['bots'])}")
 
 
-@click.command()
+@click.command(short_help="Print the JSON Schema of a record or a puzzle.")
 @click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
 def schema(kind) -> None:
     """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
@@ -43,10 +43,12 @@ def schema(kind) -> None:
 
         click.echo(json.dumps(puzzle_json_schema(), indent=2))
         return
+    from kifu.notation.record import json_schema
+
     click.echo(json.dumps(json_schema(), indent=2))
 
 
-@click.command("perft")
+@click.command("perft", short_help="Count the leaves of the action tree below a position.")
 @click.argument("game_name", metavar="GAME")
 @click.argument("position", metavar="POSITION")
 @click.option("-d", "--depth", type=int, default=3, show_default=True,

@@ -8,7 +8,8 @@ import sys
 import click
 
 from kifu import games
-from kifu.cli.common import handle_errors, parse_variant_options, write_output
+from kifu.bots import default_bot
+from kifu.cli.common import handle_errors, parse_variant_options
 from kifu.cli.options import (
     cards_option,
     date_callback,
@@ -18,11 +19,12 @@ from kifu.cli.options import (
     with_cards,
 )
 from kifu.core.errors import VariantError
+from kifu.lab.play import play_record
+from kifu.notation.files import write_output
 from kifu.notation.record import format_record, record_to_json
-from kifu.play import play_record
 
 
-@click.command()
+@click.command(short_help="Let bots play GAME from a seed and write the records.")
 @click.argument("game_name", metavar="GAME")
 @click.option("-n", "--players", type=int, required=True, help="Number of seats.")
 @click.option("-s", "--seed", default="0", show_default=True, callback=seed_callback,
@@ -61,7 +63,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
         if len(names) != players:
             raise VariantError(f"--bots names {len(names)} bots for {players} players")
     else:
-        default = "greedy" if "greedy" in game.bots else "random"
+        default = default_bot(game)
         names = [bot or default] * players
     date = date or datetime.date.today().strftime("%Y.%m.%d")
     if count > 1:

@@ -271,7 +271,7 @@ class Recorder:
         return f"(the dealer acts: type what you see, e.g. {form}; ? for help)" if form else ""
 
 
-@click.command("record")
+@click.command("record", short_help="Record a game as it is played at a table.")
 @click.argument("game_name", metavar="[GAME]", required=False)
 @click.option("-n", "--players", type=int, default=None, help="Number of seats.")
 @click.option("--names", default=None, metavar="A,B,...",

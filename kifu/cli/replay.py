@@ -12,10 +12,11 @@ from typing import Any
 import click
 import msgspec
 
-from kifu.cli.common import display_name, handle_errors, load_records
+from kifu.cli.common import handle_errors
 from kifu.cli.options import cards_option
 from kifu.core.errors import KifuError
 from kifu.core.game import Game, State, actor_name
+from kifu.notation.files import display_name, load_records
 from kifu.notation.reader import SKIP, Located, RecordBuilder
 from kifu.notation.record import Record, format_record
 from kifu.notation.replay import legal_texts
@@ -150,7 +151,7 @@ class Shown:
         return "\n".join((head, body, tail))
 
 
-@click.command("replay")
+@click.command("replay", short_help="Replay a record and show a position.")
 @click.argument("file", metavar="FILE")
 @click.option("--ply", type=int, default=None,
               help="Stop after this many actions (default: the whole record; "

@@ -103,7 +103,7 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None
                f"{sol.winning} of {len(sol.values)} first actions reach the answer")
 
 
-@click.command()
+@click.command(short_help="Solve puzzles, or ask a question of one position.")
 @click.argument("source", metavar="FILE|DIR|-|GAME", nargs=1)
 @click.argument("position", required=False)
 @click.option("-q", "--question", help="With GAME POSITION: the question, e.g. 'tweak-within 2'.")

@@ -22,7 +22,7 @@ _DIR = click.option("--dir", "directory", default=None, metavar="DIR",
                     help="Where the traces live (default: fixtures/traces).")
 
 
-@click.group("trace")
+@click.group("trace", short_help="Golden traces: regenerate or check them.")
 def trace() -> None:
     """Golden traces: seeded bot games written out ply by ply (the position line, the legal
     actions, the action taken). 'kifu trace check' replays them against the engine and

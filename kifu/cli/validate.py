@@ -12,7 +12,7 @@ from kifu.cli.scale import executor_options
 from kifu.notation.batch import CHUNK_RECORDS, FileSummary, Validation
 
 
-@click.command()
+@click.command(short_help="Check that records are well formed and legal.")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--all", "report_all", is_flag=True,
               help="Go on after the first bad record and report every one.")

@@ -20,8 +20,9 @@ from typing import Any, ClassVar
 import msgspec
 
 from kifu.core.errors import IllegalActionError, NotationError, VariantError
+from kifu.core.registry import canonical_id
 from kifu.core.rng import Rng
-from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
+from kifu.core.variant import Variant, rules_spec, short, variant_from_pairs
 
 DEALER = -1
 """The seat number of the dealer, who makes every chance decision."""
@@ -296,9 +297,7 @@ class Game(ABC):
     def rules_spec(self, variant: Variant | None = None) -> str:
         """The canonical rules token, e.g. ``tweak/1;rounds=1``."""
         variant = variant if variant is not None else self.Variant()
-        parts = [f"{self.id}/{self.rules_version}"]
-        parts += [f"{k}={v}" for k, v in variant_fields(variant)]
-        return ";".join(parts)
+        return rules_spec(self.id, self.rules_version, variant)
 
     def parse_rules(self, spec: str) -> Variant:
         """The variant named by a rules token (raises :class:`VariantError`)."""
@@ -306,7 +305,7 @@ class Game(ABC):
             raise VariantError(f"a rules spec is one token of printable ASCII, not {short(spec)}")
         head, *fields = spec.split(";")
         name, _, version = head.partition("/")
-        if get_game_id(name) != self.id:
+        if canonical_id(name) != self.id:
             raise VariantError(f"rules {short(spec)} are not for {self.id}")
         if version and version != str(self.rules_version):
             raise VariantError(
@@ -342,13 +341,6 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"
-
-
-def get_game_id(name: str) -> str:
-    """The canonical game id for a name or alias (imported lazily to avoid a cycle)."""
-    from kifu.games import canonical_id
-
-    return canonical_id(name)
 
 
 def perft(state: State, depth: int) -> int:

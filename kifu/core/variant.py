@@ -126,3 +126,19 @@ def variant_from_pairs(cls: type[Variant], pairs: list[tuple[str, str]]) -> Vari
         return cls(**kwargs)
     except (TypeError, msgspec.ValidationError) as e:
         raise VariantError(f"bad variant: {e}") from None
+
+
+_SPECS: dict[tuple[str, int, Variant], str] = {}
+
+
+def rules_spec(game_id: str, version: int, variant: Variant) -> str:
+    """The canonical rules token of ``variant`` (``tweak/1;rounds=1``), remembered per
+    variant (engines write it into every position line)."""
+    key = (game_id, version, variant)
+    s = _SPECS.get(key)
+    if s is None:
+        if len(_SPECS) > 4096:  # variants are few; a bound all the same
+            _SPECS.clear()
+        s = ";".join([f"{game_id}/{version}"] + [f"{k}={v}" for k, v in variant_fields(variant)])
+        _SPECS[key] = s
+    return s

@@ -15,9 +15,9 @@ from pathlib import Path
 from kifu import games
 from kifu.html import browser
 from kifu.html.page import record_page
+from kifu.lab.play import play_record
 from kifu.notation.reader import Located, read_records
 from kifu.notation.record import Record
-from kifu.play import play_record
 
 SIZES = {"desktop": (1280, 1000), "phone": (390, 1600)}
 ROOT = Path(__file__).resolve().parents[2]

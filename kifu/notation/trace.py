@@ -29,10 +29,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kifu import games
+from kifu.bots import classic_bots, play_actions
 from kifu.core.errors import KifuError
 from kifu.core.game import DEALER, Game, State, actor_name, parse_actor
 from kifu.core.variant import Variant, variant_fields
-from kifu.play import play_actions
 
 SEPARATOR = " | "
 NOT_ENUMERABLE = "(a chance event: not enumerable)"
@@ -128,7 +128,7 @@ def game_lines(game: Game, variant: Variant, players: int, seed: int,
 
 def generate(game: Game, variant: Variant, *, games_count: int = GAMES_PER_TRACE) -> str:
     """A trace of ``games_count`` seeded bot games (fewer if the file would be too big)."""
-    bot_names = list(game.bots)
+    bot_names = classic_bots(game)
     head = [
         f"# kifu trace: {game.id} under {game.rules_spec(variant)} "
         "(kifu trace regenerate rewrites this file)",

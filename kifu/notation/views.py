@@ -13,6 +13,7 @@ import functools
 import inspect
 from collections.abc import Collection, Sequence
 
+from kifu.bots import bot_class
 from kifu.core.errors import KifuError
 from kifu.core.game import DEALER, Game, State, actor_name
 
@@ -30,7 +31,7 @@ def open_seats(game: Game, players: Sequence[str]) -> frozenset[int]:
     (named in the ``Players`` header by the bot's name)."""
     seats = set()
     for seat, name in enumerate(players):
-        cls = game.bots.get(name.strip())
+        cls = bot_class(game, name.strip())
         if cls is not None and getattr(cls, "open_hand", False):
             seats.add(seat)
     return frozenset(seats)

@@ -19,6 +19,7 @@ from struct import Struct
 
 from kifu.core.errors import IllegalActionError, multiset_diff
 from kifu.core.game import DEALER, Action, Result, State
+from kifu.core.variant import rules_spec
 from kifu.games.tweak.actions import (
     BOMB_ALL,
     DEALER_IS,
@@ -55,7 +56,7 @@ from kifu.games.tweak.cards import (
     colours_for,
     number_deck,
 )
-from kifu.games.tweak.variant import TweakVariant
+from kifu.games.tweak.variant import GAME_ID, RULES_VERSION, TweakVariant
 
 FIRST, DEAL, TURN, BOMB_PHASE, STEAL_PHASE, OVER = range(6)
 HAND_SIZE = 3
@@ -1772,8 +1773,6 @@ class TweakState(State):
         return f"T{m}u" if self.tused else f"T{m}"
 
     def _fields(self, seat: int | None) -> list[str]:
-        from kifu.games.tweak import GAME
-
         def hidden(zone: tuple[int, ...]) -> str:
             return "?" * len(zone) or "-"
 
@@ -1788,7 +1787,7 @@ class TweakState(State):
         deck = self.deck_left()
         tpile = self.tpile_left()
         return [
-            GAME.rules_spec(self.variant),
+            rules_spec(GAME_ID, RULES_VERSION, self.variant),
             self._phase_token(),
             f"r{self.round}d{self.dealer}",
             f"t{self.target}",
