@@ -3,14 +3,13 @@ file (a puzzle sheet)."""
 
 from __future__ import annotations
 
-import io
 import re
 
 import click
 
 from kifu.cli.common import handle_errors
 from kifu.core.errors import KifuError
-from kifu.notation.files import display_name, load_records, read_stream, write_output
+from kifu.notation.files import display_name, open_binary, read_stream, with_head, write_output
 
 _HEADER = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)\s")
 
@@ -51,29 +50,25 @@ def html_cmd(file: str, index: int, seat: int | None, output: str) -> None:
     Example: kifu html g.kifu --player 0 -o g.html
     """
     from kifu.html import puzzle_page, record_page
-    from kifu.notation.puzzle import load_puzzles
+    from kifu.notation.puzzle import read_puzzle_stream
 
     name = display_name(file)
-    data = click.get_binary_stream("stdin").read() if file == "-" else None
-    if data is None:
-        with open(file, "rb") as f:
-            head = f.read(4096)
-    else:
-        head = data[:4096]
-    if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
-        if seat is not None:
-            raise KifuError("--player is for a game record, not a puzzle sheet")
-        try:
-            text = None if data is None else data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise KifuError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
-        title = "Puzzles" if file == "-" else f"Puzzles: {name}"
-        write_output(output, puzzle_page(load_puzzles(name, text), title=title),
-                     inputs=(file,))
-        return
-    locs = list(load_records(file) if data is None else read_stream(io.BytesIO(data), name))
-    if not locs:
-        raise KifuError(f"{name}: no record in the file")
-    if not 1 <= index <= len(locs):
-        raise KifuError(f"{name}: there is no record #{index} (the file has {len(locs)})")
-    write_output(output, record_page(locs[index - 1], seat=seat, index=index), inputs=(file,))
+    with open_binary(file) as raw:  # streamed, as every record file is read
+        head, f = with_head(raw)
+        if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
+            if seat is not None:
+                raise KifuError("--player is for a game record, not a puzzle sheet")
+            title = "Puzzles" if file == "-" else f"Puzzles: {name}"
+            page = puzzle_page(read_puzzle_stream(f, name), title=title)
+        else:
+            chosen, count = None, 0
+            for loc in read_stream(f, name):  # the whole file is checked, one record kept
+                count += 1
+                if count == index:
+                    chosen = loc
+            if not count:
+                raise KifuError(f"{name}: no record in the file")
+            if chosen is None:
+                raise KifuError(f"{name}: there is no record #{index} (the file has {count})")
+            page = record_page(chosen, seat=seat, index=index)
+    write_output(output, page, inputs=(file,))
