@@ -35,7 +35,7 @@ from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
 from kifu.notation.files import load_records
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.reader import Located
-from kifu.notation.record import HEADER_NAME
+from kifu.notation.record import HEADER_NAME, nfc
 
 BATCH_ROWS = 2000
 """Records per write transaction."""
@@ -414,13 +414,13 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
         params.append(f.rules)
     if f.player:
         where.append("r.id IN (SELECT record_id FROM record_players WHERE name = ?)")
-        params.append(f.player)
+        params.append(nfc(f.player))  # names are stored in NFC
     if f.result:
         where.append("r.result = ?")
         params.append(f.result)
     if f.winner:
         where.append("r.winner = ?")
-        params.append(f.winner)
+        params.append(nfc(f.winner))
     for name, value in f.tags:
         where.append("json_extract(r.tags, ?) = ?")
         params += [f'$."{name}"', value]
