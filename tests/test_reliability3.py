@@ -336,7 +336,8 @@ def test_puzzle_headers_refuse_lookalikes() -> None:
     for old, new in (("p0 T4; p0 day N2", "p0 T4; p0 day\u00a0N2"),
                      ("p0 T4; p0 day N2", "p0 T4; p0 d\u0430y N2"),  # Cyrillic a
                      ('[Answer "yes"]', '[Answer "y\u0435s"]'),
-                     ('[Question "towai-out-this-turn"]', '[Question "towai-out-this-turn\u00a0"]')):
+                     ('[Question "towai-out-this-turn"]',
+                      '[Question "towai-out-this-turn\u00a0"]')):
         (lp,) = read_puzzles(TOWAI_PUZZLE.replace(old, new), path="p.kifu")
         with pytest.raises(NotationError, match="is ASCII"):
             check_puzzle(lp)
