@@ -281,25 +281,35 @@ def from_line(game: Game, line: str) -> AliceState:
     return st
 
 
-def render(st: AliceState) -> str:
-    """The table for people: roles, SP, hands, the sentence as words with owners."""
+def render(st: AliceState, seat: int | None = None) -> str:
+    """The table for people: roles, SP, hands, the sentence as words with owners. With
+    ``seat``, only what that seat sees: the other hands, the face-down roles of the others
+    and, while Characters are chosen, their Characters as ``?`` (as ``view`` hides them)."""
     n = st.n
     cs = card_set(st.variant.cards)
     word = st._tb.word
-    lines = [f"Alice, {n} players, rules {rules_spec(st.variant)}, card set {cs.name}",
+    seen = "" if seat is None else f", as p{seat} sees it (hidden cards are ?)"
+    lines = [f"Alice, {n} players, rules {rules_spec(st.variant)}, card set {cs.name}{seen}",
              f"turn {st.turns + 1} of {st.variant.turns}, phase {PHASES[st.phase]}"
              + (f", Bard p{st.bard}" if st.bard != NONE else "")]
     for s in range(n):
+        other = seat is not None and s != seat
         role = "?"
-        if st.roles:
+        if st.roles and not (other and not st.shown >> s & 1):
             r = cs.roles[st.roles[s]]
             role = f"{r.title} ({'face up' if st.shown >> s & 1 else 'face down'}, wins at "\
                 f"SP {r.win})"
+        elif st.roles:
+            role = "role ? (face down)"
         mark = " <- to move" if st.turn == s else ""
+        if s == seat:
+            mark += " (you)"
         out = " (out)" if st.out >> s & 1 else ""
         ch = TOKEN[st.chars[s]] if st.chars[s] != NONE else "-"
-        lines.append(f"p{s}: SP {st.sp[s]}, {role}, Character {ch}, hand "
-                     f"{cards_text(st.hands[s])}{out}{mark}")
+        if other and st.chars[s] != NONE and st.phase == CHAR:
+            ch = "?"
+        hand = ("?" * len(st.hands[s]) or "-") if other else cards_text(st.hands[s])
+        lines.append(f"p{s}: SP {st.sp[s]}, {role}, Character {ch}, hand {hand}{out}{mark}")
     lines.append(f"system SP {st.sys_sp}")
     if any(st.slots):
         shown = []

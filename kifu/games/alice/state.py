@@ -988,7 +988,7 @@ class AliceState(State):
 
         return write_line(self, seat)
 
-    def render(self) -> str:
+    def render(self, seat: int | None = None) -> str:
         from kifu.games.alice.position import render
 
-        return render(self)
+        return render(self, seat)
