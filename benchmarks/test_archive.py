@@ -45,7 +45,7 @@ def test_import_over_validate_interleaved(benchmark, big_corpora, tmp_path, gid)
     """The issue's ratio, import over validation of the same file, timed in alternation
     (``test_validate._interleaved``): validation as ``kifu validate`` reads a file (the
     loader, then the fast replay), import into a new archive each round."""
-    from kifu.cli.common import load_records
+    from kifu.notation.files import load_records
     from kifu.notation.replay import FastReplayer
 
     from .test_validate import _interleaved, _ratios

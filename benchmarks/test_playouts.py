@@ -1,14 +1,14 @@
 """Random playouts: whole games per second, dealer actions drawn from a seed, every player
 action uniformly random. ``push`` (unchecked, what a Monte-Carlo search does) and
-``kifu.play.play_actions`` with random bots (``apply``: checked, what ``kifu play`` does)."""
+``kifu.bots.play_actions`` with random bots (``apply``: checked, what ``kifu play`` does)."""
 
 from __future__ import annotations
 
 import pytest
 
 from kifu import games
+from kifu.bots import play_actions
 from kifu.core.rng import Rng
-from kifu.play import play_actions
 
 from .conftest import load_game, per_second, random_play
 

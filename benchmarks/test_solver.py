@@ -64,10 +64,10 @@ def chess_rate() -> float:
     chess = pytest.importorskip(
         "chess", reason="python-chess is the anchor; install the dev extra: pip install -e .[dev]"
     )
-    from .test_perft import _chess_perft
+    from .conftest import chess_perft
 
     t = time.process_time()
-    n = _chess_perft(chess.Board(), 4)
+    n = chess_perft(chess.Board(), 4)
     return n / (time.process_time() - t)
 
 
@@ -347,7 +347,7 @@ def test_tweak_questions_vs_brute(benchmark, which, seed) -> None:
 
 
 def test_generation_rate(benchmark) -> None:
-    from kifu.cli.puzzles import generate_puzzles
+    from kifu.lab.generate import generate_puzzles
 
     benchmark.group = "puzzle generation"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kifu.cli.main import cli
+from kifu.cli.main import all_commands, cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -173,7 +173,7 @@ def test_games_schema_perft(run) -> None:
 
 def test_every_command_has_help_and_docs(run) -> None:
     doc = (ROOT / "docs" / "cli.md").read_text()
-    for name, command in cli.commands.items():
+    for name, command in all_commands().items():
         assert command.help and len(command.help) > 20, name
         assert f"## kifu {name}" in doc, f"docs/cli.md has no section for kifu {name}"
         r = run(name, "--help")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kifu import games
-from kifu.cli.main import cli
+from kifu.cli.main import all_commands, cli
 from kifu.core.errors import KifuError
 from kifu.notation.reader import parse_records
 from kifu.notation.replay import replay
@@ -252,7 +252,7 @@ def test_diff_rejects_a_bad_spec_up_front(run, tmp_path) -> None:
 # --- help and docs ------------------------------------------------------------------------
 
 def _commands():
-    for name, command in cli.commands.items():
+    for name, command in all_commands().items():
         if isinstance(command, click.Group):
             for sub, subcommand in command.commands.items():
                 yield f"{name} {sub}", name, subcommand
@@ -308,7 +308,7 @@ UNKNOWN_GAME = '[Game "chess"]\n[Rules "chess/1"]\n[Players "a, b"]\n\nd e4\n'
     (("replay", "utf.kifu"), "utf.kifu:1:1: invalid UTF-8"),
     (("replay", "utf.kifu", "--records", "all"), "invalid UTF-8"),
     (("diff", "utf.kifu", "--set", "rounds=1"), "invalid UTF-8"),
-    (("record", "--resume", "utf.kifu"), "not UTF-8"),
+    (("record", "--resume", "utf.kifu"), "utf.kifu:1:1: invalid UTF-8"),
     (("replay", "good.kifu", "--ply", "999"), "out of range"),
     (("replay", "good.kifu", "--ply", "-999"), "out of range"),
     (("replay", "good.kifu", "--step", "--ply", "999"), "out of range"),

@@ -7,10 +7,10 @@ import pytest
 
 from kifu import games
 from kifu.core.errors import KifuError
+from kifu.lab.play import play_record
 from kifu.notation.reader import read_records
 from kifu.notation.record import Move, Record, format_record
 from kifu.notation.replay import replay, replay_states
-from kifu.play import play_record
 
 CANDIDATES = {
     "tweak": ["R1", "P6xP6", "R3xO1", "!J+", "!S", "!B", "!T p1", "pass", "steal R1",

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 
 from kifu import games
-from kifu.cli.common import read_stream
 from kifu.core.errors import KifuError, NotationError
+from kifu.notation.files import read_stream
 from kifu.notation.perftfile import parse_perft
 from kifu.notation.reader import read_records
 from kifu.notation.record import (
@@ -140,7 +140,7 @@ def test_a_ply_of_10_to_the_18_replays_what_there_is() -> None:
 
 
 def test_json_document_size_is_bounded() -> None:
-    from kifu.cli.common import MAX_JSON
+    from kifu.notation.files import MAX_JSON
 
     data = b"[" + b" " * (MAX_JSON + 10) + b"]"
     with pytest.raises(NotationError, match="longer than 33554432 bytes"):

@@ -17,16 +17,16 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kifu.cli.common import write_output
 from kifu.cli.main import cli
 from kifu.core.errors import KifuError
+from kifu.notation.files import write_output
 
 KILLS = 12
 """How many times the kill test kills a writer (bounded: the test stays fast)."""
 
 WRITER = """
 import sys
-from kifu.cli.common import write_output
+from kifu.notation.files import write_output
 path, n = sys.argv[1], int(sys.argv[2])
 versions = [(c * n) for c in "AB"]
 print("ready", flush=True)

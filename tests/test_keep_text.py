@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu import games
-from kifu.cli import common
 from kifu.core.errors import NotationError
+from kifu.notation import files as common
 from kifu.notation.reader import read_records
 from kifu.notation.record import ROSTER, Move, Record, escape_value, format_record
 

@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from kifu import games
+from kifu.bots import play_actions
 from kifu.cli.main import cli
 from kifu.core.game import DEALER
 from kifu.notation.reader import parse_record
 from kifu.notation.replay import record_from_actions, replay
-from kifu.play import play_actions
 
 ROOT = Path(__file__).resolve().parent.parent
 # The acceptance test records a TOWAI game (and a TWEAK one), with the game as a parameter;

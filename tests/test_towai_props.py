@@ -7,12 +7,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kifu import games
+from kifu.bots import play_actions
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.towai import TowaiVariant
 from kifu.games.towai.bots import out_line
 from kifu.games.towai.state import CHAIN, LEAD, OVER, PLAY, REBUILD, SWAP_PHASE
-from kifu.play import play_actions
 
 GAME = games.get("towai")
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,11 +8,12 @@ from fractions import Fraction
 import pytest
 
 from kifu import games
+from kifu.bots.towai import OutBot
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.towai import TowaiVariant
-from kifu.games.towai.bots import GreedyBot, OutBot, out_line
+from kifu.games.towai.bots import GreedyBot, out_line
 from kifu.games.towai.cards import ALL_CARDS, COPIES, NUM, TYPE
 from kifu.games.towai.state import CHAIN, DEAL, LEAD, OVER, PLAY, REBUILD, SWAP_PHASE
 
@@ -243,6 +244,54 @@ def test_r9_r14_cap_fewest_cards_wins_ties_from_the_seat_after_the_first() -> No
     assert state.wins == (0, 0, 1)  # the tie p0/p2 counted from p1 (after the first, p0)
     state = do(S(line.replace("cap=5", "cap=5;cap_tie=from")), "pass")
     assert state.wins == (1, 0, 0)  # counted from the first player p0 itself
+
+
+def _cap_ties(cap_tie: str, seed: int) -> int:
+    """Random positions one pass short of the cap (2-4 players, any first player, hands of
+    1-3 cards): the round's winner is checked against ruling 9 written out directly."""
+    from kifu.games.towai.cards import cards_text
+
+    rng = Rng(seed)
+    checked = 0
+    for _ in range(400):
+        n = 2 + rng.below(3)
+        first, mover = rng.below(n), rng.below(n)
+        cards = rng.shuffled(ALL_CARDS)
+        hands = []
+        for _ in range(n):
+            k = 1 + rng.below(3)
+            hands.append(sorted(cards[:k]))
+            cards = cards[k:]
+        rules = "towai/1;cap=5" + (";cap_tie=from" if cap_tie == "from" else "")
+        line = " ".join([rules, f"P{mover}", "day", "/".join(cards_text(h) for h in hands),
+                         cards_text(cards[:1]), cards_text(cards[1:2]), "-",
+                         f"p{(mover - 1) % n}:0", ",".join("0" * n), f"f{first}t4"])
+        try:
+            state = GAME.from_line(line)
+        except NotationError:
+            continue
+        state = do(state, "pass")  # the passer draws, then the fifth turn end: the cap
+        sizes = [state.hand_size(s) for s in range(n)]
+        fewest = [s for s in range(n) if sizes[s] == min(sizes)]
+        # "after": counted from the seat after the first player, who comes last among
+        # equals; "from": counted from the first player
+        shift = 1 if cap_tie == "after" else 0
+        want = min(fewest, key=lambda s: (s - first - shift) % n)
+        assert state.wins[want] == 1 and sum(state.wins) == 1, line
+        if len(fewest) > 1 and first in fewest:
+            checked += 1
+            # the first player is in the tie: "after" puts it last, "from" first
+            assert (want == first) == (cap_tie == "from")
+    return checked
+
+
+@pytest.mark.parametrize("cap_tie", ["after", "from"])
+def test_r9_cap_ties_follow_the_clarified_ruling(cap_tie: str) -> None:
+    """Ruling 9 (clarified): by default a tie at the cap goes to the earliest seat counted
+    from the seat after the round's first player, the first player last; ``cap_tie=from``
+    is the variant counting from the first player."""
+    assert TowaiVariant().cap_tie == "after"
+    assert _cap_ties(cap_tie, 9) > 10  # ties that hold the first player, each way
 
 
 # --- ruling 13: leading a Twai --------------------------------------------------------------

@@ -14,6 +14,7 @@ from itertools import combinations
 import pytest
 
 from kifu import games
+from kifu.bots import play_actions
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
@@ -45,7 +46,6 @@ from kifu.games.tweak.cards import (
     split_cards,
 )
 from kifu.games.tweak.state import BOMB_PHASE, DEAL, OVER, STEAL_PHASE, TURN, TweakState
-from kifu.play import play_actions
 
 G = games.get("tweak")
 

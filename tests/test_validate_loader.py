@@ -11,8 +11,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kifu.cli import common
 from kifu.core.errors import NotationError
+from kifu.notation import files as common
 
 PIECES = [b"a", b"p0 R3", b" ", b"\n", b"\r", b"\r\n", b"\x0b", b"\x0c", b"\x1c", b"\xc2\x85",
           b"\xe2\x80\xa8", b"\xff", b"\xc3", b"\xc3\xa9", b"\xef\xbb\xbf", b"[Game \"tweak\"]"]

@@ -8,21 +8,24 @@ import sys
 import click
 
 from kifu import games
-from kifu.cli.common import handle_errors, parse_variant_options, write_output
+from kifu.bots import default_bot
+from kifu.cli.common import handle_errors, parse_variant_options
 from kifu.cli.options import (
     cards_option,
     date_callback,
     positive,
+    quiet_option,
     seed_callback,
     variant_options,
     with_cards,
 )
 from kifu.core.errors import VariantError
+from kifu.lab.play import play_record
+from kifu.notation.files import write_output
 from kifu.notation.record import format_record, record_to_json
-from kifu.play import play_record
 
 
-@click.command()
+@click.command(short_help="Let bots play GAME from a seed and write the records.")
 @click.argument("game_name", metavar="GAME")
 @click.option("-n", "--players", type=int, required=True, help="Number of seats.")
 @click.option("-s", "--seed", default="0", show_default=True, callback=seed_callback,
@@ -42,10 +45,10 @@ from kifu.play import play_record
 @click.option("--json", "as_json", is_flag=True, help="Write JSON (one record a line).")
 @click.option("-o", "--output", default="-", show_default=True,
               help="File to write (- for stdout); written whole or not at all.")
-@click.option("--silent", is_flag=True, help="No progress bar.")
+@quiet_option("No progress bar.", old=("--silent",))
 @handle_errors
 def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, as_json, output,
-         silent) -> None:
+         quiet) -> None:
     """Let bots play GAME from a seed and write the record(s).
 
     The record holds every dealer action explicitly (the seed only chooses them), so it
@@ -61,7 +64,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
         if len(names) != players:
             raise VariantError(f"--bots names {len(names)} bots for {players} players")
     else:
-        default = "greedy" if "greedy" in game.bots else "random"
+        default = default_bot(game)
         names = [bot or default] * players
     date = date or datetime.date.today().strftime("%Y.%m.%d")
     if count > 1:
@@ -72,7 +75,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
         seeds = [seed]
     chunks = []
     with click.progressbar(seeds, label=f"playing {game.id}", file=sys.stderr,
-                           hidden=silent or count < 10) as bar:
+                           hidden=quiet or count < 10) as bar:
         for s in bar:
             record = play_record(game, names, s, variant, date=date)
             if as_json:

@@ -12,10 +12,12 @@ from typing import Any
 import click
 import msgspec
 
-from kifu.cli.common import display_name, handle_errors, load_records
+from kifu.cli.common import handle_errors
 from kifu.cli.options import cards_option
 from kifu.core.errors import KifuError
 from kifu.core.game import Game, State, actor_name
+from kifu.core.variant import short
+from kifu.notation.files import display_name, load_records
 from kifu.notation.reader import SKIP, Located, RecordBuilder
 from kifu.notation.record import Record, format_record
 from kifu.notation.replay import legal_texts
@@ -80,9 +82,9 @@ def parse_records_option(text: str) -> tuple[int, int | None]:
         a = int(lo)
         b = (int(hi) if hi else None) if dash else a
     except ValueError:
-        raise KifuError(f"--records {text!r}: give all, N, A-B or A-") from None
+        raise KifuError(f"--records {short(text)}: give all, N, A-B or A-") from None
     if a < 1 or (b is not None and b < a):
-        raise KifuError(f"--records {text!r}: records are numbered from 1, A-B with A <= B")
+        raise KifuError(f"--records {short(text)}: records are numbered from 1, A-B with A <= B")
     return a, b
 
 
@@ -150,7 +152,7 @@ class Shown:
         return "\n".join((head, body, tail))
 
 
-@click.command("replay")
+@click.command("replay", short_help="Replay a record and show a position.")
 @click.argument("file", metavar="FILE")
 @click.option("--ply", type=int, default=None,
               help="Stop after this many actions (default: the whole record; "
@@ -291,7 +293,7 @@ def _stepper(loc: Located, index: int, ply: int | None, fmt: str, player: str | 
             click.echo(STEP_HELP)
             continue
         else:
-            click.echo(f"unknown command {line.strip()!r}: {STEP_HELP}")
+            click.echo(f"unknown command {short(line.strip())}: {STEP_HELP}")
             continue
         if not 0 <= target <= total:
             click.echo(f"no ply {target}: the record has plies 0..{total}")

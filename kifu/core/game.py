@@ -20,8 +20,9 @@ from typing import Any, ClassVar
 import msgspec
 
 from kifu.core.errors import IllegalActionError, NotationError, VariantError
+from kifu.core.registry import canonical_id
 from kifu.core.rng import Rng
-from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
+from kifu.core.variant import Variant, rules_spec, short, variant_from_pairs
 
 DEALER = -1
 """The seat number of the dealer, who makes every chance decision."""
@@ -33,7 +34,8 @@ def actor_name(seat: int) -> str:
 
 
 def parse_actor(text: str) -> int:
-    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises ``ValueError`` otherwise.
+    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises :class:`NotationError`
+    (column 1 of the token) otherwise.
 
     >>> parse_actor("p2"), parse_actor("d") == DEALER
     (2, True)
@@ -49,7 +51,8 @@ def parse_actor(text: str) -> int:
         and (digits[0] != "0" or len(digits) == 1)
     ):
         return int(digits)
-    raise ValueError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)")
+    raise NotationError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)",
+                        col=1)
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -296,9 +299,7 @@ class Game(ABC):
     def rules_spec(self, variant: Variant | None = None) -> str:
         """The canonical rules token, e.g. ``tweak/1;rounds=1``."""
         variant = variant if variant is not None else self.Variant()
-        parts = [f"{self.id}/{self.rules_version}"]
-        parts += [f"{k}={v}" for k, v in variant_fields(variant)]
-        return ";".join(parts)
+        return rules_spec(self.id, self.rules_version, variant)
 
     def parse_rules(self, spec: str) -> Variant:
         """The variant named by a rules token (raises :class:`VariantError`)."""
@@ -306,7 +307,7 @@ class Game(ABC):
             raise VariantError(f"a rules spec is one token of printable ASCII, not {short(spec)}")
         head, *fields = spec.split(";")
         name, _, version = head.partition("/")
-        if get_game_id(name) != self.id:
+        if canonical_id(name) != self.id:
             raise VariantError(f"rules {short(spec)} are not for {self.id}")
         if version and version != str(self.rules_version):
             raise VariantError(
@@ -337,18 +338,22 @@ class Game(ABC):
         try:
             variant = self.parse_rules(fields[0])
         except VariantError as e:
-            raise NotationError(str(e), line=1, col=1) from None
+            raise NotationError(self._rules_token_error(fields[0], e), line=1, col=1) from None
         return variant, fields[1:]
+
+    def _rules_token_error(self, token: str, error: VariantError) -> str:
+        """What is wrong with the first field of a position line: a line that does not
+        start with a rules token at all is told so (not "unknown game 'R1R2...'")."""
+        name = token.split(";", 1)[0].split("/", 1)[0]
+        try:
+            canonical_id(name)
+        except VariantError:
+            return (f"a position line starts with its rules, e.g. {self.rules_spec()}; "
+                    f"{short(token, 24)} is not a rules token")
+        return str(error)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"
-
-
-def get_game_id(name: str) -> str:
-    """The canonical game id for a name or alias (imported lazily to avoid a cycle)."""
-    from kifu.games import canonical_id
-
-    return canonical_id(name)
 
 
 def perft(state: State, depth: int) -> int:

@@ -1,7 +1,7 @@
 """Checking many records: bounded memory, and the same results on one process or N.
 
 A file is read record by record. With ``workers > 1`` the records are read here (by the
-one loader, ``kifu.cli.common.load_records``, with its limits) and sent in chunks of whole
+one loader, ``kifu.notation.files.load_records``, with its limits) and sent in chunks of whole
 records to workers through :func:`kifu.core.executor.map_chunks`, which check them; results
 come back in file order, so :func:`iter_file` yields exactly what one process yields.
 (:func:`split_chunks` cuts raw text at the reader's record boundaries, for callers that
@@ -25,6 +25,7 @@ import msgspec
 
 from kifu.core.errors import KifuError, NotationError
 from kifu.core.executor import executor, map_chunks
+from kifu.notation.files import display_name, load_records
 from kifu.notation.puzzle import check_located_puzzle, is_puzzle
 from kifu.notation.reader import Located, read_records
 from kifu.notation.replay import FastReplayer, ReplayError
@@ -201,11 +202,11 @@ def iter_file(
     non-``None`` result in file order, then a :class:`Stop` if a syntax error ended the
     reading, then the number of records read (an ``int``, always last).
 
-    ``load`` reads a file into located records (default: ``kifu.cli.common.load_records``).
+    ``load`` reads a file into located records (default: ``kifu.notation.files.load_records``).
     ``dask`` or ``pool`` (from :func:`shared_pool`) send the chunks there instead.
     """
     if load is None:
-        from kifu.cli.common import load_records as load
+        load = load_records
     if workers <= 1 and dask is None and pool is None:
         replayer = _REPLAYER
         index = 0
@@ -234,8 +235,6 @@ def iter_file(
 def _chunks(path: str, load: Callable[[str], Iterable[Located]], size: int) -> Iterator[Chunk]:
     """Chunks of records parsed here by ``load`` (the one reader of every input form, with
     its limits), checked on the workers."""
-    from kifu.cli.common import display_name
-
     first = 1
     batch: list[Located] = []
     try:

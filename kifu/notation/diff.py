@@ -9,9 +9,9 @@ import msgspec
 from kifu import games
 from kifu.core.errors import KifuError, VariantError
 from kifu.core.game import Game
-from kifu.core.variant import Variant, variant_fields, variant_from_pairs
+from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
 from kifu.notation.reader import Located
-from kifu.notation.record import Record
+from kifu.notation.record import Record, identity_text
 from kifu.notation.replay import replay, replay_states, setup_of
 
 
@@ -23,7 +23,8 @@ class MoveDiff(msgspec.Struct, frozen=True):
 
 
 class RecordDiff(msgspec.Struct, frozen=True):
-    same_game: bool  # same Game, Rules and Players
+    same_setup: bool  # same Game, Rules and Players
+    same_game: bool  # the same game as an archive counts it: same identity text
     identical: bool  # same canonical text
     headers: dict[str, tuple[str | None, str | None]]  # tag -> (A's, B's) where they differ
     first: MoveDiff | None
@@ -39,7 +40,7 @@ def diff_records(a: Located | Record, b: Located | Record) -> RecordDiff:
         for t in tags
         if ra.headers.get(t) != rb.headers.get(t)
     }
-    same_game = not any(t in headers for t in ("Game", "Rules", "Players"))
+    same_setup = not any(t in headers for t in ("Game", "Rules", "Players"))
     first = None
     for i in range(max(len(ra.moves), len(rb.moves))):
         ma = ra.moves[i] if i < len(ra.moves) else None
@@ -53,8 +54,11 @@ def diff_records(a: Located | Record, b: Located | Record) -> RecordDiff:
                 position = None
             first = MoveDiff(i + 1, ta, tb, position)
             break
-    identical = ra.to_text() == rb.to_text()
-    return RecordDiff(same_game, identical, headers, first, (len(ra.moves), len(rb.moves)))
+    text_a, text_b = ra.to_text(), rb.to_text()
+    identical = text_a == text_b
+    same_game = identical or identity_text(ra, text_a) == identity_text(rb, text_b)
+    return RecordDiff(same_setup, same_game, identical, headers, first,
+                      (len(ra.moves), len(rb.moves)))
 
 
 class RulesDiff(msgspec.Struct, frozen=True):
@@ -80,7 +84,7 @@ def apply_sets(game: Game, variant: Variant, sets: Sequence[str]) -> Variant:
     for item in sets:
         k, eq, v = item.partition("=")
         if not eq or not k:
-            raise VariantError(f"bad variant field {item!r}: expected name=value")
+            raise VariantError(f"bad variant field {short(item)}: expected name=value")
         pairs[k] = v
     return variant_from_pairs(game.Variant, list(pairs.items()))
 
@@ -92,7 +96,7 @@ def other_rules(loc: Located, rules: str | None, sets: Sequence[str] = ()) -> st
     if rules is not None:
         named = games.get(rules.partition(";")[0].partition("/")[0])
         if named.id != game.id:
-            raise VariantError(f"the rules {rules!r} are for {named.id}; record is {game.id}")
+            raise VariantError(f"the rules {short(rules)} are for {named.id}; record is {game.id}")
         variant = game.parse_rules(rules)
     else:
         variant = setup.variant

@@ -75,8 +75,8 @@ class Towai(Game):
 
 GAME = Towai()
 
-from kifu.games.towai.bots import GreedyBot, OutBot  # noqa: E402
+from kifu.games.towai.bots import GreedyBot  # noqa: E402
 
-Towai.bots = {**Game.bots, "greedy": GreedyBot, "out": OutBot}
+Towai.bots = {**Game.bots, "greedy": GreedyBot}
 
 __all__ = ["GAME", "Towai", "TowaiState", "TowaiVariant"]

@@ -1,8 +1,9 @@
 """TOWAI bots.
 
-``greedy`` reads only its own hand and the public field. ``out`` also searches its turn
-for a sure way out, and that search, like the puzzle question ``towai-out-this-turn``,
-reads the other hands (their Swap choices are played against it): it is an oracle bot.
+``greedy`` reads only its own hand and the public field. The oracle bot ``out``, which asks
+the puzzle solver for a sure way out, lives one layer up (``kifu.bots.towai``);
+:func:`out_line` here is the same search written out over the engine alone, kept as a
+cross-check.
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
         if nodes > node_limit:
             raise Budget
         if state.wins[player] > start:  # type: ignore[index]
-            return []
+            # out only by playing the last card: a win at the turn cap is not going out
+            return [] if state.hand_size(player) == 0 else None
         phase = state.phase
         if phase == REBUILD:
             rebuild = Rebuild(state.pool())
@@ -167,37 +169,4 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
         return None
 
 
-class OutBot(Bot):
-    """Goes out this turn whenever a line does so whatever the others give in Swaps (found
-    by the solver, the question ``towai-out-this-turn``; :func:`out_line` is the same
-    search written out, kept as a cross-check); otherwise plays as ``greedy``."""
-
-    name = "out"
-
-    def choose(self, state: State) -> Action:
-        assert isinstance(state, TowaiState)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        if state.phase in (LEAD, PLAY, CHAIN):
-            line = solver_out_line(state)
-            if line:
-                return line[0]
-        return greedy_choice(state, legal)
-
-
-def solver_out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None:
-    """The winning line of the puzzle question ``towai-out-this-turn`` (the solver's AND-OR
-    search), or None (also past ``node_limit`` nodes)."""
-    from kifu.puzzles.base import Budget
-    from kifu.puzzles.search import prove
-    from kifu.puzzles.towai import OutThisTurn, order_actions
-
-    player, goal = OutThisTurn().goal(state)
-    proof = prove(state, player=player, goal=goal, budget=Budget(nodes=node_limit,
-                                                                 seconds=None),
-                  order=order_actions)
-    return proof.line if proof.ok and proof.complete else None
-
-
-__all__ = ["GreedyBot", "OutBot", "out_line"]
+__all__ = ["GreedyBot", "greedy_choice", "out_line"]

@@ -10,13 +10,13 @@ from kifu.games.tweak import codec, position
 from kifu.games.tweak.actions import DEALER_IS, STEAL, Deal
 from kifu.games.tweak.cards import colours_for
 from kifu.games.tweak.state import DEAL, FIRST, STEAL_PHASE, TweakState
-from kifu.games.tweak.variant import TweakVariant
+from kifu.games.tweak.variant import GAME_ID, RULES_VERSION, TweakVariant
 
 
 class Tweak(Game):
-    id = "tweak"
+    id = GAME_ID
     title = "TWEAK"
-    rules_version = 1
+    rules_version = RULES_VERSION
     Variant = TweakVariant
     min_players = 2
     max_players = 6

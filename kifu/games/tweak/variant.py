@@ -6,6 +6,9 @@ from kifu.core.errors import VariantError
 from kifu.core.variant import Variant
 from kifu.games.tweak.cards import COLOURS, T_LETTERS
 
+GAME_ID = "tweak"
+RULES_VERSION = 1
+
 
 class TweakVariant(Variant, frozen=True):
     """Every field's default is the rulebook or the binding ruling (``docs/rules/tweak.md``)."""
