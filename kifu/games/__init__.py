@@ -6,6 +6,7 @@ Each game lives in its own package and is imported on first use, so the CLI star
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 from kifu.core.game import Game
 from kifu.core.registry import _REGISTRY, PLANNED, canonical_id, ids
@@ -28,4 +29,15 @@ def get(name: str) -> Game:
     return game
 
 
-__all__ = ["PLANNED", "canonical_id", "get", "ids"]
+def metrics_of(name: str) -> ModuleType:
+    """The module of a game's own event counts (``kifu/games/<game>/metrics.py``): its
+    ``METRICS`` (name -> one-line meaning) and ``metrics(state) -> dict[str, int]``.
+
+    >>> list(metrics_of("graph-t").METRICS)[:2]
+    ['turns', 'tricks']
+    """
+    module, _attr = _REGISTRY[canonical_id(name)]
+    return importlib.import_module(f"{module}.metrics")
+
+
+__all__ = ["PLANNED", "canonical_id", "get", "ids", "metrics_of"]
