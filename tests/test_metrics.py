@@ -124,6 +124,8 @@ def test_every_fixture_counts(path):
     whole = counts(path)
     assert list(whole) == list(module.METRICS)
     assert all(isinstance(v, int) and v >= 0 for v in whole.values())
+    rates = getattr(module, "RATES", frozenset())
+    assert rates <= set(module.METRICS) and all(whole[k] in (0, 1) for k in rates)
     # a game cut halfway (not finished) is counted too, and never counts more events
     half = counts(path, upto=len(loc.record.moves) // 2)
     assert list(half) == list(module.METRICS)

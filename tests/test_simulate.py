@@ -114,7 +114,7 @@ def test_verdict_words():
         True, "shorter by 51 plies [48, 54]")
     assert lab.verdict(info, Interval(0.4, -1.2, 2.0, 100)) == (
         False, "no detectable change (+0.4 plies [-1.2, 2.0])")
-    rate = lab.MetricInfo("win_p0", "seat", "")
+    rate = lab.MetricInfo("win_p0", "seat", "", rate=True)
     assert lab.verdict(rate, Interval(0.031, 0.012, 0.05, 100)) == (
         True, "more often by 3.1 pp [1.2, 5.0]")
     assert lab.verdict(info, Interval(1.0, float("nan"), float("nan"), 1))[0] is False
@@ -211,3 +211,11 @@ def test_schema_simulate():
     schema = json.loads(r.stdout)
     props = schema["$defs"]["SimulationReport"]["properties"]
     assert {"rules", "rule_sets", "comparisons", "histograms", "metrics"} <= set(props)
+
+
+def test_verdict_bounds_never_read_as_zero():
+    from kifu.lab.stats import Interval
+
+    info = lab.MetricInfo("rank_p2", "seat", "")
+    changed, words = lab.verdict(info, Interval(-0.04, -0.07, -0.002, 2000))
+    assert changed and words == "better by 0.040 places [0.002, 0.070]"

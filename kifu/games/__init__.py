@@ -31,7 +31,8 @@ def get(name: str) -> Game:
 
 def metrics_of(name: str) -> ModuleType:
     """The module of a game's own event counts (``kifu/games/<game>/metrics.py``): its
-    ``METRICS`` (name -> one-line meaning) and ``metrics(state) -> dict[str, int]``.
+    ``METRICS`` (name -> one-line meaning), ``metrics(state) -> dict[str, int]`` and,
+    optionally, ``RATES`` (the counts that are 0 or 1 a game, reported as shares).
 
     >>> list(metrics_of("graph-t").METRICS)[:2]
     ['turns', 'tricks']

@@ -356,8 +356,7 @@ def simulation_page(report: SimulationReport) -> str:
     rows = [["games", *[f"{rs.games} ({rs.finished} finished, {rs.capped} capped)"
                         for rs in report.rule_sets], ""]]
     for info in report.metrics:
-        pct = info.group == "outcome" or info.name.startswith("win_")
-        rows.append([info.name, *[_fig_text(rs.metrics[info.name].mean, pct)
+        rows.append([info.name, *[_fig_text(rs.metrics[info.name].mean, info.rate)
                                   for rs in report.rule_sets], info.meaning])
     parts.append(_table(["metric", *[_label(r) for r in range(len(report.rules))],
                          "meaning"], rows))

@@ -202,11 +202,14 @@ def records_text(sim: Simulation) -> str:
 
 class MetricInfo(msgspec.Struct, frozen=True):
     """A metric of the report: its name, its group (``length``, ``score``, ``outcome``,
-    ``seat``, ``event``) and what it counts."""
+    ``seat``, ``event``), what it counts, and whether it is a rate (0 or 1 a game: its
+    mean is a share, with Wilson's interval, and its differences are in points of
+    percentage)."""
 
     name: str
     group: str
     meaning: str
+    rate: bool = False
 
 
 _WORDS = {  # group or name -> (word when B is lower, word when higher, unit)
@@ -224,7 +227,9 @@ _WORDS = {  # group or name -> (word when B is lower, word when higher, unit)
 
 def metric_infos(game_id: str, players: int) -> list[MetricInfo]:
     """Every metric of a report for ``players`` seats of ``game_id``, in report order."""
-    own = games.metrics_of(game_id).METRICS
+    module = games.metrics_of(game_id)
+    own = module.METRICS
+    rates = getattr(module, "RATES", frozenset())
     out = [MetricInfo("plies", "length", "actions in the game, the dealer's included")]
     for name in ("turns", "rounds"):
         if name in own:
@@ -234,15 +239,16 @@ def metric_infos(game_id: str, players: int) -> list[MetricInfo]:
         MetricInfo("score_top", "score", "the highest score (the winner's)"),
         MetricInfo("margin", "score", "the highest score minus the second highest"),
         MetricInfo("spread", "score", "the highest score minus the lowest"),
-        MetricInfo("tie", "outcome", "1 when two or more seats share first place"),
+        MetricInfo("tie", "outcome", "1 when two or more seats share first place", True),
     ]
     for s in range(players):
-        out.append(MetricInfo(f"win_p{s}", "seat", f"1 when p{s} placed first (shared or not)"))
+        out.append(MetricInfo(f"win_p{s}", "seat", f"1 when p{s} placed first (shared or not)",
+                              True))
     for s in range(players):
         out.append(MetricInfo(f"rank_p{s}", "seat", f"p{s}'s place (1 = first)"))
     for s in range(players):
         out.append(MetricInfo(f"score_p{s}", "seat", f"p{s}'s score"))
-    out += [MetricInfo(name, "event", meaning) for name, meaning in own.items()
+    out += [MetricInfo(name, "event", meaning, name in rates) for name, meaning in own.items()
             if name not in ("turns", "rounds")]
     return out
 
@@ -253,7 +259,7 @@ def _words(info: MetricInfo) -> tuple[str, str, str]:
         return _WORDS[name]
     if name in ("margin", "spread"):
         return _WORDS[name]
-    if info.group == "outcome" or name.startswith("win_"):
+    if info.rate:
         return _WORDS["rate"]
     if name.startswith("rank_"):
         return _WORDS["rank"]
@@ -422,7 +428,7 @@ def summarize(game_id: str, players: int, spec: str, rows: Sequence[GameRow]) ->
     from kifu.lab.stats import mean_ci, proportion_ci, seat_fairness
 
     values = metric_values(game_id, players, rows)
-    rates = {i.name for i in metric_infos(game_id, players) if _words(i)[2] == "pp"}
+    rates = {i.name for i in metric_infos(game_id, players) if i.rate}
     metrics = {}
     for name, column in values.items():
         xs = _present(column)
@@ -454,9 +460,10 @@ def summarize(game_id: str, players: int, spec: str, rows: Sequence[GameRow]) ->
                           _figure(proportion_ci(ties, len(done))), metrics, seats, fairness)
 
 
-def _num(x: float, scale: float) -> str:
+def _num(x: float, scale: float, digits: int | None = None) -> str:
     """A magnitude with as many decimals as its scale needs: 51, 4.2, 0.31."""
-    digits = 0 if scale >= 10 else 1 if scale >= 1 else 2
+    if digits is None:
+        digits = 0 if scale >= 10 else 1 if scale >= 1 else 2
     return f"{x:.{digits}f}"
 
 
@@ -475,8 +482,12 @@ def verdict(info: MetricInfo, iv: Any) -> tuple[bool, str]:
     if iv.excludes(0.0):
         word = less if est < 0 else more
         a, b = sorted((abs(low) * k, abs(high) * k))
-        return True, f"{word} by {_num(abs(est) * k, scale)} {unit} [{_num(a, scale)}, " \
-                     f"{_num(b, scale)}]"
+        # enough decimals that the bound nearer zero does not read as zero
+        digits = 0 if scale >= 10 else 1 if scale >= 1 else 2
+        while float(f"{a:.{digits}f}") == 0 and digits < 6:
+            digits += 1
+        return True, f"{word} by {_num(abs(est) * k, scale, digits)} {unit} " \
+                     f"[{_num(a, scale, digits)}, {_num(b, scale, digits)}]"
     sign = "+" if est > 0 else ""
     return False, f"no detectable change ({sign}{_num(est * k, scale)} {unit} " \
                   f"[{_num(low * k, scale)}, {_num(high * k, scale)}])"
@@ -597,8 +608,8 @@ def summary_table(infos: Sequence[MetricInfo], players: int, labels: Sequence[st
     for info in infos:
         if info.group == "seat":
             continue
-        pct = info.group == "outcome"
-        rows.append([info.name] + [_fig(s.metrics[info.name].mean, pct=pct) for s in sets])
+        rows.append([info.name] + [_fig(s.metrics[info.name].mean, pct=info.rate)
+                                   for s in sets])
     for seat in range(players):
         rows.append([f"p{seat} wins"] + [_fig(s.seats[seat].win_rate, pct=True) for s in sets])
     for seat in range(players):

@@ -33,6 +33,9 @@ METRICS: dict[str, str] = {
 }
 """Every count :func:`metrics` returns, with its meaning (one line each)."""
 
+RATES = frozenset({"goal_win", *(f"wins_{k}" for k in SKILLS)})
+"""The counts that are 0 or 1 a game (reported as shares)."""
+
 _TAGS = {"void": "void_turns", "swap": "role_swaps", "queen": "queen_hits",
          "alice": "alice_bonus", "tell": "tells", "buy": "buys", "forced": "forced_drinks"}
 
