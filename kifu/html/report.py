@@ -153,9 +153,9 @@ def histogram_chart(report: SimulationReport, metric: str, what: str) -> str:
                 f'height="{h:.1f}" fill="{_colour(r)}" data-rules="{r}" data-bin="{k}" '
                 f'data-lo="{hist.edges[k]}" data-hi="{hist.edges[k + 1]}" data-count="{c}">'
                 f"<title>{esc(tip)}</title></rect>")
-        body.append(_t(left - 6, y0 + 14, f"{peak} games", size=10, anchor="end", fill=MUTED))
+        body.append(_t(4, y0 + 30, f"top {peak}", size=10, fill=MUTED))
     axis = top + sets * panel - 22 + 14
-    for v in _ticks(lo, hi):
+    for v in [t for t in _ticks(lo, hi) if t == int(t)] or [lo, hi]:  # values are whole
         body.append(_t(x_of(v), axis, _fmt(v), size=10, anchor="middle", fill=MUTED))
     body.append(_t(left + plot_w / 2, height - 4, what, size=11, anchor="middle", fill=MUTED))
     return _svg(width, height, body, f"distribution of {what} per rule set", f"hist-{metric}")

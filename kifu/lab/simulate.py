@@ -464,7 +464,8 @@ def _num(x: float, scale: float, digits: int | None = None) -> str:
     """A magnitude with as many decimals as its scale needs: 51, 4.2, 0.31."""
     if digits is None:
         digits = 0 if scale >= 10 else 1 if scale >= 1 else 2
-    return f"{x:.{digits}f}"
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.00"
 
 
 def verdict(info: MetricInfo, iv: Any) -> tuple[bool, str]:
@@ -488,7 +489,7 @@ def verdict(info: MetricInfo, iv: Any) -> tuple[bool, str]:
             digits += 1
         return True, f"{word} by {_num(abs(est) * k, scale, digits)} {unit} " \
                      f"[{_num(a, scale, digits)}, {_num(b, scale, digits)}]"
-    sign = "+" if est > 0 else ""
+    sign = "+" if float(_num(est * k, scale)) > 0 else ""
     return False, f"no detectable change ({sign}{_num(est * k, scale)} {unit} " \
                   f"[{_num(low * k, scale)}, {_num(high * k, scale)}])"
 
