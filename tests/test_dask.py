@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted(str(p) for p in ROOT.glob("fixtures/*/*.kifu")) + sorted(
     str(p) for p in ROOT.glob("fixtures/*/invalid/*.kifu"))
 VALIDATE = ("validate", "--all", "--json", *RECORDS)
-GENERATE = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "6",
+GENERATE = ("puzzles", "generate", "tweak", "--question", "tweak-this-turn", "-n", "6",
             "--seed", "11")
 
 

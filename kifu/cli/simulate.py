@@ -12,7 +12,7 @@ import msgspec
 from kifu import games
 from kifu.bots import default_bot
 from kifu.cli.common import CliError, handle_errors
-from kifu.cli.options import _load_cards, positive, with_cards
+from kifu.cli.options import _load_cards, positive, quiet_option, with_cards
 from kifu.cli.scale import executor_options
 from kifu.lab.simulate import GAMES_PER_CHUNK, MAX_PLIES
 
@@ -56,7 +56,7 @@ def _same(a: str, b: str) -> bool:
               help="Also import every game's record into this archive (kifu archive).")
 @click.option("--html", "html", default=None, metavar="FILE",
               help="Also write a self-contained HTML report with charts to FILE.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@quiet_option("No progress bar and no archive summary: the report only.")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="seeds")
 @handle_errors
 def simulate(game_name, players, count, seed, rules, sets, bots, cards, max_plies, as_json,
