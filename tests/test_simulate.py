@@ -186,6 +186,7 @@ def test_cli_text_report():
     (["--rules", "graph-t/1"], "not for tweak"),
     (["--set", "colour=R"], "unknown variant field"),
     (["-o", "-"], "need a file"),
+    (["--seed", "tuesday"], "needs an integer seed"),
 ])
 def test_cli_errors(args, message):
     r = CliRunner().invoke(cli, ["simulate", "tweak", "-n", "2", "--games", "2", *args])

@@ -12,7 +12,7 @@ import msgspec
 from kifu import games
 from kifu.bots import default_bot
 from kifu.cli.common import CliError, handle_errors
-from kifu.cli.options import _load_cards, positive, quiet_option, with_cards
+from kifu.cli.options import _load_cards, positive, quiet_option, seed_callback, with_cards
 from kifu.cli.scale import executor_options
 from kifu.lab.simulate import GAMES_PER_CHUNK, MAX_PLIES
 
@@ -24,6 +24,14 @@ def _cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return _load_cards(ctx, param, value)
 
 
+def _int_seed(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    seed = seed_callback(ctx, param, value)
+    if not isinstance(seed, int):
+        raise CliError(f"--seed: simulate needs an integer seed (game i is played from "
+                       f"SEED+i), not {value!r}")
+    return seed
+
+
 def _same(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
@@ -33,7 +41,7 @@ def _same(a: str, b: str) -> bool:
 @click.option("-n", "--players", type=int, required=True, help="Number of seats.")
 @click.option("--games", "count", type=int, default=100, show_default=True,
               callback=positive("--games"), help="Games per rule set (seeds SEED, SEED+1...).")
-@click.option("-s", "--seed", type=int, default=1, show_default=True,
+@click.option("-s", "--seed", default="1", show_default=True, callback=_int_seed,
               help="The first seed (an integer); game i is played from SEED+i under every "
                    "rule set.")
 @click.option("--rules", "rules", multiple=True, metavar="SPEC",
