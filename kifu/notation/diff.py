@@ -10,7 +10,7 @@ import msgspec
 from kifu import games
 from kifu.core.errors import KifuError, VariantError
 from kifu.core.game import Game
-from kifu.core.variant import Variant, variant_fields, variant_from_pairs
+from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
 from kifu.notation.reader import Located
 from kifu.notation.record import Record, identity_text
 from kifu.notation.replay import replay, replay_states, setup_of
@@ -102,7 +102,7 @@ def apply_sets(game: Game, variant: Variant, sets: Sequence[str]) -> Variant:
     for item in sets:
         k, eq, v = item.partition("=")
         if not eq or not k:
-            raise VariantError(f"bad variant field {item!r}: expected name=value")
+            raise VariantError(f"bad variant field {short(item)}: expected name=value")
         pairs[k] = v
     return variant_from_pairs(game.Variant, list(pairs.items()))
 
@@ -114,7 +114,7 @@ def other_rules(loc: Located, rules: str | None, sets: Sequence[str] = ()) -> st
     if rules is not None:
         named = games.get(rules.partition(";")[0].partition("/")[0])
         if named.id != game.id:
-            raise VariantError(f"the rules {rules!r} are for {named.id}; record is {game.id}")
+            raise VariantError(f"the rules {short(rules)} are for {named.id}; record is {game.id}")
         variant = game.parse_rules(rules)
     else:
         variant = setup.variant
