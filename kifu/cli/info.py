@@ -51,10 +51,16 @@ def _aligned(rows: list[list[str]]) -> str:
                                 row[-1]]).rstrip() for row in rows)
 
 
-@click.command(short_help="Print the JSON Schema of a record or a puzzle.")
-@click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
+@click.command(short_help="Print the JSON Schema of a record, a puzzle or a simulation.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "simulate"]), default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
+    """Print the JSON Schema of a record (default), a puzzle or a simulation report (their
+    JSON forms: kifu validate/replay --json, kifu puzzles, kifu simulate --json)."""
+    if kind == "simulate":
+        from kifu.lab.simulate import simulate_json_schema
+
+        click.echo(json.dumps(simulate_json_schema(), indent=2))
+        return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema
 
