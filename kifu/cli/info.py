@@ -8,7 +8,7 @@ import time
 import click
 
 from kifu import games
-from kifu.bots import bot_names
+from kifu.bots import bot_descriptions
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
 from kifu.core.errors import KifuError
@@ -24,7 +24,7 @@ def games_cmd(as_json) -> None:
     for gid in games.ids():
         g = games.get(gid)
         rows.append({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                     "rules": g.rules_spec(), "bots": bot_names(g)})
+                     "rules": g.rules_spec(), "bots": bot_descriptions(g)})
     if as_json:
         echo_json(rows)
         return
@@ -34,10 +34,16 @@ def games_cmd(as_json) -> None:
                    f"bots: {', '.join(r['bots'])}")
 
 
-@click.command(short_help="Print the JSON Schema of a record or a puzzle.")
-@click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
+@click.command(short_help="Print the JSON Schema of a record, a puzzle or a match report.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "match"]), default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
+    """Print the JSON Schema of a record (default), a puzzle or a match report (their JSON
+    forms: kifu validate/replay --json, kifu puzzles, kifu match --json)."""
+    if kind == "match":
+        from kifu.lab.match import match_json_schema
+
+        click.echo(json.dumps(match_json_schema(), indent=2))
+        return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema
 
