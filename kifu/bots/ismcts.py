@@ -8,8 +8,8 @@ counts (an action's exploration term counts the iterations in which it could hav
 chosen), adds one node, plays on with the profile's rollout policy and backs every seat's
 utility up the path, each node crediting the seat that chose its action. Chance (dealer)
 actions are drawn, not branched on. The most visited action at the root is played; ties go
-to the first in legal order. A fixed number of iterations (``iters``), no clock, so the
-same seed gives the same game on any machine.
+to the rollout policy's own choice, then to the first in legal order. A fixed number of
+iterations (``iters``), no clock, so the same seed gives the same game on any machine.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from kifu.bots.search import Param, Rollout, SearchBot, searchable
+from kifu.bots.search import Param, Rollout, SearchBot, policy_first, searchable
 from kifu.core.game import DEALER, Action, State
 
 
@@ -50,9 +50,10 @@ class IsmctsBot(SearchBot):
         root_actions = searchable(state, prof, limit)
         if len(root_actions) == 1:
             return root_actions[0]
+        rollout = Rollout(self.game, prof, state.n)
+        root_actions = policy_first(root_actions, rollout, state)
         draw = self.game.world_sampler(state, self.seat)
         pool = [draw(self.rng) for _ in range(self.params["worlds"])]
-        rollout = Rollout(self.game, prof, state.n)
         chance = self.game.chance_action
         c = self.params["c"]
         root = _Node(self.seat)

@@ -26,7 +26,8 @@ class Profile:
 
     - ``scores(state)``: a running score per seat (higher is better) for a position where a
       rollout stops before the end; ``scale`` is the score difference worth about 73% of a
-      pairwise comparison (``tanh`` of 1).
+      pairwise comparison (``tanh`` of 1); ``margin`` is the weight of that score margin
+      beside the ranks at the end of a game (:func:`utilities`).
     - ``rollout``: the policy rollouts play (a bot name: ``greedy`` or ``random``);
       ``horizon``: the player decisions a rollout makes before it is scored (``None``: to
       the end of the game).
@@ -39,6 +40,7 @@ class Profile:
 
     scores: Scores
     scale: float
+    margin: float = 0.25
     rollout: str = "greedy"
     horizon: int | None = None
     pimc: dict = field(default_factory=dict)
@@ -59,20 +61,29 @@ def pairwise(result: Result, seat: int) -> float:
     return won / (n - 1)
 
 
-def utilities(state: State, profile: Profile) -> list[float]:
-    """Every seat's utility in [0, 1]: :func:`pairwise` at the end of the game, otherwise
-    the mean over the other seats of a logistic of the score difference."""
-    result = state.result()
-    n = state.n
-    if result is not None:
-        return [pairwise(result, s) for s in range(n)]
-    sc = profile.scores(state)
+def soft_margins(scores: Sequence[float], scale: float) -> list[float]:
+    """Per seat, the mean over the other seats of ``(1 + tanh(difference / scale)) / 2``."""
+    n = len(scores)
     out = []
     for s in range(n):
-        tot = sum(0.5 + 0.5 * math.tanh((sc[s] - sc[o]) / profile.scale)
+        tot = sum(0.5 + 0.5 * math.tanh((scores[s] - scores[o]) / scale)
                   for o in range(n) if o != s)
         out.append(tot / (n - 1) if n > 1 else 1.0)
     return out
+
+
+def utilities(state: State, profile: Profile) -> list[float]:
+    """Every seat's utility in [0, 1]: at the end of the game :func:`pairwise` (weight
+    ``1 - profile.margin``) plus the soft score margin (weight ``profile.margin``); before
+    it, the soft margin of the profile's running scores alone. The margin separates
+    actions that lead to the same ranks: with ranks alone, a few sampled worlds often tie
+    every action, and a game whose end is near-binary gives searches little to go on."""
+    result = state.result()
+    margins = soft_margins(profile.scores(state), profile.scale)
+    if result is None:
+        return margins
+    w = profile.margin
+    return [(1 - w) * pairwise(result, s) + w * margins[s] for s in range(state.n)]
 
 
 # --- the games ---------------------------------------------------------------------------
@@ -82,6 +93,8 @@ def _tweak_scores(state: State) -> list[float]:
 
     f = state.to_line().split(" ")
     totals = [int(x) for x in f[4].split(",")]
+    if f[1] == "E":  # over: the last round is in the totals
+        return totals
     out = []
     for s, (pile, held) in enumerate(zip(f[9].split("/"), f[10].split("/"), strict=True)):
         pts = sum(POINTS[c] for c in (split_cards(pile) if pile != "-" else []))
@@ -169,19 +182,19 @@ def _graph_t_solve(world: State, seat: int, actions: Sequence[Action]) -> list[f
 
 
 PROFILES: dict[str, Profile] = {
-    "tweak": Profile(_tweak_scores, scale=6.0, rollout="greedy", horizon=None,
-                     pimc={"worlds": 6}, ismcts={"iters": 40, "worlds": 8}),
+    "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
+                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8}),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve),
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8}),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
-                        pimc={"worlds": 3, "actions": 4}, ismcts={"iters": 12, "worlds": 4,
-                                                                  "actions": 4},
+                        pimc={"worlds": 5, "actions": 4, "z": 0.5},
+                        ismcts={"iters": 12, "worlds": 4, "actions": 4},
                         candidates=_lianxian_candidates),
     "alice": Profile(_alice_scores, scale=1.0, rollout="random", horizon=None,
-                     pimc={"worlds": 4}, ismcts={"iters": 30, "worlds": 6}),
+                     pimc={"worlds": 4}, ismcts={"iters": 20, "worlds": 6}),
 }
 
 

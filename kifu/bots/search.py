@@ -125,6 +125,21 @@ def searchable(state: State, prof: Profile, limit: int) -> list:
     return prof.candidates(state, legal, limit)
 
 
+def policy_first(actions: list, rollout: Rollout, state: State) -> list:
+    """``actions`` with the rollout policy's own choice first, so that a tie between
+    values goes to the action the cheap policy prefers (then to legal order)."""
+    if len(actions) <= 1:
+        return actions
+    mover = state.to_move
+    assert mover is not None and mover >= 0
+    seed = rollout.rng.state
+    pick = rollout.policy[mover].choose(state)
+    rollout.rng.state = seed
+    if pick in actions:
+        return [pick] + [a for a in actions if a != pick]
+    return actions
+
+
 def best_index(values: Sequence[float]) -> int:
     """The index of the largest value; the first one on a tie (deterministic)."""
     best = 0
@@ -134,4 +149,4 @@ def best_index(values: Sequence[float]) -> int:
     return best
 
 
-__all__ = ["Param", "Rollout", "SearchBot", "best_index", "searchable"]
+__all__ = ["Param", "Rollout", "SearchBot", "best_index", "policy_first", "searchable"]
