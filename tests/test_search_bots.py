@@ -162,3 +162,41 @@ def test_match_schema_and_bad_bots(run):
     assert "MatchReport" in json.dumps(schema)
     r = run("match", "tweak", "--bots", "pimc:worlds=0,greedy", "--games", "1")
     assert r.exit_code == 1 and "worlds must be in" in r.output + (r.stderr or "")
+
+
+def test_record_with_a_bot_seat_and_resume(run, tmp_path):
+    from kifu.notation.reader import parse_records
+
+    r = CliRunner().invoke(cli, ["record", "towai", "--players", "2", "--seed", "3", "--set",
+                                 "wins=1", "--bots", "p1=pimc:worlds=2", "-o",
+                                 str(tmp_path / "g.kifu")], input="", catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "g.kifu").read_text()
+    assert '[Bots "p1=pimc:worlds=2"]' in text
+    assert "\np1 " in text  # the bot has played p1's first turn (it leads)
+    # the person plays on; each time, the bot answers
+    for _ in range(40):
+        rec = parse_records((tmp_path / "g.kifu").read_text())[0]
+        state = replay(rec).state
+        if state.to_move is None:
+            break
+        assert state.to_move == 0
+        game = games.get("towai")
+        move = game.format_action(state, state.legal_actions()[0])
+        r = CliRunner().invoke(cli, ["record", "--resume", str(tmp_path / "g.kifu")],
+                               input=move + "\n", catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+    bad = CliRunner().invoke(cli, ["record", "towai", "--players", "2", "--bots", "p5=pimc",
+                                   "-o", str(tmp_path / "h.kifu")])
+    assert bad.exit_code == 1
+
+
+def test_generate_with_a_search_bot():
+    from kifu.lab.generate import generate_puzzles
+
+    found = list(generate_puzzles("graph-t", "double-dummy", count=1, seed=1, players=3,
+                                  max_games=4, bot="pimc:worlds=2"))
+    assert found and found[0].source.startswith("generate graph-t")
+    with pytest.raises(VariantError):
+        list(generate_puzzles("graph-t", "double-dummy", count=1, seed=1, players=3,
+                              bot="pimc:nope=1"))
