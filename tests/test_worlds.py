@@ -97,7 +97,7 @@ def test_graph_t_voids_hold_in_the_real_hands():
         for seed in range(6):
             for state in positions("graph-t", n, None, seed, every=3):
                 for seat in range(n):
-                    lacks = voids(state, seat)
+                    lacks = voids(state, seat, game)
                     for p in range(n):
                         hand = state.hand_codes(p)
                         for mark in lacks[p]:
@@ -129,7 +129,7 @@ def test_towai_gifts_are_in_the_previous_hand():
                 for seat in range(n):
                     prev = (seat - 1) % n
                     held = Counter(hands[prev]) + Counter(c for c, q in given if q == prev)
-                    for kind, k in gifts(state, seat).items():
+                    for kind, k in gifts(state, seat, game).items():
                         found += 1
                         assert held[kind] >= k, (state.to_line(), seat)
     assert found > 20
@@ -144,7 +144,7 @@ def test_alice_knowledge_matches_the_real_position():
         for seed in range(6):
             for state in positions("alice", n, None, seed, every=5):
                 for seat in range(n):
-                    k = knowledge(state, seat)
+                    k = knowledge(state, seat, games.get("alice"))
                     assert k.tracked == bool(state.history)
                     if not k.tracked:
                         continue
@@ -333,7 +333,7 @@ def test_graph_t_uniform_with_voids():
         state = next((s for s in gen
                       if s.to_move == 0 and all(len(s.hand_codes(p)) == 3 for p in range(3))),
                      None)  # the generator stays at this position while it is tested
-        if state is None or not any(voids(state, 0)[p] for p in (1, 2)):
+        if state is None or not any(voids(state, 0, games.get("graph-t"))[p] for p in (1, 2)):
             continue
         hidden = _graph_t_hidden(game, variant, state)
         expected = _enumerate(game, state, 0, hidden)

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kifu.core.game import State
+from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import from_start
-from kifu.games.alice import GAME
 from kifu.games.alice.actions import Deal
 from kifu.games.alice.cards import CODE_TYPE, TOKEN, TOKEN_RE, card_set
 
@@ -45,11 +44,11 @@ class Knowledge:
         self.tracked = False
 
 
-def knowledge(state: State, seat: int) -> Knowledge:
+def knowledge(state: State, seat: int, game: Game) -> Knowledge:
     """Replay ``state.history`` (when it starts with the role deal) as ``seat`` saw it."""
     n = state.n
     k = Knowledge(n)
-    s = from_start(GAME, state)
+    s = from_start(game, state)
     if s is None:
         return k
     deals = 0
@@ -98,7 +97,7 @@ def knowledge(state: State, seat: int) -> Knowledge:
     return k if k.tracked else Knowledge(n)
 
 
-def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
+def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
     n = state.n
     fields = state.to_line().split(" ")
@@ -107,7 +106,7 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
     letters = "".join(r.letter for r in cs.roles)
     seen = {TOKEN.index(m.group(0)) for f in view[1:] for m in TOKEN_RE.finditer(f)}
     unseen = [c for c in cs.cards if c not in seen]
-    know = knowledge(state, seat)
+    know = knowledge(state, seat, game)
     hands = state.hands  # type: ignore[attr-defined]
     others = [p for p in range(n) if p != seat]
     slots: dict[int, list[int]] = {}  # per seat: the type of each hidden place (-1: any)
@@ -159,14 +158,15 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
             for p, r in zip(unknown_seats, dealt, strict=False):
                 roles[p] = letters[r].lower()
             out[5] = "".join(roles)
-        return GAME.from_line(" ".join(out))
+        return game.from_line(" ".join(out))
 
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng) -> State:
-    """One world for ``seat`` (see the module docstring)."""
-    return world_sampler(state, seat)(rng)
+def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
+    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
+    (passed in: this module is imported by the game's class, so it cannot import it)."""
+    return world_sampler(state, seat, game)(rng)
 
 
 __all__ = ["Knowledge", "knowledge", "sample_world", "world_sampler"]

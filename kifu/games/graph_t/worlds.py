@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kifu.core.game import DEALER, State
+from kifu.core.game import DEALER, Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import GroupDeal, from_start
 from kifu.games.graph_t.actions import Play
@@ -32,19 +32,18 @@ from kifu.games.graph_t.cards import (
     PLAY_COLOUR,
     G,
 )
-from kifu.games.graph_t.game import GAME
 
 TOP = 5
 """Void markers: 0..4 = no card of that colour; TOP = no card below its colour's top."""
 
 
-def voids(state: State, seat: int) -> list[set[int]]:
+def voids(state: State, seat: int, game: Game) -> list[set[int]]:
     """For every seat, what it is known to lack (colours 0..4, and :data:`TOP` for "only
     top-level cards"), as ``seat`` can tell from the history; empty sets when the history
     does not start at the deal."""
     n = state.n
     out: list[set[int]] = [set() for _ in range(n)]
-    s = from_start(GAME, state)
+    s = from_start(game, state)
     if s is None:
         return out
     # replay the trick structure: who led, the led colour, whether a grey play was made
@@ -71,7 +70,7 @@ def voids(state: State, seat: int) -> list[set[int]]:
     return out if s.key() == state.key() else [set() for _ in range(n)]
 
 
-def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
+def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
     n = state.n
     fields = state.to_line().split(" ")
@@ -79,8 +78,8 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
     others = [p for p in range(n) if p != seat]
     unseen = [c for p in others for c in hands[p] if c != G]
     if not others or not unseen:
-        return lambda rng: GAME.from_line(" ".join(fields))
-    lacks = voids(state, seat)
+        return lambda rng: game.from_line(" ".join(fields))
+    lacks = voids(state, seat, game)
     sizes = [sum(1 for c in hands[p] if c != G) for p in others]
     by_class: dict[tuple[int, bool], list[int]] = {}
     for c in unseen:
@@ -92,7 +91,6 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
         groups.append((cards, allowed))
     deal = GroupDeal(groups, sizes)
     greys = [G in hands[p] for p in range(n)]
-    game = GAME
 
     def draw(rng: Rng) -> State:
         dealt = deal.sample(rng)
@@ -105,9 +103,10 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng) -> State:
-    """One world for ``seat`` (see the module docstring)."""
-    return world_sampler(state, seat)(rng)
+def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
+    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
+    (passed in: this module is imported by the game's class, so it cannot import it)."""
+    return world_sampler(state, seat, game)(rng)
 
 
 __all__ = ["sample_world", "voids", "world_sampler"]

@@ -52,7 +52,7 @@ class Lianxian(Game):
     def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
         from kifu.games.lianxian.worlds import world_sampler
 
-        return world_sampler(state, seat)
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, LianxianState)

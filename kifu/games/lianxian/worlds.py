@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kifu.core.game import State
+from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import deal_into
-from kifu.games.lianxian import GAME
 from kifu.games.lianxian.tiles import scan_tiles, tiles_text
 
 
@@ -34,7 +33,7 @@ def _text(tiles: list[int]) -> str:
     return tiles_text(sum(1 << t for t in tiles))
 
 
-def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
+def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
     n = state.n
     fields = state.to_line().split(" ")
@@ -61,14 +60,15 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
             status[3] = _text(parts[-2])
             fields[1] = ":".join(status)
         fields[5] = _text(parts[-1])
-        return GAME.from_line(" ".join(fields))
+        return game.from_line(" ".join(fields))
 
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng) -> State:
-    """One world for ``seat`` (see the module docstring)."""
-    return world_sampler(state, seat)(rng)
+def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
+    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
+    (passed in: this module is imported by the game's class, so it cannot import it)."""
+    return world_sampler(state, seat, game)(rng)
 
 
 __all__ = ["sample_world", "world_sampler"]

@@ -53,7 +53,7 @@ class Towai(Game):
     def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
         from kifu.games.towai.worlds import world_sampler
 
-        return world_sampler(state, seat)
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(state, text)

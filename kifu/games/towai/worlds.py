@@ -30,10 +30,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from kifu.core.errors import KifuError, NotationError
-from kifu.core.game import State
+from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import at_least, deal_into, from_start
-from kifu.games.towai import GAME
 from kifu.games.towai.actions import Deal, Give, Lead, Play
 from kifu.games.towai.cards import TOKEN, split_cards
 
@@ -53,12 +52,12 @@ def _text(codes: list[int]) -> str:
     return "".join(TOKEN[c] for c in codes) or "-"
 
 
-def gifts(state: State, seat: int) -> Counter[int]:
+def gifts(state: State, seat: int, game: Game) -> Counter[int]:
     """Copies of each kind the previous seat surely holds (hand or Swap choice), as ``seat``
     knows from its gifts; empty when the history does not start at the beginning."""
     history = state.history
     bound: Counter[int] = Counter()
-    s = from_start(GAME, state)
+    s = from_start(game, state)
     n = state.n
     prev = (seat - 1) % n
     if s is None or prev == seat:
@@ -85,7 +84,7 @@ def gifts(state: State, seat: int) -> Counter[int]:
     return bound if s.key() == state.key() else Counter()
 
 
-def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
+def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
     n = state.n
     fields = state.to_line().split(" ")
@@ -103,14 +102,14 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
               for p in others}
     unseen = [c for p in others for c in hidden[p]] + deck
     prev = (seat - 1) % n
-    bound = gifts(state, seat) if prev != seat else Counter()
+    bound = gifts(state, seat, game) if prev != seat else Counter()
     counts = Counter(unseen)
     bound = Counter({k: min(b, counts[k]) for k, b in bound.items() if b > 0})
 
     def draw(rng: Rng) -> State:
         for _ in range(TRIES):
             try:
-                return GAME.from_line(one(rng))
+                return game.from_line(one(rng))
             except NotationError:  # the seat to move must be able to go on (see above)
                 continue
         raise KifuError(f"no world for p{seat} found in {TRIES} tries")
@@ -151,9 +150,10 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng) -> State:
-    """One world for ``seat`` (see the module docstring)."""
-    return world_sampler(state, seat)(rng)
+def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
+    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
+    (passed in: this module is imported by the game's class, so it cannot import it)."""
+    return world_sampler(state, seat, game)(rng)
 
 
 __all__ = ["gifts", "sample_world", "world_sampler"]

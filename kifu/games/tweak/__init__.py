@@ -42,7 +42,7 @@ class Tweak(Game):
     def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
         from kifu.games.tweak.worlds import world_sampler
 
-        return world_sampler(state, seat)
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(text)

@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kifu.core.game import State
+from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import deal_into
-from kifu.games.tweak import GAME
 from kifu.games.tweak.cards import DEFAULT_BACKS, TOKEN, split_cards
 
 
@@ -41,7 +40,7 @@ def _text(codes: list[int]) -> str:
     return "".join(TOKEN[c] for c in codes) or "-"
 
 
-def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
+def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
     fields = state.to_line().split(" ")
     hands = [_cards(h) for h in fields[5].split("/")]
@@ -66,14 +65,15 @@ def world_sampler(state: State, seat: int) -> Callable[[Rng], State]:
         fields[5] = "/".join(_text(h) for h in new)
         fields[7] = _text(top + parts[-1])
         fields[8] = _text(rng.shuffled(tpile))
-        return GAME.from_line(" ".join(fields))
+        return game.from_line(" ".join(fields))
 
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng) -> State:
-    """One world for ``seat`` (see the module docstring)."""
-    return world_sampler(state, seat)(rng)
+def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
+    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
+    (passed in: this module is imported by the game's class, so it cannot import it)."""
+    return world_sampler(state, seat, game)(rng)
 
 
 __all__ = ["sample_world", "world_sampler"]
