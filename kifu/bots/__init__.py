@@ -60,6 +60,19 @@ def bot_descriptions(game: Game) -> list[str]:
     return classic_bots(game) + [cls.describe(game) for cls in search.values()]  # type: ignore[attr-defined]
 
 
+def search_parameters() -> dict[str, dict[str, str]]:
+    """The searchers' parameters and what each means (``{"pimc": {"worlds": "..."}}``),
+    for listings; each game's defaults are in :func:`bot_descriptions`."""
+    from kifu.bots.ismcts import IsmctsBot
+    from kifu.bots.pimc import PimcBot
+
+    def span(p) -> str:
+        return f"{p.kind(p.low)}..{p.kind(p.high)}"
+
+    return {cls.name: {k: f"{p.help} ({p.kind.__name__}, {span(p)})"
+                       for k, p in cls.PARAMS.items()} for cls in (PimcBot, IsmctsBot)}
+
+
 def bot_class(game: Game, name: str) -> type[Bot] | None:
     """The class of a bot (for its properties, e.g. ``open_hand``), or ``None``."""
     base = name.partition(":")[0]

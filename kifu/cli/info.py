@@ -8,7 +8,7 @@ import time
 import click
 
 from kifu import games
-from kifu.bots import bot_descriptions
+from kifu.bots import bot_descriptions, search_parameters
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
 from kifu.core.errors import KifuError
@@ -32,6 +32,11 @@ def games_cmd(as_json) -> None:
         lo, hi = r["players"]
         click.echo(f"{r['id']:<8} {r['title']:<10} {lo}-{hi} players  rules {r['rules']:<10} "
                    f"bots: {', '.join(r['bots'])}")
+    click.echo("\nThe searchers take parameters in their name, e.g. pimc:worlds=16 "
+               "(defaults above; docs/bots.md):")
+    for bot, params in search_parameters().items():
+        for key, meaning in params.items():
+            click.echo(f"  {bot}:{key}=  {meaning}")
 
 
 @click.command(short_help="Print the JSON Schema of a record, a puzzle or a match report.")
