@@ -13,6 +13,7 @@ The campaign of ``docs/testing.md``::
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import sys
@@ -57,7 +58,19 @@ def main(name: str, argv: list[str]) -> None:
             f"-max_len={MAX_LEN.get(name, 1024)}", *argv[1:]]
     if not any(not a.startswith("-") for a in argv[1:]):
         args.append(str(corpus))
-    atheris.Setup(args, one_input)
+    atexit.register(lambda: [print(f"stat::kifu_{k}: {v}", file=sys.stderr)
+                             for k, v in sorted(targets.COUNTS.items())])
+    mutate = targets.MUTATORS.get(name)
+    if mutate is None:
+        atheris.Setup(args, one_input)
+    else:  # a structure-aware mutation, one input in four libFuzzer's own
+
+        def custom(data: bytes, max_size: int, seed: int) -> bytes:
+            if seed % 4 == 0:
+                return atheris.Mutate(data, max_size)
+            return mutate(data, seed)[:max_size]
+
+        atheris.Setup(args, one_input, custom_mutator=custom)
     atheris.Fuzz()
 
 

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import importlib
 import io
+import random
+import re
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -37,6 +40,9 @@ NAME = "fuzz.kifu"
 """The file name every target reports errors under (errors must start with it)."""
 
 Target = Callable[[bytes], None]
+
+COUNTS: Counter[str] = Counter()
+"""What targets saw, for a campaign's figures (``fuzz/run.py`` prints it at exit)."""
 
 
 def text_of(data: bytes) -> str:
@@ -147,6 +153,115 @@ def _exercise(state: State) -> None:
         state.pop()
 
 
+def play_alice(data: bytes) -> None:
+    """Issue 21: an Alice position line the reader accepts must be playable. ``perft`` 2
+    (and every node two plies down consistent: ``check_invariants``, a legal action unless
+    the game is over or the dealer shuffles), every legal action's text, each seat's view,
+    the picture, and the ``alice-bard-wins`` question on a small budget."""
+    from kifu.core.game import perft as count_leaves
+    from kifu.puzzles import Budget, get_question
+
+    game = games.get("alice")
+    try:
+        state = game.from_line(text_of(data))
+    except KifuError:
+        COUNTS["rejected"] += 1
+        raise
+    COUNTS["accepted"] += 1
+    assert game.from_line(state.to_line()).to_line() == state.to_line()
+
+    def walk(depth: int) -> None:
+        acts = state.legal_actions()
+        assert acts or state.to_move is None or (state.to_move == -1 and
+            state.chance_outcomes() is None), "no legal action"
+        assert state.count_legal() == len(acts)
+        state.check_invariants()
+        for a in acts:
+            game.format_action(state, a)
+            if depth:
+                state.push(a)
+                walk(depth - 1)
+                state.pop()
+
+    walk(2)
+    count_leaves(state, 2)
+    state.render()
+    for seat in range(state.n):
+        state.view(seat)
+    question = get_question("alice-bard-wins")
+    if question.applies(state) is None:
+        question.solve(state, Budget(nodes=300, seconds=1.0))
+
+
+ALICE_FIELDS = ("rules", "phase", "to-move", "turns", "bard", "roles", "sp", "hands", "chars",
+                "sentence", "flags", "discard", "story", "check")
+ALICE_VOCAB = ("-", "0", "1", "2", "5", "9", "-1", "p0", "p1", "p2", "p5", "p6", "d", "sys",
+               "P", "B0", "B2", "n", "v", "a", "nS1", "aH12", "vC8", "nD4", "@p0", "@p3", "01",
+               "012", "play", "bard", "forced", "adjust", "swap", "pool", "buy", "clean",
+               "draw", "over", "roles", "deal", "char", "AQR", "aqr", "hCaprq", "10", "3")
+"""Tokens a mutation may put into an Alice position line's fields."""
+_ALICE_CARD = re.compile(r"[nva][SHDC](1[0-3]|[1-9])")
+
+
+def mutate_alice_line(line: str, rnd: random.Random, lines: list[str]) -> str:
+    """One change to an Alice position line, field-aware (most byte-level changes only make
+    a line the reader refuses): a field, or one ``/``- or ``,``-separated part of it, taken
+    from another valid line of ``lines`` or from :data:`ALICE_VOCAB`; a card token moved
+    elsewhere; one character changed."""
+    f = line.split(" ")
+    other = rnd.choice(lines).split(" ")
+    if min(len(f), len(other)) < 2:
+        return line + rnd.choice(ALICE_VOCAB)
+    i = rnd.randrange(1, min(len(f), len(other), len(ALICE_FIELDS)))
+    sep = "," if ALICE_FIELDS[i] in ("sp", "check") else "/"
+    k = rnd.randrange(6)
+    if k == 0:
+        f[i] = other[i]
+    elif k in (1, 2):
+        parts = f[i].split(sep)
+        new = rnd.choice(other[i].split(sep)) if k == 1 else rnd.choice(ALICE_VOCAB)
+        parts[rnd.randrange(len(parts))] = new
+        f[i] = sep.join(parts)
+    elif k == 3:
+        f[i] = rnd.choice(ALICE_VOCAB)
+    elif k == 4:
+        text = " ".join(f)
+        cards = list(_ALICE_CARD.finditer(text))
+        if cards:
+            m = rnd.choice(cards)
+            text = text[:m.start()] + text[m.end():]
+            at = rnd.randrange(len(text) + 1)
+            return text[:at] + m.group(0) + text[at:]
+        return text
+    else:
+        text = " ".join(f)
+        at = rnd.randrange(len(text))
+        return text[:at] + rnd.choice("0123456789-/,:@pdPBnvaSHDC") + text[at + 1:]
+    return " ".join(f)
+
+
+def alice_mutator(data: bytes, seed: int) -> bytes:
+    """``play_alice``'s structure-aware mutation for atheris (``fuzz/run.py``): one to three
+    field-aware changes of the input or, mostly when the reader refuses the input, of a
+    valid line (changes of refused lines are mostly refused too)."""
+    rnd = random.Random(seed)
+    lines = [x.decode() for x in seeds("play_alice")]
+    line = text_of(data)
+    try:
+        games.get("alice").from_line(line)
+    except KifuError:
+        if rnd.random() < 0.8 or len(line.split(" ")) != len(ALICE_FIELDS):
+            line = rnd.choice(lines)
+    for _ in range(rnd.randint(1, 3)):
+        line = mutate_alice_line(line, rnd, lines)
+    return line.encode()
+
+
+MUTATORS: dict[str, Callable[[bytes, int], bytes]] = {"play_alice": alice_mutator}
+"""Structure-aware mutations by target name (``fuzz/run.py`` alternates them with
+libFuzzer's own)."""
+
+
 def action_target(gid: str) -> Target:
     def target(data: bytes) -> None:
         game = games.get(gid)
@@ -238,6 +353,8 @@ def all_targets() -> dict[str, Target]:
         key = gid.replace("-", "_")
         out[f"position_{key}"] = position_target(gid)
         out[f"action_{key}"] = action_target(gid)
+    if "alice" in games.ids():
+        out["play_alice"] = play_alice
     for name in OPTIONAL:
         if optional_parser(name) is not None:
             out[name] = optional_target(name)
@@ -245,6 +362,18 @@ def all_targets() -> dict[str, Target]:
 
 
 # --- seeds --------------------------------------------------------------------------------
+
+
+@cache
+def _alice_seeds() -> tuple[bytes, ...]:
+    """Valid Alice lines: the perft and puzzle fixtures, and positions of seeded games."""
+    from kifu.notation.perftfile import read_perft
+
+    out = [c.position for c in read_perft(FIXTURES / "perft" / "alice.perft")]
+    text = (FIXTURES / "puzzles" / "alice.kifu").read_text(encoding="utf-8")
+    out += re.findall(r'^\[Position "(.*)"\]$', text, re.M)
+    out += sample_states("alice")[0]
+    return tuple(line.encode() for line in out)
 
 
 def seeds(name: str) -> list[bytes]:
@@ -269,6 +398,8 @@ def seeds(name: str) -> list[bytes]:
             for v in (game.Variant(), *game.example_variants):
                 out.append(bytes([i]) + game.rules_spec(v).encode())
         return out
+    if name == "play_alice":
+        return list(_alice_seeds())
     for gid in games.ids():
         key = gid.replace("-", "_")
         if name == f"position_{key}":

@@ -3,7 +3,7 @@
 # CPU is shared: each run is one process (--workers 1) at nice 10. Run from the repository
 # root; `python tools/ladder_table.py docs/bots/*.json` prints the tables.
 set -e
-run() { name=$1; shift; nice -n 10 kifu match "$@" --games 1000 --seed 2026 --workers 1 --json --silent > "docs/bots/$name.json"; }
+run() { name=$1; shift; nice -n 10 kifu match "$@" --games 1000 --seed 2026 --workers 1 --json -q > "docs/bots/$name.json"; }
 
 # the game's own bots, random and greedy
 run tweak-2p-classic     tweak    --players 2 --set rounds=1 --bots greedy,random

@@ -6,6 +6,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import echo_json, handle_errors
+from kifu.cli.options import quiet_option
 from kifu.cli.replay import pick_record
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
@@ -27,8 +28,9 @@ from kifu.notation.files import load_records
                    "(repeatable; with --rules, changes those rules).")
 @click.option("--json", "as_json", is_flag=True, help="The difference as JSON.")
 @executor_options(chunk_size=64, unit="records")
+@quiet_option("Only the verdict: the first line (with --rules/--set, the summary line).")
 @handle_errors
-def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size) -> None:
+def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size, quiet) -> None:
     """Compare the records A and B: headers, then the first ply where the actions differ
     (with both actions and the position before it). With --rules SPEC or --set FIELD=VALUE,
     replay each record of A under its own rules and under the other rules, and compare the
@@ -42,7 +44,8 @@ def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size) -> None:
             raise KifuError("give either B or --rules/--set, not both")
         if rules is not None:  # a bad spec is refused before any record is read
             games.get(rules.partition(";")[0].partition("/")[0]).parse_rules(rules)
-        _diff_rules(a, rules, sets, as_json, workers=workers, dask=dask, chunk_size=chunk_size)
+        _diff_rules(a, rules, sets, as_json, workers=workers, dask=dask, chunk_size=chunk_size,
+                    quiet=quiet)
         return
     if b is None:
         raise KifuError("diff needs two records A B, or --rules SPEC")
@@ -54,7 +57,15 @@ def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size) -> None:
         if d.identical:
             click.echo("identical")
         else:
-            click.echo("same game" if d.same_game else "different games")
+            if d.same_game:
+                click.echo("the same game (the archive stores it once): only comments or "
+                           "layout differ")
+            elif d.same_setup:
+                click.echo("same game, rules and players; different records")
+            else:
+                click.echo("different game, rules or players")
+            if quiet:
+                raise SystemExit(1)
             for tag, (va, vb) in d.headers.items():
                 click.echo(f"header {tag}: {va!r} | {vb!r}")
             if d.first is not None:
@@ -64,15 +75,15 @@ def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size) -> None:
                 click.echo(f"  {b}: {f.b or '(end of record)'}")
                 if f.position:
                     click.echo(f"  position before it: {f.position}")
-            elif not d.headers:
-                click.echo("same tags and actions; comments or layout differ")
+
             click.echo(f"plies: {d.plies[0]} | {d.plies[1]}")
     if not d.identical:
         raise SystemExit(1)
 
 
 def _diff_rules(path: str, rules: str | None, sets: tuple[str, ...], as_json: bool, *,
-                workers: int = 1, dask: str | None = None, chunk_size: int = 64) -> None:
+                workers: int = 1, dask: str | None = None, chunk_size: int = 64,
+                quiet: bool = False) -> None:
     label = " ".join(([rules] if rules else []) + [f"--set {x}" for x in sets])
     # chunks of (index, record) replayed under both rule sets on the executor seam; the
     # rows come back in record order, so the report is the same on any executor
@@ -86,7 +97,7 @@ def _diff_rules(path: str, rules: str | None, sets: tuple[str, ...], as_json: bo
         echo_json({"rules": label, "records": len(rows), "changed": len(changed),
                    "differ": len(differ), "diffs": rows})
     else:
-        for r in differ:
+        for r in [] if quiet else differ:
             earlier = "" if r.position_ply is None else \
                 f" (the positions differ from ply {r.position_ply})"
             if r.ply is not None:

@@ -11,6 +11,7 @@ import click
 from kifu.cli.common import handle_errors
 from kifu.core.errors import KifuError
 from kifu.notation.files import display_name, load_records, read_stream, write_output
+from kifu.notation.views import parse_seat
 
 _HEADER = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)\s")
 
@@ -37,16 +38,20 @@ def first_block_is_puzzle(head: str) -> bool:
 @click.argument("file", metavar="FILE")
 @click.option("--index", type=int, default=1, show_default=True,
               help="Which record of the file (1 = the first); not for a puzzle file.")
-@click.option("--player", "seat", type=int, default=None, metavar="P",
-              help="Show only what seat P sees (other hands face down, the deal hidden).")
+@click.option("--player", "seat", default=None, metavar="P",
+              help="Show only what seat P sees (other hands face down, the deal hidden); "
+                   "P is 1, p1 or a player's name.")
+@click.option("--ply", type=int, default=None, metavar="N",
+              help="Open the page at ply N (negative: from the end; default: the end).")
 @click.option("-o", "--output", default="-", show_default=True,
               help="Where to write the page (- for stdout).")
 @handle_errors
-def html_cmd(file: str, index: int, seat: int | None, output: str) -> None:
+def html_cmd(file: str, index: int, seat: str | None, ply: int | None, output: str) -> None:
     """Write one HTML file (inline CSS, script and SVG; no network) that replays a record of
     FILE with first/previous/next/last buttons, arrow keys, a slider and a clickable move
-    list. A FILE of puzzles (blocks with Position and Question headers) becomes a puzzle
-    sheet with a button revealing each answer.
+    list; it opens at the final position (or at --ply N). A FILE of puzzles (blocks with
+    Position and Question headers) becomes a puzzle sheet with a button revealing each
+    answer.
 
     Example: kifu html g.kifu --player 0 -o g.html
     """
@@ -61,8 +66,8 @@ def html_cmd(file: str, index: int, seat: int | None, output: str) -> None:
     else:
         head = data[:4096]
     if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
-        if seat is not None:
-            raise KifuError("--player is for a game record, not a puzzle sheet")
+        if seat is not None or ply is not None:
+            raise KifuError("--player and --ply are for a game record, not a puzzle sheet")
         try:
             text = None if data is None else data.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -76,4 +81,7 @@ def html_cmd(file: str, index: int, seat: int | None, output: str) -> None:
         raise KifuError(f"{name}: no record in the file")
     if not 1 <= index <= len(locs):
         raise KifuError(f"{name}: there is no record #{index} (the file has {len(locs)})")
-    write_output(output, record_page(locs[index - 1], seat=seat, index=index), inputs=(file,))
+    loc = locs[index - 1]
+    players = loc.record.players
+    where = None if seat is None else parse_seat(seat, players, len(players))
+    write_output(output, record_page(loc, seat=where, index=index, ply=ply), inputs=(file,))

@@ -9,7 +9,14 @@ import click
 
 from kifu import games
 from kifu.cli.common import echo_json, handle_errors, parse_variant_options
-from kifu.cli.options import cards_option, positive, seed_callback, variant_options, with_cards
+from kifu.cli.options import (
+    cards_option,
+    positive,
+    quiet_option,
+    seed_callback,
+    variant_options,
+    with_cards,
+)
 from kifu.cli.scale import executor_options
 from kifu.core.errors import VariantError
 from kifu.lab.match import play_match, report_text, summarize
@@ -36,10 +43,10 @@ from kifu.notation.files import write_output
               help="Write the report as JSON (its schema: kifu schema match).")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Also write every game's record to FILE (written whole at the end).")
-@click.option("--silent", is_flag=True, help="No progress bar.")
+@quiet_option("No progress bar.", old=("--silent",))
 @handle_errors
 def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, dask,
-          chunk_size, as_json, output, silent) -> None:
+          chunk_size, as_json, output, quiet) -> None:
     """Play the bots against each other in GAME over --games deals, each deal once with
     every rotation of the bots over the seats, and report per bot the games, mean rank,
     win rate and mean score with 95% intervals, an Elo rating with its interval, and
@@ -58,7 +65,7 @@ def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, da
     date = datetime.date.today().strftime("%Y.%m.%d")
     outcomes, texts = [], []
     with click.progressbar(length=deals, label=f"match {game.id}", file=sys.stderr,
-                           hidden=silent) as bar:
+                           hidden=quiet) as bar:
         for deal, recs in play_match(game.id, names, players=players, deals=deals, seed=seed,
                                      rules=spec, workers=workers, dask=dask,
                                      chunk_size=chunk_size, records=output is not None,

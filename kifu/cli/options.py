@@ -142,3 +142,43 @@ def with_cards(game: Any, variant: Any, cards: str | None) -> Any:
     import msgspec
 
     return msgspec.structs.replace(variant, cards=cards)
+
+
+def quiet_option(help_text: str = "No progress bar and no summary: errors only.",
+                 *, old: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """``-q/--quiet`` (every command that prints a progress bar or a summary has it), and
+    ``old`` spellings kept as hidden aliases (``play --silent``). The command gets a
+    ``quiet`` keyword argument."""
+
+    def alias(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        if value:
+            ctx.meta["kifu.quiet"] = True
+            if "quiet" in ctx.params:
+                ctx.params["quiet"] = True
+
+    def merge(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+        return bool(value or ctx.meta.get("kifu.quiet"))
+
+    def decorate(func: F) -> F:
+        for name in old:
+            func = click.option(name, is_flag=True, hidden=True, expose_value=False,
+                                callback=alias)(func)
+        return click.option("-q", "--quiet", "quiet", is_flag=True, callback=merge,
+                            help=help_text)(func)
+
+    return decorate
+
+
+class QuestionCommand(click.Command):
+    """A command with ``--question/-Q`` and ``-q/--quiet``: ``-q`` was the question's short
+    option before it meant ``--quiet`` everywhere, so a usage error in a command line that
+    has ``-q`` says so."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        had_q = "-q" in args
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            if had_q:
+                e.message += " (-q is --quiet; give the question with --question or -Q)"
+            raise

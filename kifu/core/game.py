@@ -353,8 +353,19 @@ class Game(ABC):
         try:
             variant = self.parse_rules(fields[0])
         except VariantError as e:
-            raise NotationError(str(e), line=1, col=1) from None
+            raise NotationError(self._rules_token_error(fields[0], e), line=1, col=1) from None
         return variant, fields[1:]
+
+    def _rules_token_error(self, token: str, error: VariantError) -> str:
+        """What is wrong with the first field of a position line: a line that does not
+        start with a rules token at all is told so (not "unknown game 'R1R2...'")."""
+        name = token.split(";", 1)[0].split("/", 1)[0]
+        try:
+            canonical_id(name)
+        except VariantError:
+            return (f"a position line starts with its rules, e.g. {self.rules_spec()}; "
+                    f"{short(token, 24)} is not a rules token")
+        return str(error)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

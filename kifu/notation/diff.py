@@ -11,7 +11,7 @@ from kifu.core.errors import KifuError, VariantError
 from kifu.core.game import Game
 from kifu.core.variant import Variant, variant_fields, variant_from_pairs
 from kifu.notation.reader import Located
-from kifu.notation.record import Record
+from kifu.notation.record import Record, identity_text
 from kifu.notation.replay import replay, replay_states, setup_of
 
 
@@ -23,7 +23,8 @@ class MoveDiff(msgspec.Struct, frozen=True):
 
 
 class RecordDiff(msgspec.Struct, frozen=True):
-    same_game: bool  # same Game, Rules and Players
+    same_setup: bool  # same Game, Rules and Players
+    same_game: bool  # the same game as an archive counts it: same identity text
     identical: bool  # same canonical text
     headers: dict[str, tuple[str | None, str | None]]  # tag -> (A's, B's) where they differ
     first: MoveDiff | None
@@ -39,7 +40,7 @@ def diff_records(a: Located | Record, b: Located | Record) -> RecordDiff:
         for t in tags
         if ra.headers.get(t) != rb.headers.get(t)
     }
-    same_game = not any(t in headers for t in ("Game", "Rules", "Players"))
+    same_setup = not any(t in headers for t in ("Game", "Rules", "Players"))
     first = None
     for i in range(max(len(ra.moves), len(rb.moves))):
         ma = ra.moves[i] if i < len(ra.moves) else None
@@ -53,8 +54,11 @@ def diff_records(a: Located | Record, b: Located | Record) -> RecordDiff:
                 position = None
             first = MoveDiff(i + 1, ta, tb, position)
             break
-    identical = ra.to_text() == rb.to_text()
-    return RecordDiff(same_game, identical, headers, first, (len(ra.moves), len(rb.moves)))
+    text_a, text_b = ra.to_text(), rb.to_text()
+    identical = text_a == text_b
+    same_game = identical or identity_text(ra, text_a) == identity_text(rb, text_b)
+    return RecordDiff(same_setup, same_game, identical, headers, first,
+                      (len(ra.moves), len(rb.moves)))
 
 
 class RulesDiff(msgspec.Struct, frozen=True):

@@ -320,3 +320,38 @@ def _replace(real: str, data: bytes, st: os.stat_result | None) -> None:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+# --- which files a command reads -------------------------------------------------------------
+
+RECORD_SUFFIXES = (".kifu", ".json", ".ndjson")
+"""The files taken from a folder (a file named on the command line is always read)."""
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+    """Files as given (``-`` for stdin); folders walked, sorted, for record and puzzle files
+    (:data:`RECORD_SUFFIXES`)."""
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith(RECORD_SUFFIXES):
+                        yield os.path.join(root, name)
+        else:
+            yield p
+
+
+def input_files(paths: Iterable[str]) -> list[str]:
+    """:func:`expand_paths`, checked before anything is read or written: a path that does
+    not exist, or a folder without a record file, raises :class:`KifuError` (so that, for
+    instance, ``archive import missing.kifu`` never creates its archive)."""
+    out: list[str] = []
+    for p in paths:
+        if p != "-" and not os.path.exists(p):
+            raise KifuError(f"{p}: no such file or folder")
+        found = list(expand_paths([p]))
+        if not found:
+            raise KifuError(f"{p}: no record file ({', '.join(RECORD_SUFFIXES)}) in the folder")
+        out.extend(found)
+    return out

@@ -38,6 +38,7 @@ import msgspec
 
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import Game, State, actor_name
+from kifu.core.variant import short
 from kifu.notation.reader import Visitor, read_records
 from kifu.notation.record import ACTOR, Record, format_record
 
@@ -74,6 +75,9 @@ class LocatedPuzzle(msgspec.Struct):
     index: int
     line: int = 0
     header_lines: dict[str, int] = msgspec.field(default_factory=dict)
+    options: dict[str, str] = msgspec.field(default_factory=dict)
+    """For a puzzle typed on the command line: header -> the argument or option it came
+    from (``Question`` -> ``--question``), where its errors are located."""
 
     def where(self) -> str:
         """``file:line`` of the puzzle (``file#N`` for JSON input)."""
@@ -81,6 +85,10 @@ class LocatedPuzzle(msgspec.Struct):
 
     def error(self, header: str | None, message: str, col: int = 0) -> NotationError:
         """A located error at ``header`` (its value's column + ``col``)."""
+        option = self.options.get(header or "")
+        if option is not None:
+            at = f"column {col}: " if col > 1 else ""
+            return NotationError(f"{at}{message}", path=option)
         line = self.header_lines.get(header or "", 0) or self.line
         if not line:
             return NotationError(f"puzzle {self.index}: {message}", path=self.path)
@@ -323,8 +331,9 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
     other = head.split(";", 1)[0].split("/", 1)[0]
     try:
         other_id = games.canonical_id(other)
-    except KifuError:
-        other_id = other
+    except KifuError:  # not a game at all: the line does not start with its rules
+        raise lp.error("Position", f"a position line starts with its rules, e.g. "
+                       f"{game.rules_spec()}; {short(head, 24)} is not a rules token") from None
     if other_id != game.id:
         raise lp.error("Position", f"the position is of game {other!r}, not {game.id}")
     try:

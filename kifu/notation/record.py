@@ -88,8 +88,9 @@ class Record(msgspec.Struct, omit_defaults=True):
         return format_record(self)
 
     def content_hash(self) -> str:
-        """SHA-256 of the canonical text: the record's identity in an archive."""
-        return hashlib.sha256(format_record(self).encode("utf-8")).hexdigest()
+        """SHA-256 of the record's identity text (:func:`identity_text`): what makes two
+        records the same game in an archive."""
+        return identity_hash(self)
 
 
 def split_players(value: str) -> list[str]:
@@ -366,3 +367,32 @@ def complete_json(line: str) -> bool:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a record (``kifu schema``)."""
     return msgspec.json.schema(Record)
+
+
+# --- identity -----------------------------------------------------------------------------
+
+
+def identity_text(record: Record, text: str | None = None) -> str:
+    """What identifies a game: its canonical text without the comments (the record's and
+    every action's). Two records that differ only in comments, or in layout, are the same
+    game; a different header value or action makes another game. Annotations added to a
+    record later belong here too: this is the one place that decides what they are.
+
+    ``text``: the record's canonical text when already written (a text without ``{`` has
+    no comment, so it is its own identity).
+
+    >>> rec = Record({"Game": "tweak"}, [Move("d", "dealer p1", "a comment")], "notes")
+    >>> identity_text(rec)
+    '[Game "tweak"]\\n\\nd dealer p1\\n'
+    """
+    if text is not None and "{" not in text:
+        return text
+    if record.comment is None and all(m.comment is None for m in record.moves):
+        return text if text is not None else format_record(record)
+    bare = Record(record.headers, [Move(m.actor, m.text) for m in record.moves])
+    return format_record(bare, checked=True)
+
+
+def identity_hash(record: Record, text: str | None = None) -> str:
+    """SHA-256 (hex) of :func:`identity_text`: the key an archive stores a game under."""
+    return hashlib.sha256(identity_text(record, text).encode("utf-8")).hexdigest()

@@ -137,6 +137,8 @@ class Tables(msgspec.Struct, frozen=True, gc=False):
     role_win: tuple[int, ...]
     role_letters: str
     deck_all: tuple[int, ...]
+    deck_bits: int
+    """``deck_all`` as a set of bits (bit ``c`` for card code ``c``)."""
 
 
 def parse_card_set(text: str, path: str | None = None) -> CardSet:
@@ -275,6 +277,6 @@ def tables(name: str) -> Tables:
         tb = _TABLES[name] = Tables(
             tuple(present), tuple(effect), tuple(word),
             tuple(r.skill for r in cs.roles), tuple(r.win for r in cs.roles),
-            "".join(r.letter for r in cs.roles), cs.cards,
+            "".join(r.letter for r in cs.roles), cs.cards, sum(1 << c for c in cs.cards),
         )
     return tb
