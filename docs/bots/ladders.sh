@@ -17,3 +17,9 @@ run tweak-2p             tweak    --players 2 --set rounds=1 --bots pimc:worlds=
 run graph-t-3p-quick     graph-t  --players 3 --set grey=false --set black=false --bots pimc:worlds=4,greedy,ai
 run alice-3p             alice    --players 3 --set turns=5 --bots pimc,greedy,random
 run lianxian-2p          lianxian --players 2 --set finish=20 --bots pimc:worlds=3,greedy
+
+# what this session could finish of the last two (300 deals; `--games 300`):
+#   tweak-2p-300     tweak    --players 2 --set rounds=1 --bots pimc:worlds=8,greedy
+#   lianxian-2p-300  lianxian --players 2 --set finish=20 --bots pimc:worlds=3,greedy
+# still to run for the full ladders (every bot against greedy, the best against the rest):
+#   ismcts against greedy in every game; pimc against ismcts, out, defensive and random

@@ -27,8 +27,10 @@ from kifu.notation.files import write_output
 @click.argument("game_name", metavar="GAME")
 @click.option("--bots", "bots", required=True,
               help="Comma-separated bots for the seats in order, repeated to fill them, "
-                   "e.g. pimc,greedy or 'pimc:worlds=16,ismcts:iters=200' (kifu games "
-                   "lists each game's bots and their parameters).")
+                   "e.g. pimc,greedy or 'pimc:worlds=16,ismcts:iters=200'. Every game has "
+                   "random, greedy, pimc[:worlds=N:actions=N:z=X] and "
+                   "ismcts[:iters=N:worlds=N:c=X:actions=N]; kifu games lists the rest and "
+                   "each game's defaults.")
 @click.option("-n", "--players", type=int, default=None,
               help="Number of seats (default: one per bot).")
 @click.option("--games", "deals", type=int, default=100, show_default=True,
