@@ -8,7 +8,7 @@ counts (an action's exploration term counts the iterations in which it could hav
 chosen), adds one node, plays on with the profile's rollout policy and backs every seat's
 utility up the path, each node crediting the seat that chose its action. Chance (dealer)
 actions are drawn, not branched on. The most visited action at the root is played; ties go
-to the rollout policy's own choice, then to the first in legal order. A fixed number of
+to the game's greedy choice, then to the first in legal order. A fixed number of
 iterations (``iters``), no clock, so the same seed gives the same game on any machine.
 """
 

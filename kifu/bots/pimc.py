@@ -5,11 +5,11 @@ has seen (the game's world sampler, ``Game.world_sampler``), values each candida
 in each world as if every card were face up, and plays the action with the best average.
 A world is valued by the game's exact solver where the profile has one that answers
 quickly (GRAPH-T's double dummy late in the game), otherwise by one rollout per action
-with the profile's cheap policy, every action of a world from the same seed. The policy's
-own choice is the default: another action is played only when its mean beats it by ``z``
-standard errors of the paired differences (a few noisy worlds otherwise pick a worse
-action as often as a better one). Ties go to the policy's choice, then to the first in
-legal order, so the same seed and position give the same choice.
+with the profile's cheap policy, every action of a world from the same seed. The game's
+``greedy`` choice is the default: another action is played only when its mean beats it by
+``z`` standard errors of the paired differences (a few noisy worlds otherwise pick a worse
+action as often as a better one). Ties go to the default, then to the first in legal
+order, so the same seed and position give the same choice.
 
 PIMC's known blind spots (strategy fusion, non-locality: Frank & Basin 1998) are the price
 of its speed; ``ismcts`` is the answer to the first.
@@ -32,8 +32,8 @@ class PimcBot(SearchBot):
         "actions": Param(int, 64, 1, 10_000,
                          "candidate actions searched (where the game ranks them)"),
         "z": Param(float, 1.0, 0.0, 10.0,
-                   "standard errors by which an action must beat the rollout policy's own "
-                   "choice (paired over the worlds) to be played instead"),
+                   "standard errors by which an action must beat the default (the game's "
+                   "greedy choice; paired over the worlds) to be played instead"),
     }
 
     def choose(self, state: State) -> Action:

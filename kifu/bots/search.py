@@ -93,6 +93,10 @@ class Rollout:
         self.rng = Rng(0)
         cls = game.bots.get(prof.rollout) or game.bots["random"]
         self.policy = [cls(s, self.rng) for s in range(n)]
+        # the default choice of a search: the game's greedy bot, even where rollouts play
+        # random (a random default would be a random move whenever the search is unsure)
+        prior = game.bots.get("greedy") or cls
+        self.prior = [prior(s, self.rng) for s in range(n)] if prior is not cls else self.policy
 
     def run(self, state: State, seed: int, horizon: int | None = None) -> list[float]:
         """Play ``state`` (mutated) until the end or ``horizon`` player decisions."""
@@ -126,14 +130,15 @@ def searchable(state: State, prof: Profile, limit: int) -> list:
 
 
 def policy_first(actions: list, rollout: Rollout, state: State) -> list:
-    """``actions`` with the rollout policy's own choice first, so that a tie between
-    values goes to the action the cheap policy prefers (then to legal order)."""
+    """``actions`` with the default choice first (the game's ``greedy`` bot, else the
+    rollout policy), so that a tie, or a difference the search cannot tell from noise,
+    goes to it (then to legal order)."""
     if len(actions) <= 1:
         return actions
     mover = state.to_move
     assert mover is not None and mover >= 0
     seed = rollout.rng.state
-    pick = rollout.policy[mover].choose(state)
+    pick = rollout.prior[mover].choose(state)
     rollout.rng.state = seed
     if pick in actions:
         return [pick] + [a for a in actions if a != pick]
