@@ -56,15 +56,22 @@ def _aligned(rows: list[list[str]]) -> str:
                                 row[-1]]).rstrip() for row in rows)
 
 
-@click.command(short_help="Print the JSON Schema of a record, a puzzle or a match report.")
-@click.argument("kind", type=click.Choice(["record", "puzzle", "match"]), default="record")
+@click.command(short_help="Print the JSON Schema of a record, a puzzle, a match or a simulation.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "match", "simulate"]),
+                default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default), a puzzle or a match report (their JSON
-    forms: kifu validate/replay --json, kifu puzzles, kifu match --json)."""
+    """Print the JSON Schema of a record (default), a puzzle, a match report or a simulation
+    report (their JSON forms: kifu validate/replay --json, kifu puzzles, kifu match --json,
+    kifu simulate --json)."""
     if kind == "match":
         from kifu.lab.match import match_json_schema
 
         click.echo(json.dumps(match_json_schema(), indent=2))
+        return
+    if kind == "simulate":
+        from kifu.lab.simulate import simulate_json_schema
+
+        click.echo(json.dumps(simulate_json_schema(), indent=2))
         return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from kifu.cli.common import CliError
+from kifu.core.variant import short
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,7 +45,7 @@ def parse_seed(text: str) -> int | str:
     if bad is not None:
         raise CliError(f"--seed: the seed may not contain the control character {bad!r}")
     if text[0] in "+-" or all(c.isnumeric() for c in text):
-        raise CliError(f"--seed: {text!r} is not a plain ASCII integer (0-9, an optional "
+        raise CliError(f"--seed: {short(text)} is not a plain ASCII integer (0-9, an optional "
                        "leading -); give an integer or a text seed")
     return text
 
@@ -53,7 +54,7 @@ def parse_date(text: str) -> str:
     """A ``Date`` tag: ``YYYY.MM.DD``, with ``??`` for an unknown part (``2026.??.??``)."""
     m = _DATE.match(text)
     if not m:
-        raise CliError(f"--date: {text!r} is not YYYY.MM.DD (or ????.??.?? when unknown)")
+        raise CliError(f"--date: {short(text)} is not YYYY.MM.DD (or ????.??.?? when unknown)")
     _year, month, day = m.groups()
     if month != "??" and not 1 <= int(month) <= 12:
         raise CliError(f"--date: there is no month {month}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
 
 import click
@@ -42,10 +41,7 @@ def iter_puzzles(sources: tuple[str, ...]) -> Iterator[LocatedPuzzle]:
     """The puzzles of every source, in order (files, directories, ``-`` for stdin)."""
     for source in sources:
         for path in puzzle_paths(source):
-            if path == "-":
-                yield from load_puzzles("<stdin>", sys.stdin.read())
-            else:
-                yield from load_puzzles(path)
+            yield from load_puzzles(path)  # - is stdin, read as a file is
 
 
 def archive_puzzles(db: str, game: str) -> Iterator[LocatedPuzzle]:
