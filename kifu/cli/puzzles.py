@@ -38,11 +38,14 @@ def puzzles() -> None:
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
                    "or ./kifu.db).")
+@click.option("--bot", "bot", default=None, metavar="BOT",
+              help="The bot playing every seat of the games the puzzles come from, e.g. "
+                   "pimc or ismcts:iters=50 (default: greedy, else random).")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
 @quiet_option("No progress bar and no summary on stderr.")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             max_memory, db, dask, chunk_size, quiet) -> None:
+             max_memory, db, bot, dask, chunk_size, quiet) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
     actions). The same seed gives the same file whatever --workers, --dask, --chunk-size."""
@@ -59,7 +62,7 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         for p in generate_puzzles(game.id, question.spec, count=count, seed=seed,
                                   players=players, workers=workers,
                                   budget_nodes=budget_nodes, dask=dask,
-                                  chunk_size=chunk_size, max_memory=max_memory):
+                                  chunk_size=chunk_size, max_memory=max_memory, bot=bot):
             found.append(p)
             bar.update(1)
     write_puzzles(output, found)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kifu import games
-from kifu.bots import default_bot, make_bot
+from kifu.bots import check_bot, default_bot, make_bot
 from kifu.core.executor import map_chunks
 from kifu.core.game import DEALER, Bot, Game
 from kifu.core.rng import Rng
@@ -24,20 +24,22 @@ GAMES_PER_CHUNK = 4
 MAX_PLIES = 5000
 
 
-def bot_for(game: Game, seat: int, rng: Rng) -> Bot:
-    """Greedy bots where the game has them (more interesting positions), else random."""
-    return make_bot(game, default_bot(game), seat, rng)
+def bot_for(game: Game, seat: int, rng: Rng, bot: str | None = None) -> Bot:
+    """The bot ``bot`` of the registry (``pimc``, ``ismcts:iters=50``...), by default
+    greedy where the game has it (more interesting positions), else random."""
+    return make_bot(game, bot or default_bot(game), seat, rng)
 
 
 def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: int,
                       budget_nodes: int, per_game: int,
-                      max_memory: int | None = DEFAULT_MEMORY) -> list[Puzzle]:
+                      max_memory: int | None = DEFAULT_MEMORY,
+                      bot: str | None = None) -> list[Puzzle]:
     """Play game ``index`` of a run and keep at most ``per_game`` puzzles from it."""
     game = games.get(game_id)
     question = get_question(spec)
     rng = Rng(f"{seed}:{index}")
     state = game.new_state(players)
-    bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}")) for s in range(players)]
+    bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}"), bot) for s in range(players)]
     budget = Budget(nodes=budget_nodes, memory=max_memory)
     out: list[Puzzle] = []
     ply = 0
@@ -71,11 +73,11 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
 
 
 def _chunk(args: tuple) -> list[Puzzle]:
-    game_id, spec, players, seed, first, last, budget_nodes, per_game, max_memory = args
+    game_id, spec, players, seed, first, last, budget_nodes, per_game, max_memory, bot = args
     out: list[Puzzle] = []
     for i in range(first, last):
         out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game,
-                                 max_memory)
+                                 max_memory, bot)
     return out
 
 
@@ -83,13 +85,17 @@ def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players:
                      workers: int = 1, budget_nodes: int = 200_000, per_game: int = 2,
                      max_games: int = 10_000, dask: str | None = None,
                      chunk_size: int = GAMES_PER_CHUNK,
-                     max_memory: int | None = DEFAULT_MEMORY) -> Iterator[Puzzle]:
-    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer);
+                     max_memory: int | None = DEFAULT_MEMORY,
+                     bot: str | None = None) -> Iterator[Puzzle]:
+    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer),
+    from games every seat of which ``bot`` plays (default: greedy where the game has it);
     each search within ``budget_nodes`` and ``max_memory`` bytes.
 
     Chunks of ``chunk_size`` games; the puzzles do not depend on it, nor on the executor."""
+    if bot is not None:
+        check_bot(games.get(game_id), bot)
     chunks = ((game_id, spec, players, seed, first, min(first + chunk_size, max_games),
-               budget_nodes, per_game, max_memory)
+               budget_nodes, per_game, max_memory, bot)
               for first in range(0, max_games, chunk_size))
     made = 0
     for found in map_chunks(_chunk, chunks, workers=workers, dask=dask):
