@@ -26,14 +26,13 @@ from kifu.games.lianxian.actions import (
     Swap,
 )
 from kifu.games.lianxian.board import Board, load_board
+from kifu.games.lianxian.layout import DEAL, FIRST, HAND, OVER, REFILL, SWAP, TURN
+from kifu.games.lianxian.text import render, write_line
 from kifu.games.lianxian.tiles import ALL_TILES, N_TILES, NUMBER, SUIT, TOKEN, tiles_of, tiles_text
 from kifu.games.lianxian.variant import LianxianVariant
 
-DEAL, FIRST, TURN, REFILL, SWAP, OVER = range(6)
-"""Phases: before the deal, before the first player, a player's turn, the dealer refilling
-after a placement, the dealer drawing a swap's tiles, over."""
-HAND = 4
-"""Tiles in a full rack and in the full public hand."""
+__all__ = ["DEAL", "FIRST", "HAND", "OVER", "REFILL", "SWAP", "TURN", "LianxianState",
+           "Placement", "Seating", "seating_of"]
 
 R_SETUP = "lianxian 1: setup"
 R_LINK = "lianxian 2: links and combos"
@@ -611,20 +610,13 @@ class LianxianState(State):
         assert len(set(self.recent)) == len(self.recent)
 
     # --- text ---------------------------------------------------------------------------
-    def _line(self, seat: int | None) -> str:
-        from kifu.games.lianxian.position import write_line
-
-        return write_line(self, seat)
-
     def to_line(self) -> str:
-        return self._line(None)
+        return write_line(self, None)
 
     def view(self, seat: int) -> str:
-        return self._line(seat)
+        return write_line(self, seat)
 
     def render(self) -> str:
-        from kifu.games.lianxian.render import render
-
         return render(self)
 
 
