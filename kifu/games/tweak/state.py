@@ -1197,7 +1197,9 @@ class TweakState(State):
                 self.jdelta = jdelta
                 self._end_round()
                 return i
-            m = _next_holder(hl, m, n)
+            m = nxt[m]
+            if not hl[m]:  # ruling 8: empty hands are skipped
+                m = _next_holder(hl, m, n)
         if i > start:
             self.hands = tuple(map(tuple, hl))
             self.table = tuple(tl)
