@@ -210,7 +210,9 @@ class LianxianState(State):
         return list(self._tops)
 
     def under_count(self) -> int:
-        return sum(len(st) - 1 for st in self._stacks if st)
+        """The tiles under the tops: every tile on the board but the tops."""
+        tops = self._tops
+        return sum(map(len, self._stacks)) - len(tops) + tops.count(-1)
 
     def max_swap(self) -> int:
         """Ruling 10: the largest swap the mover may make (0: none is possible)."""
