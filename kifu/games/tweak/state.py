@@ -494,17 +494,6 @@ def _refill(h: list[int], c: int, deck: tuple[int, ...], dpos: int) -> int:
     return dpos
 
 
-def _refill_table(deck: tuple[int, ...], dpos: int) -> tuple[tuple[int, ...], int]:
-    """Ruling 6, an empty table after a turn: the next ``TABLE_REFILL`` cards of
-    ``deck[dpos:]`` (fewer when the deck runs short), sorted; returns the table and the new
-    ``dpos``. For ``run_moves`` and ``_finish_turn`` (``push`` does the same inline;
-    tests/test_run_moves_mutations.py changes ``TABLE_REFILL`` under all of them)."""
-    end = dpos + TABLE_REFILL
-    if end > len(deck):
-        end = len(deck)
-    return tuple(sorted(deck[dpos:end])), end
-
-
 def _next_holder(hands, m: int, n: int) -> int:
     """Ruling 8, the deck empty: the first seat after ``m`` whose hand (a tuple or list in
     ``hands``) holds cards; some hand must."""
@@ -1142,8 +1131,20 @@ class TweakState(State):
                     tl = z
                     pbits += bit[c] + sum([bit[x] for x in taken])
                 record(action)
-                if not tl and k:  # a TWEAK (ruling 5)
-                    self._tweak(m)
+                if not tl and k:  # a TWEAK (ruling 5): _tweak inline (about 7 a record)
+                    tpos = self.tpos
+                    tpile = self.tpile
+                    if tpos < len(tpile):
+                        z = list(self.held)
+                        hm = z[m]
+                        if hm:
+                            y = list(hm)
+                            insort(y, tpile[tpos])
+                            z[m] = tuple(y)
+                        else:
+                            z[m] = (tpile[tpos],)
+                        self.held = tuple(z)
+                        self.tpos = tpos + 1
             elif t is place_t:
                 c = action.card
                 if c not in hl[m]:
@@ -1181,10 +1182,11 @@ class TweakState(State):
             h = hl[m]
             dpos = _refill(h, c, deck, dpos)
             left = ndeck - dpos
-            if not tl and left > 0:
-                table, dpos = _refill_table(deck, dpos)
-                tl = list(table)
-                left = ndeck - dpos
+            if not tl and left > 0:  # as push, inline (about 7 a record)
+                k = TABLE_REFILL if left >= TABLE_REFILL else left
+                tl = sorted(deck[dpos : dpos + k])
+                dpos += k
+                left -= k
             if left > 0:
                 m = nxt[m]
                 continue
@@ -1531,8 +1533,10 @@ class TweakState(State):
             left -= k
         self.hands = hands = (*hands[:m], hand, *hands[m + 1:])
         if not self.table and left > 0:
-            self.table, dpos = _refill_table(deck, dpos)
-            left = len(deck) - dpos
+            k = min(TABLE_REFILL, left)
+            self.table = tuple(sorted(deck[dpos : dpos + k]))
+            dpos += k
+            left -= k
         self.dpos = dpos
         self.tused = 0
         self.jdelta = 0
