@@ -13,7 +13,14 @@ import pytest
 from kifu import games
 from kifu.core.game import perft
 
-from .conftest import PERFT_DIR, load_game, per_second, perft_cases
+from .conftest import (
+    CHESS_PERFT_4,
+    PERFT_DIR,
+    chess_perft,
+    load_game,
+    per_second,
+    perft_cases,
+)
 
 SUITES = sorted({*games.ids(), *(p.stem for p in PERFT_DIR.glob("*.perft"))})
 """Each game's own suite (``<game>.perft``) and any other suite of a game
@@ -57,20 +64,9 @@ def test_perft_suite(benchmark, suite) -> None:
     per_second(benchmark, nodes=total)
 
 
-def _chess_perft(board, depth: int) -> int:
-    """python-chess's own perft (its test suite's): bulk count at depth 1."""
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += _chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
-
-
 def test_python_chess_perft_anchor(benchmark) -> None:
-    """The anchor: python-chess perft 4 from the start position (197,281 nodes)."""
+    """The anchor: python-chess perft 4 from the start position (197,281 nodes), by
+    python-chess's own perft (``conftest.chess_perft``)."""
     chess = pytest.importorskip(
         "chess", reason="python-chess is the anchor; install the dev extra: pip install -e .[dev]"
     )
@@ -78,5 +74,39 @@ def test_python_chess_perft_anchor(benchmark) -> None:
     benchmark.group = "perft per game (vs python-chess)"
     benchmark.extra_info.update(depth=4, bulk_counted_last_level=True,
                                 python_chess=chess.__version__)
-    assert benchmark.pedantic(_chess_perft, (board, 4), rounds=ROUNDS, iterations=1) == 197_281
-    per_second(benchmark, nodes=197_281)
+    assert benchmark.pedantic(chess_perft, (board, 4), rounds=ROUNDS,
+                              iterations=1) == CHESS_PERFT_4
+    per_second(benchmark, nodes=CHESS_PERFT_4)
+
+
+def test_alice_perft_over_chess_interleaved(benchmark) -> None:
+    """Issue 26: Alice's perft suite against python-chess perft 4, timed in alternation
+    (``test_validate._interleaved``), cold: each round reads the positions afresh (the Alice
+    engine keeps no memo; its tables are built at import and per card set, before the
+    rounds). The ratios are of leaves a second, Alice over python-chess: the fastest rounds,
+    the median rounds and the median of the round-by-round ratios."""
+    chess = pytest.importorskip("chess", reason="python-chess is the anchor")
+    from .test_validate import _interleaved
+
+    game = load_game("alice")
+    cases = perft_cases("alice")
+    total = sum(max(c.counts)[1] for c in cases)
+
+    def alice() -> None:
+        jobs = [(game.from_line(c.position), *max(c.counts)) for c in cases]
+        assert sum(perft(state, depth) for state, depth, _ in jobs) == total
+
+    def python_chess() -> None:
+        assert chess_perft(chess.Board(), 4) == CHESS_PERFT_4
+
+    benchmark.group = "alice perft / python-chess, interleaved"
+    times = _interleaved(benchmark, {"alice": alice, "python-chess": python_chess})
+    a, c = times["alice"], times["python-chess"]
+    rate = sorted(total / t / (CHESS_PERFT_4 / u) for t, u in zip(a, c, strict=True))
+    benchmark.extra_info.update({
+        "alice/chess nodes/s (fastest)": round(total / min(a) / (CHESS_PERFT_4 / min(c)), 2),
+        "alice/chess nodes/s (median)": round(
+            total / sorted(a)[len(a) // 2] / (CHESS_PERFT_4 / sorted(c)[len(c) // 2]), 2),
+        "alice/chess nodes/s (paired median)": round(rate[len(rate) // 2], 2),
+        "alice nodes": total,
+    })

@@ -8,7 +8,6 @@ commands reach it with ``--dask tcp://...``. Skipped only without the dask extra
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import sqlite3
 import sys
@@ -16,11 +15,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from dask_cluster import local_cluster
 
-from kifu.lab import generate as puzzles_cli
 from kifu.cli.main import cli
 from kifu.core.errors import KifuError
 from kifu.core.executor import executor, map_chunks
+from kifu.lab import generate as puzzles_cli
 from kifu.notation import batch
 
 distributed = pytest.importorskip(
@@ -34,17 +34,13 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sorted(str(p) for p in ROOT.glob("fixtures/*/*.kifu")) + sorted(
     str(p) for p in ROOT.glob("fixtures/*/invalid/*.kifu"))
 VALIDATE = ("validate", "--all", "--json", *RECORDS)
-GENERATE = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "6",
+GENERATE = ("puzzles", "generate", "tweak", "--question", "tweak-this-turn", "-n", "6",
             "--seed", "11")
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        host="127.0.0.1", silence_logs=logging.CRITICAL,
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-    ) as c:
+    with local_cluster() as c:
         yield c
 
 
@@ -96,7 +92,7 @@ def test_killed_worker_is_retried_and_output_complete(cluster, generated_single,
                           cluster.scheduler_address, "--chunk-size", "1")
     assert marker.exists()  # a worker really died
     assert on_dask == generated_single
-    cluster.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next tests
+    cluster.wait_for_workers(2, timeout=180)  # the nanny restarts it (slow on a loaded machine)
 
 
 def _fails_on_three(n: int) -> int:
@@ -153,7 +149,7 @@ def test_validate_survives_a_killed_worker(cluster, validated_single, tmp_path, 
     out = run_cli(*VALIDATE, "--dask", cluster.scheduler_address, "--chunk-size", "2")
     assert marker.exists()  # a worker really died
     assert out == validated_single
-    cluster.wait_for_workers(2, timeout=60)
+    cluster.wait_for_workers(2, timeout=180)
 
 
 def dump(db: Path) -> list:

@@ -665,8 +665,8 @@ class LianxianState(State):
     def view(self, seat: int) -> str:
         return write_line(self, seat)
 
-    def render(self) -> str:
-        return render(self)
+    def render(self, seat: int | None = None) -> str:
+        return render(self, seat)
 
 
 def _where(state: LianxianState, tile: int) -> str:
