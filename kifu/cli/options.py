@@ -89,6 +89,14 @@ def positive(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     return check
 
 
+def seconds_callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Refuse NaN, which passes a ``click.FloatRange`` and would turn a time limit off."""
+    if value is not None and value != value:
+        raise CliError(f"{param.opts[-1] if param.opts else 'seconds'}: not a number of "
+                       "seconds")
+    return value
+
+
 def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A callback refusing negative values (``perft --depth -1``)."""
 
@@ -100,10 +108,22 @@ def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], A
     return check
 
 
+INPUTS = "kifu.inputs"
+"""``ctx.meta`` key: the files an option read (``--cards``), which no output may replace."""
+
+
+def input_files(ctx: click.Context | None = None) -> list[str]:
+    """The files the options of the running command read (see :data:`INPUTS`)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    return list(ctx.meta.get(INPUTS, ())) if ctx is not None else []
+
+
 def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Load and register an Alice card-set file; its set's name (or None)."""
     if value is None:
         return None
+    if ctx is not None:
+        ctx.meta.setdefault(INPUTS, []).append(value)
     from kifu import games
     from kifu.core.errors import KifuError
 

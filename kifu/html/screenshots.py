@@ -16,6 +16,7 @@ from kifu import games
 from kifu.html import browser
 from kifu.html.page import record_page
 from kifu.lab.play import play_record
+from kifu.notation.files import write_output
 from kifu.notation.reader import Located, read_records
 from kifu.notation.record import Record
 
@@ -48,7 +49,7 @@ def write_pages(out: Path, root: Path = ROOT) -> dict[str, tuple[Path, int]]:
         loc = sample_record(gid, root)
         rec = loc.record if isinstance(loc, Located) else loc
         page = out / f"{gid}.html"
-        page.write_text(record_page(loc), encoding="utf-8")
+        write_output(str(page), record_page(loc))
         pages[gid] = (page, len(rec.moves) // 2)
     return pages
 

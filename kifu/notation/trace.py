@@ -33,6 +33,7 @@ from kifu.bots import classic_bots, play_actions
 from kifu.core.errors import KifuError
 from kifu.core.game import DEALER, Game, State, actor_name, parse_actor
 from kifu.core.variant import Variant, variant_fields
+from kifu.notation.files import write_output
 
 SEPARATOR = " | "
 NOT_ENUMERABLE = "(a chance event: not enumerable)"
@@ -161,10 +162,7 @@ def regenerate(directory: Path, game_ids: Sequence[str] | None = None) -> list[P
                 old.unlink()
         for name, variant in wanted.items():
             path = directory / name
-            text = generate(game, variant)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_output(str(path), generate(game, variant))
             written.append(path)
     return written
 
