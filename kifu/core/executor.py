@@ -146,8 +146,25 @@ def executor(workers: int = 1, dask: str | None = None) -> Iterator[cf.Executor]
     if workers == 1:
         yield InlineExecutor()
         return
-    with cf.ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = cf.ProcessPoolExecutor(max_workers=workers)
+    try:
         yield pool
+    except BaseException:  # Ctrl-C, an error, or the consumer stopped early: stop now
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Shut a process pool down without waiting for the chunks it runs or has queued
+    (their results are not wanted): cancel them and end the worker processes."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # gone after shutdown
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=10)
 
 
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
