@@ -152,7 +152,8 @@ def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
     if readonly:
         if not os.path.exists(path):
             raise ArchiveError(f"{path}: no such archive (create one with kifu archive import)")
-        conn = _open(path, f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+        conn = _open(path, f"file:{quote(os.fsencode(os.path.abspath(path)))}?mode=ro",
+                     uri=True)
         db = sqlite_utils.Database(conn)
         db.execute("PRAGMA query_only = 1")
         _patiently(path, lambda: _check_version(db, path, readonly=True))

@@ -157,6 +157,10 @@ class SqlRun:
         The limits stay in force until the rows are exhausted or closed."""
         if not self.query.strip():
             raise SqlError(f"{self.where}: the query is empty")
+        try:
+            self.query.encode("utf-8")
+        except UnicodeEncodeError:
+            raise SqlError(f"{self.where}: the query is not UTF-8 text") from None
         self._install()
         self.since = time.monotonic()
         try:

@@ -294,6 +294,9 @@ class Archive:
     ) -> Iterator[dict[str, Any]]:
         """Stored puzzles (in the order added) as dicts of their columns."""
         where, params = ["1 = 1"], []
+        for name, value in (("--game", game), ("--question", question)):
+            if value:
+                utf8_text(name, value)
         if game:
             where.append("game = ?")
             params.append(_game_id(game))
@@ -469,7 +472,24 @@ def _one_line(e: BaseException) -> str:
     return " ".join(str(e).split())[:300] or type(e).__name__
 
 
+def utf8_text(name: str, value: str) -> str:
+    """``value`` if it is text SQLite can take; a file name's undecodable bytes reach
+    Python as lone surrogates (PEP 383), which no stored text can match."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise KifuError(f"{name}: {_clip(value)} is not UTF-8 text") from None
+    return value
+
+
 def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
+    for field in ("game", "rules", "player", "result", "winner", "date_from", "date_to",
+                  "position", "text"):
+        value = getattr(f, field)
+        if isinstance(value, str):
+            utf8_text("--" + {"date_from": "from", "date_to": "to"}.get(field, field), value)
+    for name, value in f.tags:
+        utf8_text("--tag", f"{name}={value}")
     where: list[str] = []
     params: list[Any] = []
     if f.game:
