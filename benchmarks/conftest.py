@@ -43,6 +43,24 @@ def per_second(benchmark, **amounts: float) -> None:
             benchmark.extra_info[f"{name}_per_s"] = round(amount / stats.stats.median, 1)
 
 
+CHESS_PERFT_4 = 197_281
+"""python-chess perft 4 from the start position: the anchor every speed figure is set against."""
+
+
+def chess_perft(board, depth: int) -> int:
+    """python-chess's own perft (its test suite's), the last level counted in bulk
+    (``legal_moves.count()``), as kifu's perft counts it. Shared by the benchmarks and
+    ``tools/dd_anchor.py``, ``tools/perft_ratio.py``, which time it beside kifu's work."""
+    if depth == 1:
+        return board.legal_moves.count()
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += chess_perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
 def random_play(state: State, game: Game, rng: Rng, plies: int | None = None) -> State:
     """Push uniformly random actions (the dealer's drawn by ``chance_action``) until the
     game ends or ``plies`` actions have been played."""
@@ -86,8 +104,8 @@ def tweak_worst() -> State:
 def tweak_corpus():
     """200 typical single-round 3-player TWEAK records (greedy bots, seeds 0..199): the
     records, their canonical text and their JSON."""
-    from kifu.notation.record import format_records, record_to_json
     from kifu.lab.play import play_record
+    from kifu.notation.record import format_records, record_to_json
 
     game = games.get("tweak")
     variant = game.parse_rules("tweak/1;rounds=1")
@@ -107,8 +125,8 @@ CORPUS_RECORDS = 10_000
 def _play_range(args: tuple[str, int, int]) -> str:
     """The canonical text of the seeded games ``lo..hi`` of one game (TWEAK: single-round,
     3 greedy bots; GRAPH-T: 2-4 random bots, full game)."""
-    from kifu.notation.record import format_records
     from kifu.lab.play import play_record
+    from kifu.notation.record import format_records
 
     gid, lo, hi = args
     game = games.get(gid)

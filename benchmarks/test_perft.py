@@ -13,7 +13,7 @@ import pytest
 from kifu import games
 from kifu.core.game import perft
 
-from .conftest import load_game, per_second, perft_cases
+from .conftest import CHESS_PERFT_4, chess_perft, load_game, per_second, perft_cases
 
 CASES = [(gid, case) for gid in games.ids() for case in perft_cases(gid)]
 GAMES_WITHOUT_PERFT = [gid for gid in games.ids() if not perft_cases(gid)]
@@ -54,20 +54,9 @@ def test_perft_suite(benchmark, gid) -> None:
     per_second(benchmark, nodes=total)
 
 
-def _chess_perft(board, depth: int) -> int:
-    """python-chess's own perft (its test suite's): bulk count at depth 1."""
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += _chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
-
-
 def test_python_chess_perft_anchor(benchmark) -> None:
-    """The anchor: python-chess perft 4 from the start position (197,281 nodes)."""
+    """The anchor: python-chess perft 4 from the start position (197,281 nodes), by
+    python-chess's own perft (``conftest.chess_perft``)."""
     chess = pytest.importorskip(
         "chess", reason="python-chess is the anchor; install the dev extra: pip install -e .[dev]"
     )
@@ -75,5 +64,6 @@ def test_python_chess_perft_anchor(benchmark) -> None:
     benchmark.group = "perft per game (vs python-chess)"
     benchmark.extra_info.update(depth=4, bulk_counted_last_level=True,
                                 python_chess=chess.__version__)
-    assert benchmark.pedantic(_chess_perft, (board, 4), rounds=ROUNDS, iterations=1) == 197_281
-    per_second(benchmark, nodes=197_281)
+    assert benchmark.pedantic(chess_perft, (board, 4), rounds=ROUNDS,
+                              iterations=1) == CHESS_PERFT_4
+    per_second(benchmark, nodes=CHESS_PERFT_4)

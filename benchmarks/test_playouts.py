@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from kifu import games
-from kifu.core.rng import Rng
 from kifu.bots import play_actions
+from kifu.core.rng import Rng
 
 from .conftest import load_game, per_second, random_play
 

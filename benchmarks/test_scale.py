@@ -10,26 +10,21 @@ outside the timing, like a real scheduler). Run with
 
 from __future__ import annotations
 
-import logging
-
 import pytest
 
 from benchmarks.conftest import build_corpus
 from kifu.lab.generate import GAMES_PER_CHUNK, generate_puzzles
 from kifu.notation.batch import FileSummary, Validation
+from tests.dask_cluster import local_cluster
 
 GAME, QUESTION, COUNT, PLAYERS = "graph-t", "double-dummy", 240, 3
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    distributed = pytest.importorskip(
+    pytest.importorskip(
         "distributed", reason="the dask extra is not installed (pip install 'kifu[dask]')")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        host="127.0.0.1", silence_logs=logging.CRITICAL,
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-    ) as c:
+    with local_cluster() as c:
         yield c
 
 

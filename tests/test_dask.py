@@ -8,7 +8,6 @@ commands reach it with ``--dask tcp://...``. Skipped only without the dask extra
 from __future__ import annotations
 
 import functools
-import logging
 import os
 import sqlite3
 import sys
@@ -16,11 +15,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from dask_cluster import local_cluster
 
-from kifu.lab import generate as puzzles_cli
 from kifu.cli.main import cli
 from kifu.core.errors import KifuError
 from kifu.core.executor import executor, map_chunks
+from kifu.lab import generate as puzzles_cli
 from kifu.notation import batch
 
 distributed = pytest.importorskip(
@@ -40,11 +40,7 @@ GENERATE = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "6",
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        host="127.0.0.1", silence_logs=logging.CRITICAL,
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-    ) as c:
+    with local_cluster() as c:
         yield c
 
 

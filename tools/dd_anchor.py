@@ -24,20 +24,9 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.conftest import load_game  # noqa: E402
+from benchmarks.conftest import chess_perft, load_game  # noqa: E402
 from benchmarks.test_solver import endgame, solve  # noqa: E402
 from kifu.puzzles import get_question  # noqa: E402
-
-
-def chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    n = 0
-    for move in board.legal_moves:
-        board.push(move)
-        n += chess_perft(board, depth - 1)
-        board.pop()
-    return n
 
 
 def main() -> None:

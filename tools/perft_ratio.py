@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import argparse
 import gc
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import chess
 
-from kifu import games
-from kifu.core.game import perft
-from kifu.notation.perftfile import read_perft
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.conftest import chess_perft  # noqa: E402
+from kifu import games  # noqa: E402
+from kifu.core.game import perft  # noqa: E402
+from kifu.notation.perftfile import read_perft  # noqa: E402
 
 
 def _clear_tweak() -> None:
@@ -62,17 +65,6 @@ CLEAR: dict[str, Callable[[], None]] = {
     "lianxian": _clear_lianxian,
     "alice": lambda: None,
 }
-
-
-def chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 def timed(fn: Callable[[], int]) -> tuple[float, int]:
