@@ -298,10 +298,24 @@ def archive_query(data: bytes) -> None:
     assert "Traceback" not in r.output, (args, r.output[-2000:])
     if r.exit_code == 1:
         assert len(r.stderr.strip().splitlines()) == 1, (args, r.stderr[-2000:])
+    QUERY_TALLY["rejected" if r.exit_code else "accepted"] += 1
+    _save_tally()
     if r.exit_code:
-        QUERY_TALLY["rejected"] += 1
         raise KifuError(f"{NAME}: exit code {r.exit_code}")
-    QUERY_TALLY["accepted"] += 1
+
+
+def _save_tally() -> None:
+    """With ``KIFU_FUZZ_TALLY=FILE``, keep the tally and the peak memory in FILE (JSON),
+    for the campaign's figures (libFuzzer ends the process without Python's exit hooks)."""
+    import os
+
+    where = os.environ.get("KIFU_FUZZ_TALLY")
+    if where:
+        import json
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        Path(where).write_text(json.dumps({**QUERY_TALLY, "peak_rss_mb": peak}))
 
 
 def all_targets() -> dict[str, Target]:

@@ -15,7 +15,6 @@ import pytest
 from click.testing import CliRunner
 
 from kifu.cli.main import cli
-from kifu.lab.generate import Progress, generate_puzzles
 from kifu.notation.puzzle import load_puzzles
 
 GEN = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "--seed", "5")
@@ -26,6 +25,8 @@ def invoke(*args: str):
 
 
 def test_progress_counts_positions_tried_not_only_puzzles() -> None:
+    from kifu.lab.generate import Progress, generate_puzzles
+
     seen: list[tuple[int, int, int]] = []
     progress = Progress()
     found = list(generate_puzzles("tweak", "tweak-within 2", count=2, seed=1, players=2,

@@ -20,7 +20,7 @@ from fs_helpers import char_device, fill, same_node, small_tmpfs
 from kifu.archive import Archive
 from kifu.cli.main import cli
 from kifu.core.errors import KifuError
-from kifu.notation.files import check_output, open_output, write_output
+from kifu.notation.files import write_output
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "kifu" / "games" / "alice" / "cards" / "tea-party.cards"
@@ -54,6 +54,8 @@ def archive(tmp_path: Path) -> Path:
 
 
 def test_a_device_is_written_to_never_replaced(tmp_path: Path) -> None:
+    from kifu.notation.files import open_output
+
     dev = tmp_path / "null"
     before = char_device(dev)
     write_output(str(dev), "nothing\n" * 1000)
@@ -63,6 +65,8 @@ def test_a_device_is_written_to_never_replaced(tmp_path: Path) -> None:
 
 
 def test_a_fifo_is_written_to(tmp_path: Path) -> None:
+    from kifu.notation.files import open_output
+
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     before = os.stat(fifo)
@@ -75,6 +79,8 @@ def test_a_fifo_is_written_to(tmp_path: Path) -> None:
 
 
 def test_a_symlink_is_followed(tmp_path: Path) -> None:
+    from kifu.notation.files import open_output
+
     target = tmp_path / "real.kifu"
     target.write_text("old")
     link = tmp_path / "link.kifu"
@@ -99,6 +105,8 @@ def test_a_read_only_file_is_refused_not_replaced(tmp_path: Path) -> None:
 
 
 def test_refused_outputs_name_the_file(tmp_path: Path) -> None:
+    from kifu.notation.files import check_output
+
     (tmp_path / "d").mkdir()
     for path, why in ((tmp_path / "d", "directory"), (tmp_path / "no" / "x", "no folder"),
                       ("", "empty")):
@@ -109,6 +117,8 @@ def test_refused_outputs_name_the_file(tmp_path: Path) -> None:
 
 
 def test_a_failed_stream_leaves_the_old_file(tmp_path: Path) -> None:
+    from kifu.notation.files import open_output
+
     out = tmp_path / "out.kifu"
     out.write_text("old")
     with pytest.raises(RuntimeError), open_output(str(out)) as o:

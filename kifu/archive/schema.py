@@ -144,6 +144,8 @@ def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
 
     Raises :class:`ArchiveError` for an archive written by a newer kifu, a file that is
     not a kifu archive, a folder, a device, a file that cannot be opened."""
+    if path == "-":
+        raise ArchiveError("--db -: an archive is a file, not standard input or output")
     if os.path.isdir(path):
         raise ArchiveError(f"{path}: is a directory, not an archive file")
     if os.path.exists(path) and not os.path.isfile(path):
