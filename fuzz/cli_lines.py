@@ -219,7 +219,7 @@ class Lines:
         if name in ("--rules",):
             return r.choice(["tweak/1", "tweak/1;rounds=1", "graph-t/1", "towai/1;cap=5",
                              "alice/1", "lianxian/1", "tweak/9", "x", "", "tweak/1;;"])
-        if name in ("--question", "-q") and not isinstance(t, click.types.BoolParamType):
+        if name in ("--question", "-Q"):
             return r.choice(self.questions)
         if name in ("--position",):
             return self.position()

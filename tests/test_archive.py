@@ -21,7 +21,7 @@ from kifu.archive.rows import comments_of
 from kifu.archive.schema import SCHEMA_VERSION
 from kifu.cli.main import cli
 from kifu.notation.reader import read_records
-from kifu.notation.record import format_record, split_players
+from kifu.notation.record import format_record, identity_text, split_players
 from kifu.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,11 +45,10 @@ def filled(tmp_path_factory):
 def test_import_then_export_reproduces_every_canonical_record(filled) -> None:
     path, stats = filled
     seen, expected = set(), []
-    for rec in fixture_records():
-        text = format_record(rec)
-        if text not in seen:
-            seen.add(text)
-            expected.append(text)
+    for rec in fixture_records():  # one game: the same text but for comments
+        if identity_text(rec) not in seen:
+            seen.add(identity_text(rec))
+            expected.append(format_record(rec))
     assert stats.imported == len(expected) and stats.invalid == 0
     with Archive(path, readonly=True) as a:
         assert list(a.export()) == expected
@@ -76,8 +75,9 @@ def test_duplicates_skipped_and_invalid_reported(tmp_path) -> None:
 def test_duplicates_inside_and_across_batches_keep_ids_and_seats_straight(tmp_path) -> None:
     """New rows among duplicates (of stored rows and of each other, in one batch) get
     consecutive ids in file order, and each row's seats are its own players."""
-    texts = [format_record(r) for r in fixture_records() if r.players]
-    texts = list(dict.fromkeys(texts))[:12]
+    games_by_identity = {identity_text(r): format_record(r) for r in fixture_records()
+                         if r.players}
+    texts = list(games_by_identity.values())[:12]
     first, second = texts[:5], [texts[6], texts[2], texts[7], texts[6], texts[0], texts[8]]
     (tmp_path / "a.kifu").write_text("\n".join(first))
     (tmp_path / "b.kifu").write_text("\n".join(second))
@@ -124,7 +124,7 @@ def _expected(pred) -> list[int]:
     """Archive ids (import order, after dedupe) of the fixture records passing ``pred``."""
     out, seen = [], set()
     for rec in fixture_records():
-        text = format_record(rec)
+        text = identity_text(rec)  # one game, whatever its comments
         if text in seen:
             continue
         seen.add(text)
@@ -250,6 +250,22 @@ def test_newer_schema_is_refused(tmp_path) -> None:
     assert r.exit_code == 1 and "upgrade kifu" in r.stderr
 
 
+V2_RECORD_COLUMNS = ("id, hash, game, rules, players, nplayers, date, result, winner, plies, "
+                     "tags, comments, text, source")
+"""The columns of ``records`` in schema versions 1 and 2."""
+
+
+def _rows(p: str) -> list:
+    """Every row of the archive's tables, sorted, for comparing two archives."""
+    con = sqlite3.connect(p)
+    try:
+        return [sorted(con.execute(f"SELECT {cols} FROM {t}").fetchall()) for t, cols in (
+            ("records", "*"), ("record_players", "record_id, seat, name, score, rank, won"),
+            ("puzzles", "*"), ("positions", "*"))]
+    finally:
+        con.close()
+
+
 def test_version_1_archive_is_migrated_keeping_every_row(filled, tmp_path) -> None:
     """An archive written by schema version 1 (record_players a rowid table) opens as the
     current version with the same rows, and answers the same player queries."""
@@ -263,26 +279,18 @@ def test_version_1_archive_is_migrated_keeping_every_row(filled, tmp_path) -> No
     assert schema.migrate(db, old, upto=1) == 1
     assert "WITHOUT ROWID" not in db["record_players"].schema
     db.execute("ATTACH DATABASE ? AS cur", [path])
-    for table in ("records", "puzzles", "positions"):
+    for table in ("puzzles", "positions"):
         db.execute(f"INSERT INTO {table} SELECT * FROM cur.{table}")
+    db.execute(f"INSERT INTO records SELECT {V2_RECORD_COLUMNS} FROM cur.records")
     db.execute("INSERT INTO record_players (record_id, seat, name) "
                "SELECT record_id, seat, name FROM cur.record_players")
     db.conn.commit()
     db.execute("DETACH DATABASE cur")
     db.close()
 
-    def rows(p: str) -> list:
-        con = sqlite3.connect(p)
-        try:
-            return [sorted(con.execute(f"SELECT {cols} FROM {t}").fetchall()) for t, cols in (
-                ("records", "*"), ("record_players", "record_id, seat, name"),
-                ("puzzles", "*"), ("positions", "*"))]
-        finally:
-            con.close()
-
     with Archive(old) as a:
         assert a.stats()["schema_version"] == SCHEMA_VERSION
-    assert rows(old) == rows(path) and rows(old)[1]
+    assert _rows(old) == _rows(path) and _rows(old)[1]
     con = sqlite3.connect(old)
     assert [v for (v,) in con.execute("SELECT version FROM _kifu_migrations ORDER BY 1")] == \
         list(range(1, SCHEMA_VERSION + 1))
@@ -431,3 +439,171 @@ def test_solve_reads_puzzles_from_the_archive(tmp_path) -> None:
     r = runner.invoke(cli, ["solve", "--db", db, "tweak", "--check"])
     n = sum(1 for line in src.read_text().split("\n") if line.startswith("[Game"))
     assert r.exit_code == 0 and f"{n} puzzle(s), {n} answer(s) verified" in r.stdout
+
+
+def test_version_2_archive_gains_per_seat_results_and_the_identity(filled, tmp_path) -> None:
+    """An archive of schema version 2 (no per-seat results; records hashed with their
+    comments) opens as the current version: every finished record's seats get their score,
+    rank and won, records their winner_seats, and a record with comments its identity hash
+    (so re-importing it is a duplicate). Two stored records that differ only in comments
+    both stay."""
+    import hashlib
+
+    import sqlite_utils
+
+    from kifu.archive import schema
+
+    path, _ = filled
+    old = str(tmp_path / "v2.db")
+    db = sqlite_utils.Database(old)
+    assert schema.migrate(db, old, upto=2) == 2
+    assert "score" not in db["record_players"].columns_dict
+    db.execute("ATTACH DATABASE ? AS cur", [path])
+    for table in ("puzzles", "positions"):
+        db.execute(f"INSERT INTO {table} SELECT * FROM cur.{table}")
+    # version 2 hashed the whole canonical text, comments included
+    db.execute(f"INSERT INTO records SELECT {V2_RECORD_COLUMNS} FROM cur.records")
+    db.execute("INSERT INTO record_players (name, record_id, seat) "
+               "SELECT name, record_id, seat FROM cur.record_players")
+    db.conn.commit()
+    db.execute("DETACH DATABASE cur")
+    for rid, text in db.execute("SELECT id, text FROM records").fetchall():
+        db.execute("UPDATE records SET hash = ? WHERE id = ?",
+                   [hashlib.sha256(text.encode()).hexdigest(), rid])
+    # the same game again, annotated differently: version 2 stored it as another record
+    rid, text = db.execute("SELECT id, text FROM records WHERE comments IS NOT NULL AND "
+                           "result != '*' ORDER BY id LIMIT 1").fetchone()
+    annotated = text.replace("{", "{annotated later: ", 1)
+    new_id = db.execute("SELECT max(id) + 1 FROM records").fetchone()[0]
+    db.execute(f"INSERT INTO records ({V2_RECORD_COLUMNS}) SELECT ?, ?, game, rules, players, "
+               "nplayers, date, result, winner, plies, tags, 'annotated later', ?, 'x:1' "
+               "FROM records WHERE id = ?",
+               [new_id, hashlib.sha256(annotated.encode()).hexdigest(), annotated, rid])
+    db.execute("INSERT INTO record_players (name, record_id, seat) SELECT name, ?, seat "
+               "FROM record_players WHERE record_id = ?", [new_id, rid])
+    db.conn.commit()
+    db.close()
+
+    with Archive(old) as a:
+        assert a.stats()["schema_version"] == SCHEMA_VERSION
+    got, want = _rows(old), _rows(path)
+    extra = [r for r in got[0] if r[0] == new_id]
+    assert [r for r in got[0] if r[0] != new_id] == want[0]  # hashes, winner_seats equal
+    assert [r for r in got[1] if r[0] != new_id] == want[1]  # every seat's score/rank/won
+    assert got[2:] == want[2:]
+    # the annotated twin keeps its row and its old hash; its seats got their results
+    assert extra and extra[0][1] == hashlib.sha256(annotated.encode()).hexdigest()
+    assert [r[3:] for r in got[1] if r[0] == new_id] == [r[3:] for r in got[1] if r[0] == rid]
+    con = sqlite3.connect(old)
+    assert con.execute("SELECT count(*) FROM record_players WHERE won IS NULL AND record_id "
+                       "IN (SELECT id FROM records WHERE result != '*')").fetchone()[0] == 0
+    assert "WITHOUT ROWID" in con.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'record_players'").fetchone()[0]
+    con.close()
+    # importing the fixtures again adds nothing: every game is there already
+    with Archive(old) as a:
+        s = a.import_paths([str(p) for p in VALID])
+    assert s.imported == 0 and s.duplicates == s.read
+
+
+def test_an_annotated_record_is_the_same_game(tmp_path) -> None:
+    """The identity rule of docs/archive.md: comments (on the record or on actions) and
+    layout do not make another game; another header value or action does."""
+    text = (FIX / "tweak" / "single-round-3p.kifu").read_text(encoding="utf-8")
+    rec = next(iter(read_records(text))).record
+    annotated = text.replace("\n\nd ", "\n\n{annotated by Ann}\nd ", 1)
+    lines = annotated.split("\n")
+    k = next(i for i, line in enumerate(lines) if line.startswith("p1 "))
+    lines[k] += " {a fine capture}"
+    annotated = "\n".join(lines)
+    other = text.replace("[Date ", '[Event "club"]\n[Date ', 1)
+    db = str(tmp_path / "a.db")
+    (tmp_path / "a.kifu").write_text(text)
+    (tmp_path / "b.kifu").write_text(annotated)
+    (tmp_path / "c.kifu").write_text(other)
+    with Archive(db) as a:
+        assert a.import_paths([str(tmp_path / "a.kifu")]).imported == 1
+        s = a.import_paths([str(tmp_path / "b.kifu")])
+        assert (s.imported, s.duplicates) == (0, 1)
+        assert a.import_paths([str(tmp_path / "c.kifu")]).imported == 1
+        assert next(iter(a.export())) == format_record(rec)  # the first copy is kept
+    r = CliRunner().invoke(cli, ["archive", "import", "--db", str(tmp_path / "b.db"),
+                                 str(tmp_path / "b.kifu"), str(tmp_path / "a.kifu")])
+    assert "1 record(s) imported, 1 duplicate(s)" in r.stdout
+
+
+def test_per_seat_results_and_their_queries(filled) -> None:
+    path, _ = filled
+    con = sqlite3.connect(path)
+    for rid, result, seats, n in con.execute(
+            "SELECT id, result, winner_seats, nplayers FROM records WHERE result != '*'"):
+        rows = con.execute("SELECT seat, score, rank, won FROM record_players WHERE "
+                           "record_id = ? ORDER BY seat", [rid]).fetchall()
+        assert len(rows) == n
+        if " " in result or n == 1 or result.lstrip("-").isdigit():
+            assert [str(r[1]) for r in rows] == result.split()[:n] or "team" in result
+        assert seats == ",".join(str(r[0]) for r in rows if r[2] == 1)
+        assert all(r[3] == (r[2] == 1) for r in rows)
+    con.close()
+    with Archive(path, readonly=True) as a:
+        by_seat = {s: [r["id"] for r in a.query(Filters(winner_seat=s), columns=("id",))]
+                   for s in range(6)}
+        for s, ids in by_seat.items():
+            for rid in ids:
+                assert str(s) in a.db.execute("SELECT winner_seats FROM records WHERE id = ?",
+                                              [rid]).fetchone()[0].split(",")
+        assert sum(map(len, by_seat.values())) >= len(list(a.query(Filters(), ("id",)))) - 10
+        name = "greedy"
+        won = {r["id"] for r in a.query(Filters(player=name, won=True), ("id",))}
+        played = {r["id"] for r in a.query(Filters(player=name), ("id",))}
+        assert won and won < played
+        for rid in won:
+            assert a.db.execute("SELECT count(*) FROM record_players WHERE name = ? AND "
+                                "record_id = ? AND won = 1", [name, rid]).fetchone()[0]
+    r = CliRunner().invoke(cli, ["archive", "query", "--db", path, "--winner-seat", "0",
+                                 "-f", "json"])
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == len(by_seat[0])
+    r = CliRunner().invoke(cli, ["archive", "query", "--db", path, "--won"])
+    assert r.exit_code == 1 and "--won needs --player" in r.stderr
+
+
+def test_stats_give_each_seats_win_rate_with_its_interval(filled) -> None:
+    path, _ = filled
+    r = CliRunner().invoke(cli, ["archive", "stats", "--db", path, "--json"])
+    seats = __import__("json").loads(r.stdout)["seats"]
+    assert seats
+    con = sqlite3.connect(path)
+    for row in seats:
+        finished, won = con.execute(
+            "SELECT count(*), sum(p.won) FROM record_players p JOIN records r ON "
+            "r.id = p.record_id WHERE r.game = ? AND r.nplayers = ? AND p.seat = ? AND "
+            "r.result != '*'", [row["game"], row["players"], row["seat"]]).fetchone()
+        assert (row["finished"], row["won"]) == (finished, won)
+        assert row["low"] <= row["rate"] <= row["high"]
+        assert row["rate"] == round(won / finished, 4)
+    # every finished game has a winner: the seats' wins add up to at least the games
+    for _key, group in __import__("itertools").groupby(seats, lambda s: (s["game"],
+                                                                        s["players"])):
+        rows = list(group)
+        assert sum(s["won"] for s in rows) >= rows[0]["finished"]
+    con.close()
+    text = CliRunner().invoke(cli, ["archive", "stats", "--db", path]).stdout
+    assert "seat win rates" in text and "95% interval" in text
+
+
+def test_wilson_interval_against_a_brute_force() -> None:
+    """The interval (scipy's, through kifu.lab.stats) is the set of p whose score test does
+    not reject: checked at its ends against the test statistic itself."""
+    from statistics import NormalDist
+
+    from kifu.archive.store import wilson_interval
+
+    z = NormalDist().inv_cdf(0.975)
+    for k, n in ((0, 5), (3, 5), (7, 10), (50, 100), (99, 100), (1, 1)):
+        def inside(p: float, k: int = k, n: int = n) -> bool:
+            return abs(k - n * p) <= z * (n * p * (1 - p)) ** 0.5 + 1e-12
+
+        lo, hi = wilson_interval(k, n)
+        assert inside(min(1.0, lo + 1e-6)) and inside(max(0.0, hi - 1e-6))
+        assert lo < 1e-9 or not inside(lo - 1e-4)
+        assert hi > 1 - 1e-9 or not inside(hi + 1e-4)

@@ -110,7 +110,7 @@ def test_killed_writer_leaves_the_old_file_or_none(what: str, corpus: Path,
             a.import_paths([str(corpus)])
     args = {
         "play": ("play", "tweak", "-n", "2", "--games", "400", "--silent", "-o"),
-        "generate": ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "100000",
+        "generate": ("puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "-n", "100000",
                      "--max-games", "400", "-o"),
         "export": ("archive", "export", "--db", db, "-o"),
     }[what]
@@ -144,7 +144,7 @@ def test_full_disk_leaves_no_partial_output(what: str, corpus: Path, tmp_path: P
         fill(tiny, leave=8192)
         args = {
             "play": ["play", "tweak", "-n", "2", "--games", "50", "--silent"],
-            "generate": ["puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "60"],
+            "generate": ["puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "-n", "60"],
             "export": ["archive", "export", "--db", str(db)],
             "html": ["html", str(corpus)],
         }[what]

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from kifu.cli.main import cli
 from kifu.notation.puzzle import load_puzzles
 
-GEN = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "--seed", "5")
+GEN = ("puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "--seed", "5")
 
 
 def invoke(*args: str):
@@ -58,7 +58,7 @@ def test_max_games_writes_what_it_found_and_says_so(tmp_path: Path) -> None:
 
 def test_a_budget_that_solves_nothing_gives_up(tmp_path: Path) -> None:
     out = tmp_path / "p.kifu"
-    r = invoke("puzzles", "generate", "tweak", "-q", "tweak-within 3", "-n", "3",
+    r = invoke("puzzles", "generate", "tweak", "-Q", "tweak-within 3", "-n", "3",
                "--budget-nodes", "1", "--max-games", "2000", "-o", out)
     assert r.exit_code == 1, r.output
     assert "could be solved within --budget-nodes 1" in r.stderr
@@ -68,7 +68,7 @@ def test_a_budget_that_solves_nothing_gives_up(tmp_path: Path) -> None:
 
 
 def test_max_seconds(tmp_path: Path) -> None:
-    r = invoke("puzzles", "generate", "tweak", "-q", "tweak-within 3", "-n", "1000",
+    r = invoke("puzzles", "generate", "tweak", "-Q", "tweak-within 3", "-n", "1000",
                "--max-seconds", "0.001", "-o", tmp_path / "p.kifu")
     assert r.exit_code == 1 and "stopped after --max-seconds 0.001" in r.stderr
     for bad in ("0", "-1", "nan", "x"):

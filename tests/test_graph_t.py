@@ -454,7 +454,7 @@ def test_bad_position_lines(line: str, message: str) -> None:
 def test_render_mentions_everything() -> None:
     s = position("R1Y1G", "K1", greyed="p0")
     text = s.render()
-    for needle in ("p1 hand: R1Y1G", "trick: p0 K1(10)", "grey for the leader: not open",
+    for needle in ("p1 hand: R1Y1G", "trick: p0 K1(0.17)", "grey for the leader: not open",
                    "p0 stacks: red 0", "to move"):
         assert needle in text
 

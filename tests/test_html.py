@@ -70,7 +70,8 @@ def test_every_ply_matches_replay(gid: str, tmp_path: Path) -> None:
         assert code == 0, line
         assert data["plies"][n]["line"] == line.strip(), f"ply {n}"
         state = replay(loc, upto=n).state
-        assert unpack(data, n) == draw.drawer(gid)(state, None), f"ply {n}: the picture"
+        picture = draw.drawer(gid, names=loc.record.players)(state, None)
+        assert unpack(data, n) == picture, f"ply {n}: the picture"
         assert data["plies"][n]["text"] == state.render()
 
 
@@ -147,7 +148,7 @@ def test_stdout_and_errors(tmp_path: Path) -> None:
     code, out = run("html", str(path), "-o", "-")
     assert code == 0 and out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
     for args, expect in (
-        (["--player", "9"], "there is no seat 9"),
+        (["--player", "9"], "there is no such seat"),
         (["--index", "2"], "there is no record #2"),
     ):
         code, msg = run("html", str(path), *args)

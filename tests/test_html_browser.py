@@ -86,6 +86,8 @@ def test_steps_match_replay(driver, gid: str, tmp_path: Path) -> None:
         assert ply == expected
         assert text == replay_line(path, expected), f"ply {expected}"
 
+    at(total)  # a page opens at the final position
+    driver.find_element("id", "first").click()
     at(0)
     body = driver.find_element("tag name", "body")
     for _ in range(3):
@@ -160,3 +162,81 @@ def test_puzzle_sheet_reveals_answers(driver, tmp_path: Path) -> None:
     assert button.get_attribute("aria-expanded") == "true"
     assert not driver.find_element("id", "pz2-a").is_displayed()
     check_clean(driver, page)
+
+
+def test_opens_at_the_end_or_at_ply(driver, tmp_path: Path) -> None:
+    path, total = record_file("towai", tmp_path)
+    page = export(path)
+    open_page(driver, page)
+    assert shown(driver) == (total, replay_line(path, total))
+    assert driver.find_element("id", "last").get_attribute("disabled") is not None
+    current = driver.find_element("css selector", "#moves button[aria-current]")
+    assert current.get_attribute("data-ply") == str(total)
+    out = tmp_path / "at.html"
+    r = CliRunner().invoke(cli, ["html", str(path), "--ply", "-4", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    open_page(driver, out)
+    assert shown(driver)[0] == total - 3
+    r = CliRunner().invoke(cli, ["html", str(path), "--ply", str(total + 1)])
+    assert r.exit_code == 1 and "--ply" in r.stderr
+
+
+def test_the_score_chart_follows_the_ply(driver, tmp_path: Path) -> None:
+    path, _ = record_file("lianxian", tmp_path)
+    page = export(path)
+    open_page(driver, page)
+    marker = driver.find_element("id", "chart-marker")
+    end = float(marker.get_attribute("x1"))
+    driver.find_element("id", "first").click()
+    start = float(marker.get_attribute("x1"))
+    assert start == float(marker.get_attribute("data-x0")) and end > start
+    lines = driver.find_elements("css selector", "#chart polyline")
+    assert len(lines) == len(record_names(path))
+    check_clean(driver, page)
+
+
+def test_long_deals_are_folded(driver, tmp_path: Path) -> None:
+    path, _ = record_file("graph-t", tmp_path)
+    page = export(path)
+    open_page(driver, page)
+    deal = driver.find_element("css selector", '#moves button[data-ply="1"]')
+    assert deal.text.endswith("deal …") and len(deal.text) < 20, deal.text
+    folded = driver.find_element("css selector", "#moves li details.full")
+    whole = folded.find_element("tag name", "code")
+    assert not whole.is_displayed()
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", folded)
+    folded.find_element("tag name", "summary").click()
+    assert whole.is_displayed() and len(whole.text) > 60
+    check_clean(driver, page)
+
+
+def record_names(path: Path) -> list[str]:
+    from kifu.notation.reader import parse_record
+
+    return parse_record(path.read_text(encoding="utf-8")).players
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_a_laptop_screen_holds_the_picture_and_the_controls(driver, gid: str,
+                                                           tmp_path: Path) -> None:
+    """At 1280×800 (the four-player record where there is one), the controls and the
+    picture are in view without scrolling, and the seats carry the players' names."""
+    from kifu.html.screenshots import in_view, layout
+
+    path, _ = record_file(gid, tmp_path)
+    names = record_names(path)
+    page = export(path)
+    browser.set_viewport(driver, 1280, 800, mobile=False)
+    try:
+        open_page(driver, page)
+        got = layout(driver)
+        vw, vh = got["vw"], got["vh"]
+        assert (vw, vh) == (1280, 800)
+        for box in got["controls"]:
+            assert in_view(box, vw, vh), (gid, box)
+        assert in_view(got["board"], vw, vh), got["board"]
+        texts = " ".join(got["names"])
+        for name in names:
+            assert name[:8] in texts, (gid, name)
+    finally:
+        browser.set_viewport(driver, 0, 0)

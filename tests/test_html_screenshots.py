@@ -1,5 +1,7 @@
-"""``python -m kifu.html.screenshots OUT``: a screenshot of each game's page at a mid-game
-ply, at a desktop and a phone width; each must be a real picture, not a blank page."""
+"""``python -m kifu.html.screenshots OUT``: a screenshot of each game's page at its last
+ply, at a laptop's 1280×800 and at a phone's width, and of the archive's records table in
+Datasette; each must be a real picture, not a blank page, and the records table must not
+show the raw text."""
 
 from __future__ import annotations
 
@@ -13,18 +15,31 @@ from kifu.html import browser, screenshots
 pytestmark = pytest.mark.skipif(browser.find() is None, reason=browser.INSTALL_HINT)
 
 
-def test_screenshots_are_not_blank(tmp_path: Path) -> None:
+def check_picture(png: Path, width: int, height: int | None = None) -> None:
     image = pytest.importorskip("PIL.Image", reason="pillow not installed: pip install pillow")
     from PIL import ImageStat
 
+    with image.open(png) as im:
+        rgb = im.convert("RGB")
+        assert rgb.width == width
+        if height is not None:
+            assert rgb.height == height
+        stat = ImageStat.Stat(rgb)
+        assert min(stat.stddev) > 20, (png, stat.stddev)  # not one flat colour
+        colours = rgb.resize((rgb.width // 4, rgb.height // 4)).getcolors(1 << 16)
+        assert colours is None or len(colours) > 50, (png, len(colours or ()))
+
+
+def test_screenshots_are_not_blank(tmp_path: Path) -> None:
     assert screenshots.main([str(tmp_path)]) == 0
     for gid in games.ids():
-        for size, (width, _) in screenshots.SIZES.items():
-            png = tmp_path / f"{gid}-{size}.png"
-            with image.open(png) as im:
-                rgb = im.convert("RGB")
-                assert rgb.width == width
-                stat = ImageStat.Stat(rgb)
-                assert min(stat.stddev) > 20, (png, stat.stddev)  # not one flat colour
-                colours = rgb.resize((rgb.width // 4, rgb.height // 4)).getcolors(1 << 16)
-                assert colours is None or len(colours) > 50, (png, len(colours or ()))
+        for size, (width, height) in screenshots.SIZES.items():
+            check_picture(tmp_path / f"{gid}-{size}.png", width,
+                          height if size == "desktop" else None)
+        assert (tmp_path / f"{gid}.html").exists()
+    pytest.importorskip("datasette", reason="datasette (test extra)")
+    check_picture(tmp_path / "datasette-records.png", 1280, 800)
+    page = (tmp_path / "datasette-records.html").read_text(encoding="utf-8")
+    assert 'data-column="game"' in page and 'data-column="players"' in page
+    assert 'data-column="text"' not in page and 'data-column="tags"' not in page
+    assert "[Game " not in page  # no record's raw text in the table

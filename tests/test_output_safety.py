@@ -168,7 +168,7 @@ def test_archive_export_to_a_device_keeps_the_device(archive: Path, tmp_path: Pa
 
 def test_puzzles_generate_never_replaces_its_archive(archive: Path, tmp_path: Path) -> None:
     data = archive.read_bytes()
-    r = invoke("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "1",
+    r = invoke("puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "-n", "1",
                "--db", archive, "-o", archive)
     one_line_error(r, str(archive), "also an input")
     assert archive.read_bytes() == data

@@ -96,7 +96,7 @@ def test_solve_one_position_json_and_budget(run) -> None:
 
 
 def test_generated_puzzles_resolve_unique_and_ignore_workers(run, tmp_path) -> None:
-    args = ("puzzles", "generate", "tweak", "-q", "tweak-this-turn", "-n", "3", "--seed", "5")
+    args = ("puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "-n", "3", "--seed", "5")
     r1 = run(*args, "-o", "a.kifu")
     r2 = run(*args, "-o", "b.kifu", "--workers", "2")
     assert r1.exit_code == 0 and r2.exit_code == 0, r1.output + r2.output
@@ -113,7 +113,7 @@ def test_generated_puzzles_resolve_unique_and_ignore_workers(run, tmp_path) -> N
 
 
 def test_generate_double_dummy(run, tmp_path) -> None:
-    r = run("puzzles", "generate", "graph-t", "-q", "double-dummy", "-n", "2", "--seed", "3",
+    r = run("puzzles", "generate", "graph-t", "-Q", "double-dummy", "-n", "2", "--seed", "3",
             "--players", "2", "-o", "g.kifu")
     assert r.exit_code == 0, r.output
     for lp in load_puzzles(str(tmp_path / "g.kifu")):
@@ -168,3 +168,22 @@ def test_validate_reads_puzzle_files(run, tmp_path) -> None:
     (tmp_path / "bad.kifu").write_text(text.replace('"tweak-this-turn"', '"tweak-this-tun"', 1))
     r = run("validate", "bad.kifu")
     assert r.exit_code == 1 and r.stderr.startswith("bad.kifu:4:"), r.output
+
+
+def test_every_question_is_documented_in_docs_puzzles() -> None:
+    """Each registered question has its own section in docs/puzzles.md, whatever its game
+    (not only in docs/rules/<game>.md)."""
+    import re
+    from pathlib import Path
+
+    from kifu.puzzles import QUESTIONS, question_class
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "puzzles.md").read_text()
+    headings = re.findall(r"^### `([a-z0-9-]+)", doc, re.M)
+    missing = [q for q in QUESTIONS if q not in headings]
+    assert not missing, f"docs/puzzles.md has no section for {missing}"
+    for name in QUESTIONS:
+        game = question_class(name).game
+        row = next(line for line in doc.splitlines() if line.startswith("| ")
+                   and f"`{name}" in line)
+        assert row, (name, game)

@@ -207,3 +207,44 @@ def test_replay_player_text_picture_hides_cards(tmp_path) -> None:
     leak = (hidden - public - own) & set(cards.findall(text))
     pile_mine = set(cards.findall(state_line[9].split("/")[2]))
     assert not leak - pile_mine, leak
+
+
+def _fixture(game_id: str):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "fixtures" / game_id
+    return sorted(root.glob("*.kifu"))[0]
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_seat_picture_is_the_full_picture_with_question_marks(game_id) -> None:
+    """``kifu replay --player`` prints the readable picture of the full view (the same
+    lines, the same words), not numbered raw fields; hidden cards are ``?``."""
+    path = str(_fixture(game_id))
+    run = CliRunner()
+    for ply in ("4", "-1"):
+        full = run.invoke(cli, ["replay", path, "--ply", ply]).stdout.splitlines()
+        seat = run.invoke(cli, ["replay", path, "--ply", ply, "--player", "p0"])
+        assert seat.exit_code == 0, seat.output
+        lines = seat.stdout.splitlines()
+        assert not any(re.match(r"\s*1: ", line) for line in lines), seat.stdout
+        assert len(lines) == len(full)
+        head = lines[1]
+        assert head.startswith(full[1]) and re.search(r"as p0 sees it \(hidden \w+ are \?\)$",
+                                                      head), head
+        # line by line, the seat's picture is the full one with some words masked
+        for a, b in zip(full[2:-1], lines[2:-1], strict=True):
+            b = b.removesuffix(" (you)")
+            if a != b:
+                assert "?" in b, (a, b)
+        assert lines[-1].startswith("position: ")
+
+
+def test_record_show_by_name_is_the_readable_picture(tmp_path) -> None:
+    r = CliRunner().invoke(cli, ["record", "graph-t", "-n", "3", "-s", "5", "--names",
+                                 "Ann,Bob,Cy", "-o", str(tmp_path / "g.kifu")],
+                           input="show Ann\nquit\n")
+    out = r.stdout
+    assert "GRAPH-T, 3 players" in out and "as p0 sees it" in out
+    assert "p0 hand: " in out and "p1 hand: ?" in out and "(you)" in out
+    assert not re.search(r"^\s*1: ", out, re.M)

@@ -19,7 +19,13 @@ from kifu.notation.batch import error_report
 from kifu.notation.puzzle import Puzzle, check_located_puzzle, format_puzzle
 from kifu.notation.puzzle import is_puzzle as puzzle_headers
 from kifu.notation.reader import Located
-from kifu.notation.record import UNFINISHED, Record, format_record, split_players
+from kifu.notation.record import (
+    UNFINISHED,
+    Record,
+    format_record,
+    identity_hash,
+    split_players,
+)
 from kifu.notation.replay import FastReplayer
 
 _json = msgspec.json.Encoder()
@@ -43,6 +49,17 @@ class RecordRow(msgspec.Struct, array_like=True, gc=False):
     text: str
     source: str
     positions: list[int] | None = None
+    scores: list[int] | None = None
+    """Each seat's number in the ``Result`` tag (None while unfinished)."""
+    ranks: list[int] | None = None
+    """Each seat's place, 1 = first (None while unfinished)."""
+
+    @property
+    def winner_seats(self) -> str | None:
+        """The seats ranked first, comma-separated (``0``, ``0,2``)."""
+        if self.ranks is None:
+            return None
+        return ",".join(str(s) for s, r in enumerate(self.ranks) if r == 1)
 
 
 class PuzzleRow(msgspec.Struct, array_like=True, gc=False):
@@ -103,7 +120,7 @@ def record_row(
     date = h.get("Date")
     # positional: the fields in order (faster than keywords on the import's hot path)
     return RecordRow(
-        hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        identity_hash(rec, text),  # the canonical text without comments
         replayer.setup(loc)[0].id,
         h["Rules"],
         players,
@@ -119,6 +136,8 @@ def record_row(
         text,
         f"{loc.path}:{loc.line}" if loc.line else loc.path,
         keys,
+        None if result is None else list(result.scores),
+        None if result is None else list(result.ranks),
     )
 
 
@@ -207,3 +226,52 @@ def puzzle_row(p: dict[str, str] | Puzzle, *, source: str | None = None) -> Puzz
         tags=_json.encode(tags).decode("utf-8"),
         text=text,
     )
+
+
+# --- migration 3 ---------------------------------------------------------------------------
+
+def backfill_v3(db: Any, batch: int = 2000) -> None:
+    """Fill the columns migration 3 adds for the records already stored (each finished
+    record is replayed once for its scores and ranks, which go to the temporary table
+    ``seat_results`` the migration then joins into ``record_players``), and rehash the records with
+    comments by their identity (the canonical text without comments; a record without
+    comment keeps its hash, which was already that). Runs inside the migration's
+    transaction. Two stored records that differ only in their comments keep their rows:
+    the later one keeps its old hash (so the unique index holds), and ``kifu archive
+    import`` will count any further copy of that game as a duplicate of the first."""
+    from kifu.notation.reader import parse_record
+
+    replayer = FastReplayer()
+    conn = db.conn
+    last = 0
+    while True:
+        rows = conn.execute(
+            "SELECT id, text, result, comments IS NOT NULL FROM records WHERE id > ? "
+            "ORDER BY id LIMIT ?", [last, batch]).fetchall()
+        if not rows:
+            return
+        last = rows[-1][0]
+        seats, winners, hashes = [], [], []
+        for rid, text, result_tag, has_comments in rows:
+            rec = parse_record(text)
+            if has_comments:
+                hashes.append((identity_hash(rec, text), rid))
+            if result_tag == UNFINISHED:
+                continue
+            result = replayer.play(rec).result()
+            if result is None:
+                continue
+            seats += [(score, rank, int(rank == 1), rid, seat) for seat, (score, rank)
+                      in enumerate(zip(result.scores, result.ranks, strict=True))]
+            winners.append((",".join(str(s) for s, r in enumerate(result.ranks) if r == 1),
+                            rid))
+        conn.executemany("INSERT INTO temp.seat_results (score, rank, won, record_id, seat) "
+                         "VALUES (?, ?, ?, ?, ?)", seats)
+        conn.executemany("UPDATE records SET winner_seats = ? WHERE id = ?", winners)
+        taken = {h for (h,) in conn.execute(
+            f"SELECT hash FROM records WHERE hash IN ({','.join('?' * len(hashes))})",
+            [h for h, _ in hashes])} if hashes else set()
+        for h, rid in hashes:
+            if h not in taken:  # else another row holds this game: keep the old hash
+                conn.execute("UPDATE records SET hash = ? WHERE id = ?", [h, rid])
+                taken.add(h)

@@ -8,11 +8,15 @@ The schema is plain SQLite that Datasette and the ``sqlite3`` shell read as is:
     ``date`` (``YYYY.MM.DD``, NULL when unknown), ``result`` (the ``Result`` tag), ``winner``
     (the names ranked first, NULL while unfinished), ``plies``, ``tags`` (every header as
     a JSON object), ``comments`` (every comment, one a line, NULL if none), ``text`` (the
-    canonical record) and ``source`` (``file:line`` of its first import).
+    canonical record), ``source`` (``file:line`` of its first import) and ``winner_seats``
+    (migration 3: the seats ranked first, ``0`` or ``0,2``; NULL while unfinished). ``hash``
+    is the SHA-256 of the record's identity: its canonical text without the comments.
 ``record_players``
     ``name``, ``record_id``, ``seat``: one row per seat, a ``WITHOUT ROWID`` table whose
     primary key starts with the name (migration 2), so a query by player is one range of
-    one b-tree and an import writes one b-tree per seat, not three.
+    one b-tree and an import writes one b-tree per seat, not three; ``score``, ``rank``,
+    ``won`` (migration 3): the seat's number in the ``Result`` tag, its place (1 = first)
+    and 1 when it placed first (shared or not), NULL while the game is unfinished.
 ``positions``
     the opt-in position index (``import --positions``): ``pos`` (a 64-bit hash of the
     position line), ``record_id``, ``ply``; a record appears once per ply reached.
@@ -96,9 +100,39 @@ def _v2(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE record_players_v2 RENAME TO record_players")
 
 
+def _v3(db: sqlite_utils.Database) -> None:
+    # Per-seat results, so that "which seat won" and "how did Ann score" need no string
+    # surgery on Result and winner: record_players gets each seat's score (the number the
+    # Result tag gives it), rank (1 = first, shared places share a rank) and won (1 when
+    # ranked first, shared first included), NULL while the game is unfinished; records gets
+    # winner_seats ("0", or "0,2" for a shared first place). The identity of a record
+    # becomes its canonical text without comments (kifu.notation.record.identity_text).
+    db.execute("ALTER TABLE records ADD COLUMN winner_seats TEXT")
+    db.execute("CREATE TEMP TABLE seat_results (record_id INTEGER, seat INTEGER, score "
+               "INTEGER, rank INTEGER, won INTEGER, PRIMARY KEY (record_id, seat)) "
+               "WITHOUT ROWID")
+    from kifu.archive.rows import backfill_v3
+
+    backfill_v3(db)  # fills seat_results and records.winner_seats, rehashes
+    # record_players rebuilt once with its new columns (one pass joined on the temporary
+    # table's key: an UPDATE per seat could not use the name-first primary key)
+    db.execute(
+        "CREATE TABLE record_players_v3 (name TEXT NOT NULL, record_id INTEGER NOT NULL "
+        "REFERENCES records(id), seat INTEGER NOT NULL, score INTEGER, rank INTEGER, "
+        "won INTEGER, PRIMARY KEY (name, record_id, seat)) WITHOUT ROWID"
+    )
+    db.execute("INSERT INTO record_players_v3 SELECT p.name, p.record_id, p.seat, t.score, "
+               "t.rank, t.won FROM record_players p LEFT JOIN temp.seat_results t "
+               "ON t.record_id = p.record_id AND t.seat = p.seat")
+    db.execute("DROP TABLE record_players")
+    db.execute("ALTER TABLE record_players_v3 RENAME TO record_players")
+    db.execute("DROP TABLE temp.seat_results")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "records, players, positions, puzzles, comment search", _v1),
     (2, "record_players keyed by name, without rowid", _v2),
+    (3, "per-seat score, rank and won; winner_seats; identity without comments", _v3),
 ]
 """Every schema change, in order. Add one with the next number; never edit a released one."""
 

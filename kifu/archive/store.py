@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import itertools
-import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -34,19 +33,19 @@ from kifu.archive.schema import ArchiveError, connect, db_path
 from kifu.archive.sql import DEFAULT_TIMEOUT, SqlRun
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
-from kifu.notation.files import load_records
+from kifu.notation.files import RECORD_SUFFIXES, expand_paths, load_records
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.reader import Located
-from kifu.notation.record import HEADER_NAME
+from kifu.notation.record import HEADER_NAME, nfc
 
 BATCH_ROWS = 2000
 """Records per write transaction."""
 
-SUFFIXES = (".kifu", ".json", ".ndjson")
+SUFFIXES = RECORD_SUFFIXES
 """Files taken from a folder (files named on the command line are always read)."""
 
 RECORD_COLUMNS = ("id", "hash", "game", "rules", "players", "nplayers", "date", "result",
-                  "winner", "plies", "tags", "comments", "text", "source")
+                  "winner", "plies", "tags", "comments", "text", "source", "winner_seats")
 
 
 class ImportStats(msgspec.Struct):
@@ -68,6 +67,10 @@ class Filters(msgspec.Struct, kw_only=True):
     player: str | None = None
     result: str | None = None
     winner: str | None = None
+    winner_seat: int | None = None
+    """Records where this seat placed first (alone or shared)."""
+    won: bool = False
+    """With ``player``: only the records that player won (placed first, shared or not)."""
     tags: list[tuple[str, str]] = msgspec.field(default_factory=list)
     min_plies: int | None = None
     max_plies: int | None = None
@@ -76,19 +79,6 @@ class Filters(msgspec.Struct, kw_only=True):
     position: str | None = None
     text: str | None = None
     limit: int | None = None
-
-
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """Files as given; folders walked (sorted) for record and puzzle files."""
-    for p in paths:
-        if p != "-" and os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.endswith(SUFFIXES):
-                        yield os.path.join(root, name)
-        else:
-            yield p
 
 
 class Archive:
@@ -239,9 +229,9 @@ class Archive:
         # first, first + 1, ... in order, and reading those back says which rows they are.
         _insert_values(
             conn, "INSERT INTO records (hash, game, rules, players, nplayers, date, result, "
-            "winner, plies, tags, comments, text, source)",
+            "winner, plies, tags, comments, text, source, winner_seats)",
             [(r.hash, r.game, r.rules, r.players, len(r.names), r.date, r.result, r.winner,
-              r.plies, r.tags, r.comments, r.text, r.source) for r in rows],
+              r.plies, r.tags, r.comments, r.text, r.source, r.winner_seats) for r in rows],
             " ON CONFLICT (hash) DO NOTHING",
         )
         ids = dict(conn.execute("SELECT hash, id FROM records WHERE id >= ?", [first]))
@@ -254,8 +244,9 @@ class Archive:
                 if rid is not None:
                     new.append((rid, r))
         _insert_values(
-            conn, "INSERT INTO record_players (name, record_id, seat)",
-            [(name, rid, seat) for rid, r in new for seat, name in enumerate(r.names)],
+            conn, "INSERT INTO record_players (name, record_id, seat, score, rank, won)",
+            [(name, rid, seat, *_seat_result(r, seat)) for rid, r in new
+             for seat, name in enumerate(r.names)],
         )
         if any(r.positions for _, r in new):
             _insert_values(
@@ -358,8 +349,23 @@ class Archive:
         """A bounded query on this archive, not started yet (see :meth:`sql`)."""
         return SqlRun(self.db.conn, query, params, timeout=timeout, max_rows=max_rows)
 
+    def seat_win_rates(self) -> list[dict[str, Any]]:
+        """Per game, player count and seat: the finished games, how many that seat won
+        (placed first, alone or shared) and the rate with its 95% Wilson interval."""
+        out = []
+        for game, n, seat, finished, won in self.db.execute(
+                "SELECT r.game, r.nplayers, p.seat, count(*), sum(p.won) FROM record_players p "
+                "JOIN records r ON r.id = p.record_id WHERE p.won IS NOT NULL "
+                "GROUP BY r.game, r.nplayers, p.seat ORDER BY r.game, r.nplayers, p.seat"):
+            low, high = wilson_interval(won, finished)
+            out.append({"game": game, "players": n, "seat": seat, "finished": finished,
+                        "won": won, "rate": round(won / finished, 4), "low": round(low, 4),
+                        "high": round(high, 4)})
+        return out
+
     def stats(self) -> dict[str, Any]:
-        """Counts per game: records, finished, average plies, players; puzzles per game."""
+        """Counts per game: records, finished, average plies, players; seat win rates;
+        puzzles per game."""
         per_game = [
             {"game": g, "records": n, "finished": f, "avg_plies": round(a or 0, 1),
              "min_players": lo, "max_players": hi}
@@ -373,11 +379,35 @@ class Archive:
         return {
             "records": sum(g["records"] for g in per_game),
             "games": per_game,
+            "seats": self.seat_win_rates(),
             "puzzles": puzzles,
             "positions_indexed": self.db.execute("SELECT count(*) FROM positions").fetchone()[0],
             "schema_version": int(self.db.execute(
                 "SELECT value FROM _kifu_meta WHERE key = 'schema_version'").fetchone()[0]),
         }
+
+
+def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of ``successes / trials``, from
+    :func:`kifu.lab.stats.proportion_ci` (scipy's ``binomtest``); (0, 1) with no trial.
+
+    >>> [round(x, 4) for x in wilson_interval(7, 10)]
+    [0.3968, 0.8922]
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    from kifu.lab.stats import proportion_ci  # scipy: loaded only for the stats
+
+    iv = proportion_ci(successes, trials)
+    return iv.low, iv.high
+
+
+def _seat_result(row: RecordRow, seat: int) -> tuple[int | None, int | None, int | None]:
+    """(score, rank, won) of a seat, all None while the game is unfinished."""
+    if row.ranks is None or row.scores is None:
+        return None, None, None
+    rank = row.ranks[seat]
+    return row.scores[seat], rank, int(rank == 1)
 
 
 _PER_STATEMENT = 64
@@ -498,15 +528,21 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
     if f.rules:
         where.append("r.rules = ?")
         params.append(f.rules)
+    if f.won and not f.player:
+        raise KifuError("--won needs --player NAME (the records that player won)")
     if f.player:
-        where.append("r.id IN (SELECT record_id FROM record_players WHERE name = ?)")
-        params.append(f.player)
+        won = " AND won = 1" if f.won else ""
+        where.append(f"r.id IN (SELECT record_id FROM record_players WHERE name = ?{won})")
+        params.append(nfc(f.player))  # names are stored in NFC
+    if f.winner_seat is not None:
+        where.append("instr(',' || r.winner_seats || ',', ?) > 0")
+        params.append(f",{f.winner_seat},")
     if f.result:
         where.append("r.result = ?")
         params.append(f.result)
     if f.winner:
         where.append("r.winner = ?")
-        params.append(f.winner)
+        params.append(nfc(f.winner))
     for name, value in f.tags:
         where.append("json_extract(r.tags, ?) = ?")
         params += [f'$."{name}"', value]

@@ -18,13 +18,13 @@ import click
 from kifu.archive import Archive, Filters
 from kifu.archive.schema import db_path
 from kifu.archive.sql import DEFAULT_TIMEOUT, SqlRun
-from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, expand_paths, parse_tag, sql_int
+from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, parse_tag, sql_int
 from kifu.cli.common import handle_errors
-from kifu.cli.options import seconds_callback
+from kifu.cli.options import quiet_option, seconds_callback
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
 from kifu.notation.batch import CHUNK_RECORDS
-from kifu.notation.files import check_output, open_output, same_file
+from kifu.notation.files import check_output, input_files, open_output, same_file
 
 TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
 
@@ -87,7 +87,7 @@ def archive() -> None:
               help="Also index every position reached (for query --position).")
 @click.option("--batch-rows", type=int, default=BATCH_ROWS, show_default=True,
               help="Records per write transaction.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@quiet_option()
 @executor_options(chunk_size=CHUNK_RECORDS, unit="records")
 @handle_errors
 def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_size) -> None:
@@ -96,7 +96,7 @@ def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_siz
     Invalid records are reported (FILE:LINE:COL: ...) and skipped, never half stored; a
     record already in the archive is skipped and counted. Exit code 1 if any was invalid.
     """
-    files = list(expand_paths(paths))
+    files = input_files(paths)  # a missing path is refused before the archive is opened
     archive_names = archive_files(db)
     for f in files:
         if f != "-" and any(same_file(f, a) for a in archive_names):
@@ -142,6 +142,10 @@ def filter_options(func: Callable) -> Callable:
         click.option("--player", help="A player's name (any seat)."),
         click.option("--result", help="Exact Result tag, e.g. '41 30 12' or '*'."),
         click.option("--winner", help="The name(s) ranked first, joined by ', '."),
+        click.option("--winner-seat", type=click.IntRange(0), metavar="SEAT",
+                     help="Records where this seat (0 = p0) placed first, shared or not."),
+        click.option("--won", is_flag=True, default=None,
+                     help="With --player: only the records that player won."),
         click.option("--tag", "tags", multiple=True, metavar="NAME=VALUE",
                      help="A header's value (repeatable)."),
         click.option("--min-plies", type=int, callback=sql_range("--min-plies")),
@@ -164,8 +168,8 @@ def make_filters(kw: dict[str, Any]) -> Filters:
     return Filters(tags=tags, **{k: v for k, v in kw.items() if v is not None})
 
 
-FILTER_KEYS = ("game", "rules", "player", "result", "winner", "tags", "min_plies",
-               "max_plies", "date_from", "date_to", "position", "text", "limit")
+FILTER_KEYS = ("game", "rules", "player", "result", "winner", "winner_seat", "won", "tags",
+               "min_plies", "max_plies", "date_from", "date_to", "position", "text", "limit")
 
 
 @archive.command("query")
@@ -286,9 +290,19 @@ def _joined(texts: Iterable[str]) -> Iterator[str]:
 @archive.command("stats")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The figures as one JSON object.")
+@click.option("--by", type=click.Choice(["rules", "players"]), default=None,
+              help="The figures of kifu simulate (lengths, scores, seat win rates with "
+                   "intervals, the game's own events) per rule set, or per line-up of "
+                   "players, replayed from the stored records.")
+@click.option("--game", default=None, help="With --by: only this game's records.")
 @handle_errors
-def stats_cmd(db, as_json) -> None:
-    """Counts per game (records, finished, average length, players), puzzles, positions."""
+def stats_cmd(db, as_json, by, game) -> None:
+    """Counts per game (records, finished, average length, players), each seat's win rate
+    per game and player count (with its 95% interval), puzzles, positions; with --by rules
+    (or players), the per-rule-set figures of kifu simulate."""
+    if by is not None:
+        _stats_by(db, by, game, as_json)
+        return
     with Archive(db, readonly=True) as a:
         s = a.stats()
     if as_json:
@@ -299,8 +313,37 @@ def stats_cmd(db, as_json) -> None:
     click.echo(f"{a.path}: {s['records']} record(s), schema version {s['schema_version']}")
     if s["games"]:
         click.echo(tabulate([list(g.values()) for g in s["games"]], headers=list(s["games"][0])))
+    if s["seats"]:
+        click.echo("\nseat win rates (finished games; a shared first place counts as a win; "
+                   "95% Wilson interval):")
+        rows = [[r["game"], r["players"], f"p{r['seat']}", r["finished"], r["won"],
+                 f"{100 * r['rate']:.1f}%", f"{100 * r['low']:.1f}-{100 * r['high']:.1f}%"]
+                for r in s["seats"]]
+        click.echo(tabulate(rows, headers=["game", "players", "seat", "finished", "won",
+                                           "rate", "95% interval"]))
     puzzles = ", ".join(f"{g} {n}" for g, n in s["puzzles"].items()) or "none"
     click.echo(f"puzzles: {puzzles}; positions indexed: {s['positions_indexed']}")
+
+
+def _stats_by(db: str | None, by: str, game: str | None, as_json: bool) -> None:
+    import msgspec
+
+    from kifu.archive.corpus import stats_by
+    from kifu.lab.simulate import summary_table
+
+    with Archive(db, readonly=True) as a:
+        groups = stats_by(a, by, Filters(game=game))
+    if as_json:
+        click.echo(msgspec.json.format(msgspec.json.encode(groups), indent=2).decode())
+        return
+    for k, g in enumerate(groups):
+        lineup = f", players {g.lineup}" if g.lineup is not None else ""
+        click.echo(("\n" if k else "") + f"{g.game}, {g.players} players, rules {g.rules}"
+                   f"{lineup}:")
+        for line in summary_table(g.metrics, g.players, ["records"], [g.summary]):
+            click.echo(line)
+    if not groups:
+        click.echo("no records")
 
 
 @archive.command("puzzles")
@@ -318,3 +361,41 @@ def puzzles_cmd(db, game, question, limit, fmt) -> None:
         rows = a.iter_puzzles(game=game, question=question, limit=limit)
         names = ["id", "game", "question", "answer", "difficulty", "source"]
         _emit(rows, fmt, names)
+
+
+@archive.command("datasette")
+@db_option
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Where to write the metadata (default: beside the archive, "
+                   "a.db -> a.metadata.json; - for stdout).")
+@handle_errors
+def datasette_cmd(db, output) -> None:
+    """Write Datasette metadata for the archive: what each table and column means, label
+    columns, facets and canned queries. Then: datasette a.db --metadata a.metadata.json
+    (kifu archive serve does both, and also hides the long columns).
+    """
+    from kifu.archive.browse import write_metadata
+    from kifu.archive.schema import db_path
+
+    path = db_path(db)
+    Archive(path, readonly=True).close()  # refuse what is not a kifu archive
+    written = write_metadata(path, output)
+    if written != "-":
+        click.echo(f"{written}: Datasette metadata for {path}", err=True)
+
+
+@archive.command("serve")
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8001, show_default=True)
+@click.option("--open", "open_browser", is_flag=True, help="Open a web browser on it.")
+@handle_errors
+def serve_cmd(db, host, port, open_browser) -> None:
+    """Browse the archive in Datasette, with its metadata (descriptions, labels, facets,
+    canned queries) and the long columns (text, tags, hash, comments, source) out of the table
+    views. Needs Datasette: pip install 'kifu[serve]'.
+    """
+    from kifu.archive.browse import serve
+    from kifu.archive.schema import db_path
+
+    serve(db_path(db), host=host, port=port, open_browser=open_browser)

@@ -6,12 +6,13 @@ import json
 import time
 
 import click
+import msgspec
 
 from kifu import games
 from kifu.bots import bot_names
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
-from kifu.core.errors import KifuError
+from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import perft
 
 
@@ -19,25 +20,47 @@ from kifu.core.game import perft
 @click.option("--json", "as_json", is_flag=True, help="As JSON.")
 @handle_errors
 def games_cmd(as_json) -> None:
-    """List the games kifu implements, with players, bots and rules."""
+    """List the games kifu implements: players, default rules, bots, and each variant field
+    (set with --set FIELD=VALUE or in a rules spec) with its default and meaning."""
+    from kifu.core.variant import describe_fields
+
     rows = []
     for gid in games.ids():
         g = games.get(gid)
         rows.append({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                     "rules": g.rules_spec(), "bots": bot_names(g)})
+                     "rules": g.rules_spec(), "bots": bot_names(g),
+                     "fields": [msgspec.structs.asdict(f) for f in describe_fields(g.Variant)]})
     if as_json:
         echo_json(rows)
         return
+    table = [["GAME", "TITLE", "PLAYERS", "RULES", "BOTS"]] + [
+        [r["id"], r["title"], "{}-{}".format(*r["players"]), r["rules"], ", ".join(r["bots"])]
+        for r in rows]
+    click.echo(_aligned(table))
+    click.echo("\nVariant fields (kifu play GAME --set FIELD=VALUE, or in --rules):")
     for r in rows:
-        lo, hi = r["players"]
-        click.echo(f"{r['id']:<8} {r['title']:<10} {lo}-{hi} players  rules {r['rules']:<10} "
-                   f"bots: {', '.join(r['bots'])}")
+        click.echo(f"\n{r['id']}")
+        fields = [[f"  {f['name']}", f["default"] or '""', f["meaning"]] for f in r["fields"]]
+        click.echo(_aligned([["  FIELD", "DEFAULT", "MEANING"], *fields]))
 
 
-@click.command(short_help="Print the JSON Schema of a record or a puzzle.")
-@click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
+def _aligned(rows: list[list[str]]) -> str:
+    """Columns padded to their widest cell (the last column is not padded)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)),
+                                row[-1]]).rstrip() for row in rows)
+
+
+@click.command(short_help="Print the JSON Schema of a record, a puzzle or a simulation.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "simulate"]), default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
+    """Print the JSON Schema of a record (default), a puzzle or a simulation report (their
+    JSON forms: kifu validate/replay --json, kifu puzzles, kifu simulate --json)."""
+    if kind == "simulate":
+        from kifu.lab.simulate import simulate_json_schema
+
+        click.echo(json.dumps(simulate_json_schema(), indent=2))
+        return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema
 
@@ -64,7 +87,10 @@ def perft_cmd(game_name, position, depth, divide, as_json) -> None:
     game = games.get(game_name)
     if divide and depth < 1:
         raise KifuError("--divide needs --depth 1 or more")
-    state = game.from_line(position)
+    try:
+        state = game.from_line(position)
+    except NotationError as e:
+        raise e.at(path="POSITION") from None
     t0 = time.perf_counter()
     parts = {}
     if divide:

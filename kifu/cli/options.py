@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from kifu.cli.common import CliError
+from kifu.core.variant import short
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,7 +45,7 @@ def parse_seed(text: str) -> int | str:
     if bad is not None:
         raise CliError(f"--seed: the seed may not contain the control character {bad!r}")
     if text[0] in "+-" or all(c.isnumeric() for c in text):
-        raise CliError(f"--seed: {text!r} is not a plain ASCII integer (0-9, an optional "
+        raise CliError(f"--seed: {short(text)} is not a plain ASCII integer (0-9, an optional "
                        "leading -); give an integer or a text seed")
     return text
 
@@ -53,7 +54,7 @@ def parse_date(text: str) -> str:
     """A ``Date`` tag: ``YYYY.MM.DD``, with ``??`` for an unknown part (``2026.??.??``)."""
     m = _DATE.match(text)
     if not m:
-        raise CliError(f"--date: {text!r} is not YYYY.MM.DD (or ????.??.?? when unknown)")
+        raise CliError(f"--date: {short(text)} is not YYYY.MM.DD (or ????.??.?? when unknown)")
     _year, month, day = m.groups()
     if month != "??" and not 1 <= int(month) <= 12:
         raise CliError(f"--date: there is no month {month}")
@@ -162,3 +163,43 @@ def with_cards(game: Any, variant: Any, cards: str | None) -> Any:
     import msgspec
 
     return msgspec.structs.replace(variant, cards=cards)
+
+
+def quiet_option(help_text: str = "No progress bar and no summary: errors only.",
+                 *, old: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """``-q/--quiet`` (every command that prints a progress bar or a summary has it), and
+    ``old`` spellings kept as hidden aliases (``play --silent``). The command gets a
+    ``quiet`` keyword argument."""
+
+    def alias(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        if value:
+            ctx.meta["kifu.quiet"] = True
+            if "quiet" in ctx.params:
+                ctx.params["quiet"] = True
+
+    def merge(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+        return bool(value or ctx.meta.get("kifu.quiet"))
+
+    def decorate(func: F) -> F:
+        for name in old:
+            func = click.option(name, is_flag=True, hidden=True, expose_value=False,
+                                callback=alias)(func)
+        return click.option("-q", "--quiet", "quiet", is_flag=True, callback=merge,
+                            help=help_text)(func)
+
+    return decorate
+
+
+class QuestionCommand(click.Command):
+    """A command with ``--question/-Q`` and ``-q/--quiet``: ``-q`` was the question's short
+    option before it meant ``--quiet`` everywhere, so a usage error in a command line that
+    has ``-q`` says so."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        had_q = "-q" in args
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            if had_q:
+                e.message += " (-q is --quiet; give the question with --question or -Q)"
+            raise

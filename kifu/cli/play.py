@@ -15,6 +15,7 @@ from kifu.cli.options import (
     date_callback,
     input_files,
     positive,
+    quiet_option,
     seed_callback,
     variant_options,
     with_cards,
@@ -45,10 +46,10 @@ from kifu.notation.record import format_record, record_to_json
 @click.option("--json", "as_json", is_flag=True, help="Write JSON (one record a line).")
 @click.option("-o", "--output", default="-", show_default=True,
               help="File to write (- for stdout); written whole or not at all.")
-@click.option("--silent", is_flag=True, help="No progress bar.")
+@quiet_option("No progress bar.", old=("--silent",))
 @handle_errors
 def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, as_json, output,
-         silent) -> None:
+         quiet) -> None:
     """Let bots play GAME from a seed and write the record(s).
 
     The record holds every dealer action explicitly (the seed only chooses them), so it
@@ -77,7 +78,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
         seeds = [seed]
     chunks = []
     with click.progressbar(seeds, label=f"playing {game.id}", file=sys.stderr,
-                           hidden=silent or count < 10) as bar:
+                           hidden=quiet or count < 10) as bar:
         for s in bar:
             record = play_record(game, names, s, variant, date=date)
             if as_json:

@@ -8,7 +8,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
-from kifu.cli.options import seconds_callback
+from kifu.cli.options import QuestionCommand, quiet_option, seconds_callback
 from kifu.cli.scale import executor_options
 from kifu.lab.generate import GAMES_PER_CHUNK, GIVE_UP, Progress, generate_puzzles
 from kifu.notation.files import check_output, write_output
@@ -25,9 +25,9 @@ def puzzles() -> None:
     """Make puzzles (see docs/puzzles.md)."""
 
 
-@puzzles.command()
+@puzzles.command(cls=QuestionCommand)
 @click.argument("game_name", metavar="GAME")
-@click.option("-q", "--question", "spec", required=True, help="e.g. tweak-this-turn")
+@click.option("-Q", "--question", "spec", required=True, help="e.g. tweak-this-turn")
 @click.option("-n", "--count", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, help="Seats (default: the game's minimum + 1).")
@@ -44,9 +44,10 @@ def puzzles() -> None:
               help="Stop after this long (between chunks of games; the puzzles found then "
                    "depend on the machine's speed).")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
+@quiet_option("No progress bar and no summary on stderr.")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             db, max_games, max_seconds, dask, chunk_size) -> None:
+             db, max_games, max_seconds, dask, chunk_size, quiet) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
     actions). The same seed gives the same file whatever --workers, --dask, --chunk-size.
@@ -78,7 +79,7 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
                 if progress.games else "")
 
     with click.progressbar(length=max(max_games, 1), label="games", file=sys.stderr,
-                           item_show_func=status) as bar:
+                           item_show_func=status, hidden=quiet) as bar:
         try:
             for p in generate_puzzles(
                 game.id, question.spec, count=count, seed=seed, players=players,
@@ -91,7 +92,7 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         except KeyboardInterrupt:
             interrupted = True
     write_puzzles(output, found, inputs=archive)
-    if output != "-" or interrupted or progress.stopped:
+    if not quiet and (output != "-" or interrupted or progress.stopped):
         click.echo(f"{output if output != '-' else '<stdout>'}: {len(found)} puzzle(s) "
                    f"written, {progress.games} game(s) played, {progress.positions} "
                    "position(s) tried", err=True)
@@ -99,8 +100,9 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         from kifu.archive import add_puzzles
 
         stats = add_puzzles(found, db=db or None)
-        click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} already "
-                   "in the archive", err=True)
+        if not quiet:
+            click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} "
+                       "already in the archive", err=True)
     why = _shortfall(progress, interrupted, count, len(found), budget_nodes, max_games,
                      max_seconds)
     if why:

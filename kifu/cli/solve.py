@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
 
 import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
-from kifu.cli.options import cards_option
-from kifu.core.errors import KifuError, NotationError
+from kifu.cli.options import QuestionCommand, cards_option, quiet_option
+from kifu.core.errors import KifuError
 from kifu.notation.puzzle import (
     Checked,
     LocatedPuzzle,
@@ -42,10 +41,7 @@ def iter_puzzles(sources: tuple[str, ...]) -> Iterator[LocatedPuzzle]:
     """The puzzles of every source, in order (files, directories, ``-`` for stdin)."""
     for source in sources:
         for path in puzzle_paths(source):
-            if path == "-":
-                yield from load_puzzles("<stdin>", sys.stdin.read())
-            else:
-                yield from load_puzzles(path)
+            yield from load_puzzles(path)  # - is stdin, read as a file is
 
 
 def archive_puzzles(db: str, game: str) -> Iterator[LocatedPuzzle]:
@@ -80,8 +76,9 @@ def result_dict(checked: Checked, sol: Solution) -> dict:
     }
 
 
-def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None:
-    """Print one result (JSON: one object a line)."""
+def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
+         quiet: bool = False) -> None:
+    """Print one result (JSON: one object a line; ``quiet``: one line, the answer)."""
     if as_json:
         click.echo(json.dumps(result_dict(checked, sol), ensure_ascii=False))
         return
@@ -91,6 +88,9 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None
         if p.answer is None:
             mark = "no stated answer"
         click.echo(f"{checked.located.where()}: {p.question}: {sol.answer}  {mark}")
+        return
+    if quiet:
+        click.echo(f"{checked.located.where()}: {p.question}: {sol.answer}")
         return
     click.echo(f"{checked.located.where()}: {p.question}")
     click.echo(f"  answer: {sol.answer}" + ("" if p.answer is None else
@@ -103,10 +103,12 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None
                f"{sol.winning} of {len(sol.values)} first actions reach the answer")
 
 
-@click.command(short_help="Solve puzzles, or ask a question of one position.")
+@click.command(cls=QuestionCommand,
+               short_help="Solve puzzles, or ask a question of one position.")
 @click.argument("source", metavar="FILE|DIR|-|GAME", nargs=1)
 @click.argument("position", required=False)
-@click.option("-q", "--question", help="With GAME POSITION: the question, e.g. 'tweak-within 2'.")
+@click.option("-Q", "--question",
+              help="With GAME POSITION: the question, e.g. 'tweak-within 2'.")
 @cards_option(use=False)
 @click.option("--check", is_flag=True,
               help="Verify every stated Answer; exit 1 naming each puzzle that differs.")
@@ -116,9 +118,10 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool) -> None
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Solve the puzzles stored in this archive (kifu archive); SOURCE is then "
                    "a game id, or 'all'.")
+@quiet_option("One line a puzzle (its answer); with --check, only the puzzles that fail.")
 @handle_errors
 def solve(source, position, question, check, as_json, budget_nodes, budget_seconds,
-          db=None) -> None:
+          db=None, quiet=False) -> None:
     """Solve the puzzles in FILE (or every .kifu/.json file in DIR; - for stdin), or ask
     --question of one GAME POSITION (a position line).
 
@@ -129,7 +132,7 @@ def solve(source, position, question, check, as_json, budget_nodes, budget_secon
     budget = Budget(budget_nodes, budget_seconds)
     if position is not None:
         checked = check_puzzle(_single(source, position, question))
-        emit(checked, solve_one(checked, budget), as_json=as_json, check=False)
+        emit(checked, solve_one(checked, budget), as_json=as_json, check=False, quiet=quiet)
         return
     if question is not None:
         raise KifuError("--question goes with GAME POSITION; a puzzle file states its own")
@@ -139,14 +142,15 @@ def solve(source, position, question, check, as_json, budget_nodes, budget_secon
         checked = check_puzzle(lp)
         sol = solve_one(checked, budget)
         count += 1
-        emit(checked, sol, as_json=as_json, check=check)
+        if not (quiet and check and not as_json):
+            emit(checked, sol, as_json=as_json, check=check, quiet=quiet)
         if check and (checked.puzzle.answer is None or sol.answer != checked.puzzle.answer):
             bad += 1
             why = ("no stated answer" if checked.puzzle.answer is None else
                    "the search ran out of its budget" if sol.answer == UNKNOWN else
                    f"stated {checked.puzzle.answer!r}, solved {sol.answer!r}")
             click.echo(f"{lp.where()}: {checked.puzzle.question}: {why}", err=True)
-    if check and not as_json:
+    if check and not as_json and not quiet:
         click.echo(f"{count} puzzle(s), {count - bad} answer(s) verified"
                    + (f", {bad} wrong" if bad else ""))
     if bad:
@@ -158,8 +162,7 @@ def _single(game_name: str, position: str, question: str | None) -> LocatedPuzzl
         raise KifuError("give --question Q with GAME POSITION")
     game = games.get(game_name)
     rules = position.split(" ", 1)[0]
-    try:
-        return LocatedPuzzle(Puzzle(game.id, rules, " ".join(position.split()), question),
-                             "<command line>", 1)
-    except NotationError:  # pragma: no cover
-        raise
+    return LocatedPuzzle(Puzzle(game.id, rules, " ".join(position.split()), question),
+                         "<command line>", 1,
+                         options={"Game": "GAME", "Rules": "POSITION", "Position": "POSITION",
+                                  "Question": "--question"})

@@ -8,8 +8,9 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
+from kifu.cli.options import quiet_option
+from kifu.core.errors import KifuError
 from kifu.notation.trace import (
-    TraceMismatch,
     _game_of,
     check_trace,
     default_directory,
@@ -38,21 +39,24 @@ def _ids(names: tuple[str, ...]) -> list[str]:
 @trace.command("regenerate")
 @click.argument("names", nargs=-1, metavar="[GAME]...")
 @_DIR
+@quiet_option("Do not list the files written.")
 @handle_errors
-def regenerate_cmd(names, directory) -> None:
+def regenerate_cmd(names, directory, quiet) -> None:
     """Rewrite the traces of GAME (default: every game) for the default rules and each
     example variant. Example: kifu trace regenerate tweak
     """
     where = Path(directory) if directory else default_directory()
     for path in regenerate(where, _ids(names)):
-        click.echo(f"{path} ({path.stat().st_size:,} bytes)")
+        if not quiet:
+            click.echo(f"{path} ({path.stat().st_size:,} bytes)")
 
 
 @trace.command("check")
 @click.argument("names", nargs=-1, metavar="[GAME]...")
 @_DIR
+@quiet_option("Report only the traces that differ, are missing or stale.")
 @handle_errors
-def check_cmd(names, directory) -> None:
+def check_cmd(names, directory, quiet) -> None:
     """Replay the traces of GAME (default: every game) and report the first line that
     differs in each. Exit code 1 when a trace differs or is missing.
     Example: kifu trace check graph-t
@@ -68,11 +72,12 @@ def check_cmd(names, directory) -> None:
                 continue
             try:
                 lines = check_trace(path)
-            except TraceMismatch as e:
+            except KifuError as e:  # a mismatch, or a malformed or unreadable file
                 bad += 1
                 click.echo(str(e), err=True)
                 continue
-            click.echo(f"{path}: {lines} lines match")
+            if not quiet:
+                click.echo(f"{path}: {lines} lines match")
         for path in sorted(where.glob(f"{gid}*.trace")):
             if path.name not in expected_files(games.get(gid)) and _game_of(path) == gid:
                 click.echo(f"{path}: stale (no such variant any more)", err=True)

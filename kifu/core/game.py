@@ -34,7 +34,8 @@ def actor_name(seat: int) -> str:
 
 
 def parse_actor(text: str) -> int:
-    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises ``ValueError`` otherwise.
+    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises :class:`NotationError`
+    (column 1 of the token) otherwise.
 
     >>> parse_actor("p2"), parse_actor("d") == DEALER
     (2, True)
@@ -50,7 +51,8 @@ def parse_actor(text: str) -> int:
         and (digits[0] != "0" or len(digits) == 1)
     ):
         return int(digits)
-    raise ValueError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)")
+    raise NotationError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)",
+                        col=1)
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -336,8 +338,19 @@ class Game(ABC):
         try:
             variant = self.parse_rules(fields[0])
         except VariantError as e:
-            raise NotationError(str(e), line=1, col=1) from None
+            raise NotationError(self._rules_token_error(fields[0], e), line=1, col=1) from None
         return variant, fields[1:]
+
+    def _rules_token_error(self, token: str, error: VariantError) -> str:
+        """What is wrong with the first field of a position line: a line that does not
+        start with a rules token at all is told so (not "unknown game 'R1R2...'")."""
+        name = token.split(";", 1)[0].split("/", 1)[0]
+        try:
+            canonical_id(name)
+        except VariantError:
+            return (f"a position line starts with its rules, e.g. {self.rules_spec()}; "
+                    f"{short(token, 24)} is not a rules token")
+        return str(error)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -15,6 +15,7 @@ field of a position line.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import typing
 from typing import Any
@@ -33,6 +34,14 @@ def short(text: str, limit: int = 40) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def clip(text: str, limit: int = 40) -> str:
+    """``text`` as it is (no quotes) when short, else its first ``limit`` characters and
+    its length: for card lists and the like, which error messages write bare."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
 
 
 class Variant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -142,3 +151,71 @@ def rules_spec(game_id: str, version: int, variant: Variant) -> str:
         s = ";".join([f"{game_id}/{version}"] + [f"{k}={v}" for k, v in variant_fields(variant)])
         _SPECS[key] = s
     return s
+
+
+# --- describing the fields -------------------------------------------------------------------
+
+
+class FieldInfo(msgspec.Struct, frozen=True):
+    """One variant field for people: its name, its type, its default as a rules spec writes
+    it (``""`` for empty) and a one-line meaning."""
+
+    name: str
+    type: str
+    default: str
+    meaning: str
+
+
+def _type_name(tp: Any) -> str:
+    if typing.get_origin(tp) is tuple:
+        return f"list of {_type_name(typing.get_args(tp)[0])}"
+    return {bool: "true/false", int: "integer", str: "text"}.get(tp, str(tp))
+
+
+def _first_sentence(doc: str) -> str:
+    """The first sentence of a docstring, on one line, without reST markup."""
+    text = " ".join(doc.split()).replace("``", "")
+    m = re.search(r"(?<!e\.g)(?<!i\.e)\.(\s|$)", text)
+    return text[: m.start()] if m else text
+
+
+@functools.cache
+def _field_docs(cls: type) -> dict[str, str]:
+    """Each field's docstring (the string right after its annotation in the class body),
+    read from the source as documentation tools do; empty when the source is missing."""
+    import ast
+    import inspect
+    import textwrap
+
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not (isinstance(klass, type) and issubclass(klass, Variant)) or klass is Variant:
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):  # no source (a frozen build)
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, after in itertools.pairwise(body):
+            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[node.target.id] = after.value.value
+    return docs
+
+
+def describe_fields(cls: type[Variant]) -> list[FieldInfo]:
+    """Every field of a variant class, in order, with its default and a one-line meaning
+    (the first sentence of the field's docstring). What ``kifu games`` lists.
+
+    >>> from kifu.games import get
+    >>> describe_fields(get("tweak").Variant)[-1]  # doctest: +NORMALIZE_WHITESPACE
+    FieldInfo(name='rounds', type='integer', default='0',
+              meaning='Stop after this many rounds whatever the totals; 0 = play to the threshold')
+    """
+    names, defaults = _defaults(cls)
+    types = _field_types(cls)
+    docs = _field_docs(cls)
+    return [FieldInfo(name, _type_name(types[name]), _encode_value(default),
+                      _first_sentence(docs.get(name, "")))
+            for name, default in zip(names, defaults, strict=True)]

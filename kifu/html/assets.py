@@ -12,13 +12,14 @@ CSS = """
 body { margin:0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto,
   "DejaVu Sans", sans-serif; color: var(--ink); background: var(--bg); }
 header, main, footer { max-width: 1200px; margin: 0 auto; padding: 0 12px; }
-h1 { font-size: 1.35rem; margin: 12px 0 2px; }
-h2 { font-size: 1.05rem; margin: 14px 0 6px; }
-.sub { color: var(--muted); margin: 0 0 8px; }
+h1 { font-size: 1.2rem; margin: 8px 0 0; }
+h2 { font-size: 1.05rem; margin: 10px 0 6px; }
+.sub { color: var(--muted); margin: 0 0 6px; font-size: .9rem; }
 .layout { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 16px; }
 .board { border: 1px solid var(--line); border-radius: 8px; background: #fff; padding: 4px; }
 .board svg { display: block; height: auto; max-width: 100%; }
-.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 8px 0; }
+.controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; margin: 4px 0;
+  padding: 4px 0; position: sticky; bottom: 0; background: var(--bg); z-index: 2; }
 .controls button, .sheet button { font: inherit; padding: 6px 12px; border-radius: 6px;
   border: 1px solid var(--line); background: var(--soft); color: var(--ink); cursor: pointer;
   min-height: 40px; }
@@ -26,7 +27,9 @@ h2 { font-size: 1.05rem; margin: 14px 0 6px; }
 button:focus-visible, input:focus-visible, summary:focus-visible
   { outline: 3px solid var(--accent); outline-offset: 2px; }
 #slider { flex: 1 1 160px; min-width: 120px; height: 32px; }
-#plyinfo { flex: 1 1 100%; color: var(--muted); font-size: .95rem; }
+#plyinfo { flex: 1 1 100%; color: var(--muted); font-size: .9rem; line-height: 1.3;
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.chart svg { display: block; height: auto; max-width: 100%; max-height: 96px; }
 .posline { font-size: .85rem; color: var(--muted); margin: 6px 0; }
 code, pre { font-family: "DejaVu Sans Mono", ui-monospace, Menlo, Consolas, monospace; }
 #position, .sheet code { display: block; background: var(--soft); border: 1px solid var(--line);
@@ -43,6 +46,8 @@ pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px
 #moves button:hover { background: var(--soft); }
 #moves button:focus-visible { outline: 3px solid var(--accent); outline-offset: -3px; }
 #moves button[aria-current] { background: var(--cur); font-weight: 600; }
+#moves details.full { margin: 0 8px 4px 3.2em; font-size: .8rem; color: var(--muted); }
+#moves details.full code { display: block; word-break: break-all; white-space: pre-wrap; }
 .n { display: inline-block; min-width: 2.6em; color: var(--muted); font-variant-numeric:
   tabular-nums; }
 .actor { color: var(--accent); margin-right: .3em; }
@@ -58,6 +63,11 @@ table.headers td { padding: 2px 0; word-break: break-word; }
 .sheet .q { font-weight: 600; }
 .answer { background: #eef7ee; border-radius: 6px; padding: 6px 10px; margin-top: 8px; }
 footer { color: var(--muted); font-size: .8rem; padding: 16px 12px; }
+@media (min-width: 861px) {
+  /* a laptop screen holds the picture, the controls and the score line at once */
+  .board svg { max-height: calc(100vh - 266px); }
+  #moves { max-height: calc(100vh - 260px); }
+}
 @media (max-width: 860px) {
   .layout { grid-template-columns: minmax(0, 1fr); }
   #moves { max-height: 40vh; }
@@ -78,6 +88,7 @@ REPLAY_JS = """
   var txt = document.getElementById("text");
   var slider = document.getElementById("slider");
   var info = document.getElementById("plyinfo");
+  var marker = document.getElementById("chart-marker");
   var list = document.getElementById("moves");
   var items = Array.prototype.slice.call(list.querySelectorAll("button[data-ply]"));
   var nav = {first: document.getElementById("first"), prev: document.getElementById("prev"),
@@ -91,6 +102,12 @@ REPLAY_JS = """
     pos.textContent = p.line;
     if (txt) { txt.textContent = p.text; }
     slider.value = String(i);
+    if (marker) {
+      var x = String(Number(marker.getAttribute("data-x0")) +
+                     i * Number(marker.getAttribute("data-dx")));
+      marker.setAttribute("x1", x);
+      marker.setAttribute("x2", x);
+    }
     slider.setAttribute("aria-valuetext", "ply " + i + " of " + last);
     var said = "Ply " + i + " of " + last;
     items.forEach(function (b) {
@@ -133,7 +150,7 @@ REPLAY_JS = """
     if (m) { var n = Number(m[1]); show(n < 0 ? last + 1 + n : n); }
   }
   window.addEventListener("hashchange", fromHash);
-  show(0);
+  show(data.start === undefined ? last : data.start);
   fromHash();
 })();
 """.strip()

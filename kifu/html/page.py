@@ -22,6 +22,7 @@ from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.html import draw
 from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS
+from kifu.html.svg import fit, line_chart
 from kifu.notation.puzzle import Checked, LocatedPuzzle, check_puzzle
 from kifu.notation.reader import Located
 from kifu.notation.record import Record
@@ -92,18 +93,40 @@ def _headers_table(headers: dict[str, str]) -> str:
 
 # --- one record ------------------------------------------------------------------------
 
-def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 1) -> str:
+FOLD = 32
+"""Action texts longer than this (a deal listing every card) are folded in the move list."""
+
+
+def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 1,
+                ply: int | None = None) -> str:
     """The replay page of a record; ``seat`` shows only what that seat sees (its
-    ``state.view(seat)``), with hidden dealer actions and the ``Seed`` header left out."""
+    ``state.view(seat)``), with hidden dealer actions and the ``Seed`` header left out.
+    The page opens at ``ply`` (a negative ply counts from the end; default: the final
+    position)."""
     rec = loc.record if isinstance(loc, Located) else loc
     game, setup = setup_of(loc)
     if seat is not None and not 0 <= seat < setup.players:
         raise KifuError(f"there is no seat {seat} in a {setup.players}-player game")
+    total = len(rec.moves)
+    start = total if ply is None else (ply if ply >= 0 else total + 1 + ply)
+    if not 0 <= start <= total:
+        raise KifuError(f"--ply {ply}: the record has plies 0..{total} (or -1..-{total + 1} "
+                        "from the end)")
     actions = replay(loc).actions  # checks every action, with located errors
     state = game.new_state(setup.players, setup.variant)
     public = open_seats(game, rec.players) if seat is not None else frozenset()
-    draw_fn = draw.drawer(game.id, public)
+    names = rec.players
+    draw_fn = draw.drawer(game.id, public, names)
+    score_line = draw.score_line(game.id)
+    series: list[list[float]] = [[] for _ in range(setup.players)]
+
+    def keep_scores() -> None:
+        if score_line is not None:
+            for s, v in enumerate(score_line[1](state, seat)):
+                series[s].append(v)
+
     plies = [_ply(state, seat, draw_fn, public)]
+    keep_scores()
     moves = []
     for i, (move, action) in enumerate(zip(rec.moves, actions, strict=True), 1):
         shown = draw.public_move(game.id, state, move.actor, move.text, seat)
@@ -111,6 +134,7 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
         moves.append((i, move.actor, shown, comment))
         state.push(action)
         plies.append(_ply(state, seat, draw_fn, public))
+        keep_scores()
 
     headers = {k: v for k, v in rec.headers.items()
                if seat is None or k not in PRIVATE_TAGS}
@@ -119,18 +143,30 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     who = "the whole game" if seat is None else (
         f"as seat p{seat} ({names[seat]}) sees it" if seat < len(names) else f"as p{seat}")
     generic = not draw.has_drawer(game.id)
-    total = len(plies) - 1
     pieces, packed = pack(plies)
     items = ['<li><button type="button" data-ply="0" data-say="start">'
              '<span class="n">0</span>start</button></li>']
     for i, actor, text, comment in moves:
-        say = f"{actor} {text}" + (f", {comment}" if comment else "")
         c = f'<span class="comment">{esc(comment)}</span>' if comment else ""
+        full = ""
+        if len(text) > FOLD:  # a deal: its first word here, the whole text folded below
+            short = text.split(" ", 1)[0] + " …"
+            full = (f'<details class="full"><summary>the whole action ({len(text)} '
+                    f'characters)</summary><code>{esc(text)}</code></details>')
+            text = short
+        say = f"{actor} {text}" + (f", {comment}" if comment else "")
         items.append(
             f'<li><button type="button" data-ply="{i}" data-say="{esc(say)}">'
             f'<span class="n">{i}.</span><span class="actor">{esc(actor)}</span>'
-            f"{esc(text)}{c}</button></li>"
+            f"{esc(text)}{c}</button>{full}</li>"
         )
+    chart = ""
+    if score_line is not None and any(series):
+        labels = [f"p{s}" + (f" {fit(names[s], 10)}" if s < len(names) and names[s] else "")
+                  for s in range(setup.players)]
+        chart = ('<div id="chart" class="chart">'
+                 + line_chart(series, labels, title=f"{score_line[0]} over the game")
+                 + "</div>")
     record_comment = (f'<p class="note">{esc(rec.comment)}</p>' if rec.comment else "")
     if seat is None:
         text_box = (f'<details id="textpic"{" open" if generic else ""}><summary>Text picture'
@@ -143,16 +179,17 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
 {esc(who)} · record #{index}</p>
 </header>
 <main class="layout">
-<section aria-label="Position">
+<section class="stage" aria-label="Position">
 <div id="board" class="board" aria-live="polite"></div>
 <div class="controls" role="group" aria-label="Replay controls">
 <button type="button" id="first" aria-label="First position (Home key)">« First</button>
 <button type="button" id="prev" aria-label="Previous ply (left arrow)">‹ Prev</button>
 <button type="button" id="next" aria-label="Next ply (right arrow)">Next ›</button>
 <button type="button" id="last" aria-label="Last position (End key)">Last »</button>
-<input type="range" id="slider" min="0" max="{total}" value="0" step="1" aria-label="Ply">
+<input type="range" id="slider" min="0" max="{total}" value="{start}" step="1" aria-label="Ply">
 <span id="plyinfo" aria-live="polite"></span>
 </div>
+{chart}
 <p class="posline">Position line{"" if seat is None else f" (p{seat}'s view)"}:</p>
 <code id="position"></code>
 {text_box}
@@ -167,7 +204,8 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
 </main>
 <footer>Written by kifu html. Keys: ← → step, Home / End jump; click a move to go there.\
 </footer>
-{_json_script({"game": game.id, "seat": seat, "pieces": pieces, "plies": packed})}"""
+{_json_script({"game": game.id, "seat": seat, "start": start, "pieces": pieces,
+               "plies": packed})}"""
     return _document(title, body, REPLAY_JS)
 
 

@@ -7,6 +7,7 @@ inline-style allowance for them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
@@ -93,3 +94,81 @@ def seat_badge(x: float, y: float, name: str, active: bool) -> str:
     return item(label, [rect(x, y, w, 24, fill, rx=12, stroke="#888" if active else "none"),
                         text(x + w / 2, y + 17, name, size=14, fill=ink, anchor="middle",
                              weight="bold")])
+
+
+def fit(name: str, chars: int) -> str:
+    """``name`` cut to ``chars`` characters, with an ellipsis when cut."""
+    return name if len(name) <= chars else name[: max(1, chars - 1)] + "…"
+
+
+def seat_badge_named(x: float, y: float, seat: int, names: Sequence[str], you: bool,
+                     active: bool, chars: int = 12) -> list[str]:
+    """A seat's badge (``p0``, filled when to move, ``(you)`` in a seat's view) and, under
+    it, the player's name from the ``Players`` header (cut to ``chars`` characters). The
+    name line sits 14 units below the pill: drawers leave y + 30 .. y + 44 for it."""
+    label = f"p{seat}" + (" (you)" if you else "")
+    parts = [seat_badge(x, y, label, active)]
+    name = names[seat].strip() if seat < len(names) else ""
+    if name and name != f"p{seat}":
+        parts.append(item(f"p{seat} is {name}", text(x + 2, y + 40, fit(name, chars), size=12,
+                                                     fill=INK, weight="bold")))
+    return parts
+
+
+PALETTE = ("#0b57d0", "#d62828", "#2a9d4f", "#b8860b", "#7d3fb8", "#00838f")
+"""One colour a seat in charts (blue, red, green, gold, purple, teal)."""
+
+
+def line_chart(series: Sequence[Sequence[float]], labels: Sequence[str], *, title: str,
+               width: int = 640, height: int = 96, marker: bool = True) -> str:
+    """A small chart of one line per series over the plies (x = the index in each series,
+    every series as long): a y axis from the least to the greatest value, a legend, and
+    (``marker``) a vertical line ``id="chart-marker"`` that a page moves to the current
+    ply (its ``data-x0`` and ``data-dx`` give x = x0 + ply * dx).
+
+    Shared by the replay viewer's score line and, later, other per-ply charts (a value
+    per ply): a chart is values and labels, nothing of a game."""
+    count = max((len(s) for s in series), default=0)
+    names = [labels[k] if k < len(labels) else f"p{k}" for k in range(len(series))]
+    legend_w = sum(24 + 6.5 * len(name) for name in names)
+    title_w = 6.5 * len(title)
+    left, right, top, bottom = 36, 8, 18, 16
+    legend_y = 11
+    if left + title_w + 16 + legend_w > width - right:  # no room beside the title
+        legend_y, top = 26, 32
+        height += 14
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [v for s in series for v in s]
+    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    if hi == lo:
+        hi = lo + 1
+    dx = plot_w / max(1, count - 1)
+
+    def y_of(v: float) -> float:
+        return top + plot_h - (v - lo) / (hi - lo) * plot_h
+
+    body = [text(left, 12, title, size=11, fill=MUTED),
+            rect(left, top, plot_w, plot_h, "#fafbfc", stroke="#d0d7de", sw=0.6)]
+    for v in (lo, hi):
+        body.append(text(left - 4, y_of(v) + 4, f"{v:g}", size=10, fill=MUTED, anchor="end"))
+    legend_x = width - right
+    for k in reversed(range(len(series))):
+        legend_x -= 24 + 6.5 * len(names[k])
+        colour = PALETTE[k % len(PALETTE)]
+        body.append(rect(legend_x, legend_y - 6, 10, 3, colour))
+        body.append(text(legend_x + 13, legend_y, names[k], size=10, fill=INK))
+    for k, s in enumerate(series):
+        if not s:
+            continue
+        points = " ".join(f"{left + i * dx:.1f},{y_of(v):.1f}" for i, v in enumerate(s))
+        last = f"{names[k]}: {s[-1]:g} at the end"
+        body.append(item(last, f'<polyline points="{points}" fill="none" '
+                               f'stroke="{PALETTE[k % len(PALETTE)]}" stroke-width="2"/>'))
+    if marker:
+        body.append(f'<line id="chart-marker" x1="{left}" y1="{top}" x2="{left}" '
+                    f'y2="{top + plot_h}" stroke="{INK}" stroke-width="1" '
+                    f'stroke-dasharray="3 2" data-x0="{left}" data-dx="{dx:.4f}"/>')
+    body.append(text(left, height - 3, "ply 0", size=9, fill=MUTED))
+    body.append(text(left + plot_w, height - 3, f"ply {max(0, count - 1)}", size=9,
+                     fill=MUTED, anchor="end"))
+    return svg(width, height, body, title)

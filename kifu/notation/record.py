@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -88,8 +89,9 @@ class Record(msgspec.Struct, omit_defaults=True):
         return format_record(self)
 
     def content_hash(self) -> str:
-        """SHA-256 of the canonical text: the record's identity in an archive."""
-        return hashlib.sha256(format_record(self).encode("utf-8")).hexdigest()
+        """SHA-256 of the record's identity text (:func:`identity_text`): what makes two
+        records the same game in an archive."""
+        return identity_hash(self)
 
 
 def split_players(value: str) -> list[str]:
@@ -97,6 +99,24 @@ def split_players(value: str) -> list[str]:
     if not value.strip():
         return []
     return [p.strip() for p in value.split(",")]
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C: player names are stored and compared so (``José``
+    typed as one code point or as ``e`` plus a combining accent is one player).
+
+    >>> nfc("Jose\u0301") == "Jos\u00e9"
+    True
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def normalize_record(record: Record) -> Record:
+    """``record`` with its ``Players`` header in NFC (as the text reader gives it)."""
+    players = record.headers.get("Players") if isinstance(record.headers, dict) else None
+    if isinstance(players, str) and not players.isascii():
+        record.headers["Players"] = nfc(players)
+    return record
 
 
 def join_players(names: Iterable[str]) -> str:
@@ -318,15 +338,53 @@ def _json_error(e: Exception, data: bytes | str, path: str | None, line: int) ->
     return NotationError(f"bad JSON record: {message}", line=line or 1, col=1, path=path)
 
 
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects a JSON document may have (a list of records
+needs 4: list, record, moves, move). msgspec decodes recursively, and past Python's
+recursion limit it raises ``RecursionError``: documents deeper than this are refused
+first."""
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
+
+
+def json_too_deep(data: bytes | str) -> bool:
+    """Whether ``data`` nests arrays and objects more than :data:`MAX_JSON_DEPTH` deep
+    (brackets inside strings do not count). Malformed JSON may be called deep; it is
+    refused either way.
+
+    >>> json_too_deep(b'[{"moves": [{"text": "[[["}]}]'), json_too_deep("[" * 40 + "]" * 40)
+    (False, True)
+    """
+    raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return False
+    brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    for _ in range(MAX_JSON_DEPTH):  # each pass takes away the innermost level
+        fewer = _EMPTY_PAIR.sub(b"", brackets)
+        if fewer == brackets:
+            return False
+        brackets = fewer
+    return _EMPTY_PAIR.search(brackets) is not None
+
+
+def _check_depth(data: bytes | str, path: str | None, line: int) -> None:
+    if json_too_deep(data):
+        raise NotationError(f"bad JSON record: arrays and objects nested more than "
+                            f"{MAX_JSON_DEPTH} deep", line=line or 1, col=1, path=path)
+
+
 def record_from_json(data: bytes | str, *, path: str | None = None, line: int = 0) -> Record:
     """Decode one record and check it as the text reader would (raises
     :class:`NotationError`, located at ``line`` of ``path``)."""
+    _check_depth(data, path, line)
     try:
         record = _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
         raise _json_error(e, data, path, line) from None
     check_record(record, path=path, line=line or 1)
-    return record
+    return normalize_record(record)
 
 
 def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Record]:
@@ -337,6 +395,7 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
     except UnicodeDecodeError as e:
         raise _json_error(e, data, path, 0) from None
     if text.lstrip().startswith("["):
+        _check_depth(text, path, 0)
         try:
             records = _list_decoder.decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
@@ -346,6 +405,7 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
                 check_record(r, path=path)
             except NotationError as e:
                 raise NotationError(f"record {i}: {e.message}", path=path) from None
+            normalize_record(r)
         return records
     lines = text.split("\n")
     numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
@@ -355,7 +415,10 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
 
 
 def complete_json(line: str) -> bool:
-    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines)."""
+    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines; a line
+    nested too deep is not, and is refused as part of a document)."""
+    if json_too_deep(line):
+        return False
     try:
         msgspec.json.decode(line)
     except msgspec.DecodeError:
@@ -366,3 +429,32 @@ def complete_json(line: str) -> bool:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of a record (``kifu schema``)."""
     return msgspec.json.schema(Record)
+
+
+# --- identity -----------------------------------------------------------------------------
+
+
+def identity_text(record: Record, text: str | None = None) -> str:
+    """What identifies a game: its canonical text without the comments (the record's and
+    every action's). Two records that differ only in comments, or in layout, are the same
+    game; a different header value or action makes another game. Annotations added to a
+    record later belong here too: this is the one place that decides what they are.
+
+    ``text``: the record's canonical text when already written (a text without ``{`` has
+    no comment, so it is its own identity).
+
+    >>> rec = Record({"Game": "tweak"}, [Move("d", "dealer p1", "a comment")], "notes")
+    >>> identity_text(rec)
+    '[Game "tweak"]\\n\\nd dealer p1\\n'
+    """
+    if text is not None and "{" not in text:
+        return text
+    if record.comment is None and all(m.comment is None for m in record.moves):
+        return text if text is not None else format_record(record)
+    bare = Record(record.headers, [Move(m.actor, m.text) for m in record.moves])
+    return format_record(bare, checked=True)
+
+
+def identity_hash(record: Record, text: str | None = None) -> str:
+    """SHA-256 (hex) of :func:`identity_text`: the key an archive stores a game under."""
+    return hashlib.sha256(identity_text(record, text).encode("utf-8")).hexdigest()

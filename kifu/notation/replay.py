@@ -9,7 +9,7 @@ import msgspec
 from kifu import games
 from kifu.core.errors import IllegalActionError, KifuError, NotationError, VariantError
 from kifu.core.game import DEALER, Action, Game, Result, State, actor_name, parse_actor
-from kifu.core.variant import Variant
+from kifu.core.variant import Variant, short
 from kifu.notation.reader import Located
 from kifu.notation.record import UNFINISHED, Move, Record, excerpt, split_players
 
@@ -81,6 +81,43 @@ def _unpack(loc: Located | Record, path: str | None):
     return loc, (lambda tag: 0), path or "<record>"
 
 
+def players_mismatch(rec: Record, n: int) -> str | None:
+    """Why the ``Players`` header seems to name the wrong number of players, judged from
+    the actors of the record's moves (None when they agree): an action by ``p2`` in a
+    2-player game means a name is missing; no action by the last seat while the others
+    act means one name too many. Only asked once an action has failed, to say what is
+    really wrong instead of the action's own error."""
+    acts = [int(m.actor[1:]) for m in rec.moves
+            if m.actor[:1] == "p" and m.actor[1:].isascii() and m.actor[1:].isdecimal()
+            and len(m.actor) <= 7]
+    seats = set(acts)
+    if not seats:
+        return None
+    top = max(seats)
+    # every seat up to the top one acts, more than once past the header's count: a seat
+    # left out of the header, not a mistyped actor
+    if top >= n and seats == set(range(top + 1)) and sum(a >= n for a in acts) >= 2:
+        return (f"the header names {n} player(s), but p{top} acts in this record (a "
+                f"{top + 1}-seat game): is a name missing?")
+    if (len(seats) >= 2 and seats == set(range(top + 1)) and top < n - 1
+            and len(rec.moves) > 4 * n):
+        return (f"the header names {n} players, but no seat above p{top} acts in this "
+                f"record (a {top + 1}-seat game): is there a name too many?")
+    return None
+
+
+def _players_error(rec: Record, n: int, line_of, path: str, err: ReplayError) -> ReplayError:
+    """``err``, or the error at the ``Players`` header when it names the wrong number."""
+    why = players_mismatch(rec, n)
+    if why is None:
+        return err
+    if not callable(line_of):
+        line_of = _unpack(line_of, path)[1]
+    return ReplayError(f"Players: {why} (the first action that fails: {err.message})",
+                       line=line_of("Players"), col=2, path=path, ply=err.ply,
+                       rule="players", legal=())
+
+
 class Replay(msgspec.Struct):
     """The result of replaying a record: the game, the state reached, the actions played."""
 
@@ -104,9 +141,11 @@ def replay(
     move_lines = loc.move_lines if isinstance(loc, Located) else None
     actions: list[Action] = []
     moves = rec.moves if upto is None else rec.moves[: max(0, upto)]
-    for ply, (move, action) in enumerate(_play(game, state, moves, move_lines, path), 1):
-        del ply, move
-        actions.append(action)
+    try:
+        for _move, action in _play(game, state, moves, move_lines, path):
+            actions.append(action)
+    except ReplayError as e:
+        raise _players_error(rec, setup.players, line_of, path, e) from None
     if check_result and upto is None:
         _check_result(rec, game, state, line_of, path, len(rec.moves))
     return Replay(game, state, actions)
@@ -145,8 +184,8 @@ def _step(game: Game, state: State, move: Move, ply: int, line: int, path: str) 
     """The action of ``move`` at ``ply``, checked (not played); raises the located error."""
     try:
         seat = parse_actor(move.actor)
-    except ValueError as e:
-        raise _error(game, state, move, ply, line, path, str(e), legal=()) from None
+    except NotationError as e:
+        raise _error(game, state, move, ply, line, path, e.message, legal=()) from None
     mover = state.to_move
     if mover is None:
         raise _error(game, state, move, ply, line, path, "the game is already over",
@@ -186,7 +225,8 @@ def _check_result(rec: Record, game: Game, state: State, line_of, path: str, pli
     if result is None:
         if tag != UNFINISHED:
             raise ReplayError(
-                f"after ply {plies} the game is not over, so Result must be \"*\", not {tag!r}",
+                f"after ply {plies} the game is not over, so Result must be \"*\", "
+                f"not {short(tag)}",
                 line=_result_line(line_of, path), col=2, path=path, ply=plies, rule="result",
             )
         return
@@ -194,7 +234,7 @@ def _check_result(rec: Record, game: Game, state: State, line_of, path: str, pli
     want = " ".join(map(str, result.scores)) if type(result) is Result else result.to_text()
     if tag != want:
         raise ReplayError(
-            f"Result {tag!r} does not match the game, which ends {want!r}",
+            f"Result {short(tag)} does not match the game, which ends {short(want)}",
             line=_result_line(line_of, path), col=2, path=path, ply=plies, rule="result",
         )
 
@@ -212,8 +252,11 @@ def replay_states(loc: Located | Record, *, path: str | None = None) -> Iterator
     state = game.new_state(setup.players, setup.variant)
     yield state
     move_lines = loc.move_lines if isinstance(loc, Located) else None
-    for _ in _play(game, state, rec.moves, move_lines, path):
-        yield state
+    try:
+        for _ in _play(game, state, rec.moves, move_lines, path):
+            yield state
+    except ReplayError as e:
+        raise _players_error(rec, setup.players, _line_of, path, e) from None
 
 
 def record_from_actions(
@@ -417,7 +460,11 @@ class FastReplayer:
             # anything unusual (an unknown actor token, not the mover, text that does not
             # parse, an illegal action): the checked step raises the error replay() gives,
             # with the legal actions
-            action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0, path)
+            try:
+                action = _step(game, state, move, ply, move_lines[ply - 1] if move_lines else 0,
+                               path)
+            except ReplayError as e:
+                raise _players_error(rec, state.n, loc, path, e) from None
             state.push(action)
             mover = state.to_move
         if check_result:

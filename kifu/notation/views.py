@@ -3,8 +3,10 @@
 Every game's ``State.view(seat)`` masks what ``seat`` cannot see. Some rulebooks make a
 player's hand public (GRAPH-T's AI players play with open hands): a game whose bots carry
 ``open_hand = True`` and whose ``view`` takes ``open_seats`` shows those seats' hands to
-everyone. A game whose ``render`` takes no ``seat`` gets a picture drawn from the view line
-alone, so the picture can never show more than the line.
+everyone. Every game's ``render(seat=...)`` draws the same picture as the full view with the
+hidden cards as ``?``; a game whose ``render`` takes no ``seat`` (a new game, before it has
+one) gets a generic picture drawn from the view line alone, so the picture can never show
+more than the line.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Collection, Sequence
 from kifu.bots import bot_class
 from kifu.core.errors import KifuError
 from kifu.core.game import DEALER, Game, State, actor_name
+from kifu.core.variant import short
 
 
 @functools.cache
@@ -59,9 +62,9 @@ def parse_seat(text: str, players: Sequence[str], n: int) -> int:
         if len(matches) == 1:
             seat = matches[0]
         elif len(matches) > 1:
-            raise KifuError(f"--player {text!r}: several seats have that name; give p0, p1...")
+            raise KifuError(f"--player {short(text)}: several seats have that name; give p0, p1...")
     if seat is None or not 0 <= seat < n:
-        raise KifuError(f"--player {text!r}: there is no such seat in a {n}-player game "
+        raise KifuError(f"--player {short(text)}: there is no such seat in a {n}-player game "
                         f"(give 0..{n - 1}, p0..p{n - 1} or a player's name)")
     return seat
 
@@ -71,6 +74,8 @@ def picture(state: State, seat: int | None = None, public: Collection[int] = ())
     if seat is None:
         return state.render()
     if _takes(type(state), "render", "seat"):
+        if public and _takes(type(state), "render", "open_seats"):
+            return state.render(seat=seat, open_seats=frozenset(public))  # type: ignore[call-arg]
         return state.render(seat=seat)  # type: ignore[call-arg]
     return picture_from_view(seat_view(state, seat, public), state.n, seat, state.to_move)
 

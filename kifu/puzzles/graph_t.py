@@ -19,6 +19,7 @@ from typing import Any
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, State
+from kifu.core.variant import short
 from kifu.games.graph_t import GAME
 from kifu.games.graph_t.actions import PLAYS
 from kifu.games.graph_t.cards import PLAY_HEIGHT
@@ -36,7 +37,7 @@ from kifu.puzzles.base import (
 from kifu.puzzles.graph_t_dd import OutOfBudget, Searcher, unpack
 from kifu.puzzles.search import minimax
 
-_ANSWER = re.compile(r"place ([1-4]) shared ([1-4]) tallest ([0-9]+) second ([0-9]+)\Z")
+_ANSWER = re.compile(r"place ([1-4]) shared ([1-4]) tallest ([0-9]{1,9}) second ([0-9]{1,9})\Z")
 
 
 def final_value(state: GraphTState, player: int) -> tuple[int, int, int, int]:
@@ -155,12 +156,12 @@ class DoubleDummy(Question):
         m = _ANSWER.match(t)
         if not m:
             raise NotationError(
-                f"bad answer {text!r} to {self.name}: expected 'place P shared S tallest T "
+                f"bad answer {short(text)} to {self.name}: expected 'place P shared S tallest T "
                 "second U' (heights in 1/60 of a card)", line=1, col=1,
             )
         place, shared, t1, t2 = (int(x) for x in m.groups())
         if t2 > t1:
-            raise NotationError(f"bad answer {text!r}: the second tallest stack is taller "
+            raise NotationError(f"bad answer {short(text)}: the second tallest stack is taller "
                                 "than the tallest", line=1, col=t.index("second") + 1)
         return value_text((place, shared, t1, t2))
 

@@ -14,12 +14,12 @@ class AliceVariant(Variant, frozen=True):
     """Every field's default is the rulebook or a binding ruling."""
 
     cards: str = "default"
-    """The card set by name: a file ``kifu/games/alice/cards/<name>.cards`` shipped in the
-    package, or a set loaded with ``--cards FILE`` (``load_card_file``) under the name its
-    ``set`` line gives."""
+    """The card set, by name: one shipped with kifu, or one loaded with ``--cards FILE``.
+    A shipped set is a file ``kifu/games/alice/cards/<name>.cards``; a loaded one
+    (``load_card_file``) goes by the name its ``set`` line gives."""
     turns: int = 10
-    """Ruling 6/20: the game ends after this many turns (Clean Phases, void turns count);
-    then the highest SP wins."""
+    """The game ends after this many turns, then the highest SP wins (rulings 6, 20).
+    Clean Phases and void turns count."""
 
     def validate(self) -> None:
         if not 1 <= self.turns <= 999:

@@ -149,3 +149,13 @@ def hand_text(codes: tuple[int, ...] | list[int]) -> str:
 
 def plays_text(pids: tuple[int, ...] | list[int]) -> str:
     return "".join(PLAY_TOKEN[p] for p in pids) or "-"
+
+
+def height_in_cards(height: int) -> str:
+    """A height in 1/60 of a card written as the rulebook measures it, in cards (its table
+    gives a level of red as 1/2 a card, of black as 1/6): at most two decimals.
+
+    >>> height_in_cards(0), height_in_cards(60), height_in_cards(144), height_in_cards(110)
+    ('0', '1', '2.4', '1.83')
+    """
+    return f"{height / FULL:.2f}".rstrip("0").rstrip(".")

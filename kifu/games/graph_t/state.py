@@ -38,6 +38,7 @@ from kifu.games.graph_t.cards import (
     deck_codes,
     hand_codes,
     hand_text,
+    height_in_cards,
     plays_text,
 )
 from kifu.games.graph_t.variant import GraphTVariant, rules_spec
@@ -762,9 +763,12 @@ class GraphTState(State):
         seats in ``open_seats`` (AI players, whose hands the book makes public)."""
         return self._line(seat, open_seats)
 
-    def render(self) -> str:
+    def render(self, seat: int | None = None, open_seats: Collection[int] = ()) -> str:
+        """The picture for people; with ``seat``, only what that seat sees (the other
+        hands as ``?``, except those of ``open_seats``, as :meth:`view` hides them)."""
         n = self.n
-        lines = [f"GRAPH-T, {n} players, rules {self._line(None).split()[0]}"]
+        seen = "" if seat is None else f", as p{seat} sees it (hidden cards are ?)"
+        lines = [f"GRAPH-T, {n} players, rules {self._line(None).split()[0]}{seen}"]
         phase = ("before the deal", "before the first lead", "playing", "over")[self.phase]
         lines.append(f"phase: {phase}")
         for s in range(n):
@@ -773,10 +777,16 @@ class GraphTState(State):
                 mark += " <- to move"
             if s == self.leader and self.phase == PLAY:
                 mark += " (leader)"
-            lines.append(f"p{s} hand: {hand_text(self.hand_codes(s))}{mark}")
+            if s == seat:
+                mark += " (you)"
+            if seat is None or s == seat or s in open_seats:
+                hand = hand_text(self.hand_codes(s))
+            else:
+                hand = "?" * self.hand(s).bit_count() or "-"
+            lines.append(f"p{s} hand: {hand}{mark}")
         if self.phase in (PLAY, OVER):
             plays = [
-                f"p{(self.leader + i) % n} {PLAY_TOKEN[p]}({PLAY_HEIGHT[p]})"
+                f"p{(self.leader + i) % n} {PLAY_TOKEN[p]}({height_in_cards(PLAY_HEIGHT[p])})"
                 for i, p in enumerate(self.trick)
             ]
             lines.append("trick: " + (", ".join(plays) if plays else "-"))
@@ -785,9 +795,11 @@ class GraphTState(State):
         for s in range(n):
             hs = self.heights[s]
             cols = "  ".join(
-                f"{COLOUR_NAMES[c]} {hs[c]}" for c in range(6)
+                f"{COLOUR_NAMES[c]} {height_in_cards(hs[c])}" for c in range(6)
             )
             lines.append(f"p{s} stacks: {cols}")
+        lines.append("heights in cards, as the rulebook counts them (the Result header "
+                     "counts sixtieths of a card)")
         if self.phase == OVER:
             r = self.result()
             assert r is not None

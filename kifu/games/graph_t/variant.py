@@ -18,14 +18,15 @@ class GraphTVariant(Variant, frozen=True):
     black: bool = True
     """Deal the black cards (ruling 1; false = the quick game without grey and black)."""
     grey_open: str = "other"
-    """Ruling 2: grey opens for a leader once a player other than that leader has made a
-    grey play (``other``), or once anyone has (``anyone``)."""
+    """When grey leads open: after a grey play by another player (``other``) or by anyone
+    (``anyone``), ruling 2. Grey opens for a leader once a player other than that leader has
+    made a grey play, or (``anyone``) once anyone has."""
     grey_wins: str = "height"
-    """Ruling 6: grey and led-colour plays compare by height (``height``), or any grey play
-    beats every led-colour play (``trump``)."""
+    """Grey against the led colour: compare by height (``height``) or grey wins (``trump``),
+    ruling 6."""
     ai_grey: str = "card"
-    """Ruling 9, the AI's rule 1: prefer the pure grey card (``card``) or any grey play
-    (``any``)."""
+    """The AI's rule 1 prefers the pure grey card (``card``) or any grey play (``any``),
+    ruling 9."""
 
     def validate(self) -> None:
         if self.grey_open not in GREY_OPEN:

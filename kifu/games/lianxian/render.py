@@ -75,14 +75,17 @@ def board_picture(state) -> list[str]:
     return lines
 
 
-def render(state) -> str:
+def render(state, seat: int | None = None) -> str:
+    """The picture for people; with ``seat``, only what that seat sees (the racks of the
+    other seats but a 2-vs-2 partner as ``?``, as ``view`` hides them)."""
     from kifu.games.lianxian.state import DEAL, OVER, TURN
 
     board = state.board
     n = state.n
     mode = ", 2 vs 2 (teams p0+p2, p1+p3)" if state.variant.team else ""
+    seen = "" if seat is None else f", as p{seat} sees it (hidden tiles are ?)"
     out = [f"Lianxian Jihua (SETUP), {n} players{mode}, board {board.name}, finish "
-           f"{state.seating.finish}"]
+           f"{state.seating.finish}{seen}"]
     out.extend(board_picture(state))
     out.append("stacks (bottom first): " + "  ".join(
         f"{board.space_names[p]} {seq_text(st)}" for p, st in enumerate(state.stacks) if st)
@@ -90,8 +93,11 @@ def render(state) -> str:
     for s in range(n):
         side = board.side_names[state.seating.sides[s]]
         mark = " <- to move" if state.phase == TURN and state.mover == s else ""
-        out.append(f"p{s} ({side}): pawn {state.scores[s]:>2}  rack {tiles_text(state.racks[s])}"
-                   f"{mark}")
+        if s == seat:
+            mark += " (you)"
+        sees = seat is None or s == seat or s == state.partner(seat)
+        rack = tiles_text(state.racks[s]) if sees else "?" * state.racks[s].bit_count() or "-"
+        out.append(f"p{s} ({side}): pawn {state.scores[s]:>2}  rack {rack}{mark}")
     out.append(f"public hand: {tiles_text(state.public)}   bag: {state.bag.bit_count()} tiles"
                f"   under the tops: {state.under_count()}")
     if state.phase == DEAL:

@@ -622,10 +622,10 @@ class LianxianState(State):
     def view(self, seat: int) -> str:
         return self._line(seat)
 
-    def render(self) -> str:
+    def render(self, seat: int | None = None) -> str:
         from kifu.games.lianxian.render import render
 
-        return render(self)
+        return render(self, seat)
 
 
 def _where(state: LianxianState, tile: int) -> str:

@@ -14,9 +14,10 @@ class LianxianVariant(Variant, frozen=True):
     """Every field's default is the rulings."""
 
     board: str = "default"
-    """The board file ``<board>.board`` (spaces, owners, lines, finish lines, seating)."""
+    """The board, by name: a file ``<board>.board`` (spaces, owners, lines, finish lines,
+    seating)."""
     team: bool = False
-    """The 2-vs-2 team game (ruling 8; 4 players): figure-8 seating, team result."""
+    """The 2-vs-2 team game for 4 players (ruling 8): figure-8 seating, team result."""
     finish: int = 0
     """The finish line; 0 = the board's line for the player count (45 / 40 / 35)."""
 

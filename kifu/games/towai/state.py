@@ -1127,10 +1127,14 @@ class TowaiState(State):
     def view(self, seat: int) -> str:
         return " ".join(self._fields(seat))
 
-    def render(self) -> str:
+    def render(self, seat: int | None = None) -> str:
+        """The picture for people; with ``seat``, only what that seat sees (the other
+        hands as ``?``, as :meth:`view` hides them)."""
         n = self.n
+        seen = "" if seat is None else f", as p{seat} sees it (hidden cards are ?)"
         lines = [f"TOWAI, {n} players, rules {rules_spec(self.variant)}, round {self.round} "
-                 f"(first player p{self.first}), turn {self.turns + 1} (cap {self._cap})"]
+                 f"(first player p{self.first}), turn {self.turns + 1} (cap {self._cap})"
+                 f"{seen}"]
         phase = self.phase
         if phase in (FIRST, DEAL, OVER):
             lines.append({FIRST: "the dealer draws the first player",
@@ -1155,9 +1159,10 @@ class TowaiState(State):
         for s in range(n):
             mark = ">" if s == self.turn else " "
             cards = self.hand_cards(s)
-            lines.append(f"{mark} p{s}: {len(cards):>2} cards  "
-                         f"{' '.join(TOKEN[c] for c in cards) or '-':<30} "
-                         f"round wins {self.wins[s]}")
+            shown = (' '.join(TOKEN[c] for c in cards) if seat is None or s == seat
+                     else ' '.join("?" * len(cards)))
+            lines.append(f"{mark} p{s}: {len(cards):>2} cards  {shown or '-':<30} "
+                         f"round wins {self.wins[s]}{' (you)' if s == seat else ''}")
         res = self.result()
         if res is not None:
             lines.append("result: " + " ".join(f"p{s}={res.scores[s]} (#{res.ranks[s]})"

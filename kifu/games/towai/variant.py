@@ -13,15 +13,16 @@ class TowaiVariant(Variant, frozen=True):
     """Every field's default is the rulebook or a binding ruling."""
 
     cap: int = 1000
-    """Ruling 9: a round ends after this many turns (the fewest cards wins it)."""
+    """A round ends after this many turns, won by the fewest cards (ruling 9)."""
     lead_fits: bool = False
-    """Ruling 2: a lead must fit the side it sets (Day or Twai under Day, Night or Twai
-    under Night); the default lets any card be led."""
+    """A lead must fit the side it sets (ruling 2; by default any card may lead). That is,
+    Day or Twai under Day, Night or Twai under Night."""
     wins: int = 2
-    """Rule 8: round wins that win the game (1 = a single-round game)."""
+    """Round wins that win the game (rule 8; 1 = a single-round game)."""
     cap_tie: str = "after"
-    """Ruling 9's tie at the turn cap: the earliest seat counted from the seat ``after`` the
-    round's first player (the first player last), or ``from`` the first player."""
+    """Who wins a tie at the turn cap: counting from the seat ``after`` the first player, or
+    ``from`` the first player (ruling 9). The earliest seat so counted wins; with ``after``
+    the round's first player comes last."""
 
     def validate(self) -> None:
         if self.cap < 1:

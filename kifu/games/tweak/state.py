@@ -1391,7 +1391,9 @@ class TweakState(State):
                 )
             if not _contains_all(self.table, taken):
                 return (
-                    f"the table ({cards_text(self.table)}) does not hold {cards_text(taken)}",
+                    f"the table ({cards_text(self.table)}) does not hold "
+                    f"{cards_text(taken[:40])}"
+                    + (f"... ({len(taken)} cards)" if len(taken) > 40 else ""),
                     "tweak 5: capture table cards",
                 )
             total = FACE[action.card] + sum(FACE[c] for c in taken)
@@ -1808,14 +1810,17 @@ class TweakState(State):
     def view(self, seat: int) -> str:
         return " ".join(self._fields(seat))
 
-    def render(self) -> str:
+    def render(self, seat: int | None = None) -> str:
+        """The picture for people; with ``seat``, only what that seat sees (the other
+        hands and won piles as ``?``, as :meth:`view` hides them)."""
         phase_names = {
             FIRST: "the dealer draws the first dealer",
             DEAL: "the dealer shuffles and deals",
             OVER: "game over",
         }
+        seen = "" if seat is None else f", as p{seat} sees it (hidden cards are ?)"
         lines = [
-            f"TWEAK, {self.n} players, round {self.round}, dealer p{self.dealer}",
+            f"TWEAK, {self.n} players, round {self.round}, dealer p{self.dealer}{seen}",
             f"target {self.target}" + (f" (Joker {self.jdelta:+d})" if self.jdelta else "")
             + f", deck {len(self.deck_left())} cards, T! pile {len(self.tpile_left())}",
         ]
@@ -1827,11 +1832,15 @@ class TweakState(State):
         lines.append(f"table: {' '.join(TOKEN[c] for c in self.table) or '-'}")
         for s in range(self.n):
             mark = ">" if self.phase in (TURN, BOMB_PHASE, STEAL_PHASE) and s == self.mover else " "
+            mine = seat is None or s == seat
+            hand = self.hands[s] if mine else "?" * len(self.hands[s])
+            points = f"{self.round_points(s):>3}" if mine else "  ?"
+            you = " (you)" if s == seat else ""
             lines.append(
-                f"{mark} p{s}: hand {' '.join(TOKEN[c] for c in self.hands[s]) or '-':<9} "
+                f"{mark} p{s}: hand {' '.join(TOKEN[c] if mine else c for c in hand) or '-':<9} "
                 f"T! {' '.join(TOKEN[c] for c in self.held[s]) or '-':<6} "
-                f"won {len(self.piles[s]):>2} cards = {self.round_points(s):>3} pts, "
-                f"total {self.totals[s]}"
+                f"won {len(self.piles[s]):>2} cards = {points} pts, "
+                f"total {self.totals[s]}{you}"
             )
         res = self.result()
         if res is not None:

@@ -7,10 +7,11 @@ doctest collector) even where the game is not installed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
-from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge, svg, text
+from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge_named, svg, text
 
 TYPE_FILL = ("#e3efff", "#ffe9d6", "#e6f5e6")
 """Noun (blue paper), verb (orange paper), adjective (green paper)."""
@@ -49,7 +50,7 @@ def card(x: float, y: float, code: int, word: str = "", w: float = W,
     return item(card_label(code, word), parts)
 
 
-def draw(state: Any, seat: int | None) -> str:
+def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
     from kifu.games.alice.cards import card_set
     from kifu.games.alice.state import CHAR, NONE, OVER, PHASES, SLOTS
 
@@ -58,7 +59,8 @@ def draw(state: Any, seat: int | None) -> str:
     word = state._tb.word
     body: list[str] = []
     turn = state.to_move
-    head = f"unoAlice · turn {state.turns + 1} of {state.variant.turns}"
+    head = f"unoAlice · turn {min(state.turns + 1, state.variant.turns)} of " \
+        f"{state.variant.turns}"
     if state.bard != NONE:
         head += f" · Bard p{state.bard}"
     body.append(text(12, 24, head, size=18, weight="bold"))
@@ -126,12 +128,11 @@ def draw(state: Any, seat: int | None) -> str:
         active = turn == s
         if active:
             body.append(rect(4, y - 4, WIDTH - 8, row_h, "#fff6d6", rx=8))
-        name = f"p{s}" + (" (you)" if seat == s else "")
-        body.append(seat_badge(12, y + 4, name, active))
-        body.append(item(f"p{s} has {state.sp[s]} SP", text(14, y + 48, f"SP {state.sp[s]}",
+        body += seat_badge_named(12, y + 4, s, names, seat == s, active, chars=9)
+        body.append(item(f"p{s} has {state.sp[s]} SP", text(14, y + 64, f"SP {state.sp[s]}",
                                                            size=14, weight="bold")))
         if state.out >> s & 1:
-            body.append(text(14, y + 66, "out", size=11, fill=MUTED))
+            body.append(text(62, y + 64, "out", size=11, fill=MUTED))
         # the role
         rx = 84
         body.append(text(rx, y + 6, "role", size=10, fill=MUTED))
@@ -186,3 +187,11 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
     if action_text.startswith("char ") and actor != f"p{seat}":
         return "char (hidden)"
     return action_text
+
+
+SCORE_TITLE = "SP"
+
+
+def scores(state: Any, seat: int | None) -> list[float]:
+    """Each seat's SP (public)."""
+    return [float(x) for x in state.sp]

@@ -3,6 +3,8 @@ grey), the trick shows each play at its height, and each seat's six stacks are a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kifu.games.graph_t.cards import (
     CARD_COLOUR,
     CARD_LEVEL,
@@ -15,19 +17,24 @@ from kifu.games.graph_t.cards import (
     PLAY_HEIGHT,
     PLAY_IS_GREY,
     PLAY_TOKEN,
+    height_in_cards,
 )
 from kifu.games.graph_t.state import LEAD, OVER, PLAY, GraphTState
-from kifu.html.svg import INK, MUTED, backs, item, rect, seat_badge, svg, text
+from kifu.html.svg import INK, MUTED, backs, fit, item, rect, seat_badge_named, svg, text
+
+_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 FILL = ("#d62828", "#f5c400", "#4cb8e8", "#7d3fb8", "#26272b", "#a3a3a3")
 """Red, yellow, sky blue, purple, black, grey."""
 PAPER = "#fbfaf6"
-WIDTH = 640
+WIDTH = 860
 W, H = 26, 56
 STEP = 29
-HAND_X = 92
-CHART_X = 478
+HAND_X = 100
+CHART_X = 680
 BAR = 20
+CHART_H = 52
+"""The height of a seat's stack chart: the tallest stack there is reaches it."""
 
 
 def _bar_card(x: float, y: float, w: float, h: float, colour: int, height: int,
@@ -65,11 +72,32 @@ def card(x: float, y: float, code: int) -> str:
 def play_label(pid: int) -> str:
     kind = "grey side" if PLAY_IS_GREY[pid] and pid // 2 != 20 else (
         "grey card" if PLAY_IS_GREY[pid] else "colour side")
-    return (f"{PLAY_TOKEN[pid]}: {kind}, {COLOUR_NAMES[PLAY_COLOUR[pid]]} "
-            f"{PLAY_HEIGHT[pid]}/60")
+    return (f"{PLAY_TOKEN[pid]}: {kind}, {COLOUR_NAMES[PLAY_COLOUR[pid]]}, "
+            f"{height_in_cards(PLAY_HEIGHT[pid])} card high")
 
 
-def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozenset()) -> str:
+def _places(state: GraphTState, names: Sequence[str]) -> list[tuple[int, int, str]]:
+    """(rank, seat, text) of each seat at the end, best first: its tallest and second
+    tallest stacks in cards."""
+    result = state.result()
+    if result is None:
+        return []
+    out = []
+    for s in range(state.n):
+        tall = sorted(state.heights[s], reverse=True)
+        who = f"p{s}" + (f" {fit(names[s], 10)}" if s < len(names) and names[s] else "")
+        out.append((result.ranks[s], s, f"{who}: tallest {height_in_cards(tall[0])}, second "
+                                        f"{height_in_cards(tall[1])}"))
+    return sorted(out)
+
+
+LEGEND = ("Heights in cards, as the rulebook counts them: a whole card is 1; a level is 1/2 "
+          "of a card in red, 1/3 yellow, 1/4 sky blue, 1/5 purple, 1/6 black. (The Result "
+          "header counts sixtieths of a card.)")
+
+
+def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozenset(),
+         names: Sequence[str] = ()) -> str:
     """The position; with ``seat``, as that seat sees it (``public``: the seats whose hands
     are open to all, as ``kifu.notation.views.open_seats`` finds them)."""
     n = state.n
@@ -78,9 +106,8 @@ def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozense
     phase = state.phase
     body.append(text(12, 24, f"GRAPH-T · {n} players", size=18, weight="bold"))
     if phase == OVER:
-        result = state.result()
-        status = "game over" + ("" if result is None else ": " + ", ".join(
-            f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+        status = "game over: " + ", ".join(f"#{rank} p{s}" for rank, s, _ in
+                                           _places(state, names))
     elif phase == PLAY:
         status = f"p{turn} to move" + ("" if state.trick else " (to lead)")
     elif phase == LEAD:
@@ -96,11 +123,17 @@ def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozense
 
     # --- the trick ---------------------------------------------------------------------
     top = 60
-    tw, th = 40, 80
-    body.append(rect(4, top, WIDTH - 8, th + 34, "#e7f1e7", rx=8))
+    tw, th = 36, 72
+    body.append(rect(4, top, WIDTH - 8, th + 30, "#e7f1e7", rx=8))
     lead = f"trick, led by p{state.leader}" if state.leader >= 0 else "trick"
     body.append(text(12, top + 16, lead, size=11, fill=MUTED))
-    if not state.trick:
+    if not state.trick and phase == OVER:
+        body.append(text(12, top + 40, "game over", size=17, weight="bold"))
+        for k, (rank, _seat, line) in enumerate(_places(state, names)):
+            body.append(item(f"place {rank}: {line}",
+                             text(12 + 420 * (k // 2), top + 64 + 22 * (k % 2),
+                                  f"{_ORDINAL[rank]}  {line}", size=12, fill=INK)))
+    elif not state.trick:
         waiting = f"p{turn} to lead" if phase == PLAY else "no trick yet"
         body.append(text(12, top + 56, waiting, size=13, fill=MUTED))
     for i, pid in enumerate(state.trick):
@@ -112,24 +145,23 @@ def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozense
         body.append(text(x + tw + 3, top + 40, f"p{who}", size=11, fill=MUTED))
 
     # --- the seats ---------------------------------------------------------------------
-    y = top + th + 50
+    y = top + th + 44
     per_row = (CHART_X - HAND_X - 10) // STEP
     top_height = max([1, *(h for hs in state.heights for h in hs)])
     for s in range(n):
         codes = state.hand_codes(s)
         hidden = seat is not None and seat != s and s not in public
         rows = 1 if hidden else max(1, -(-len(codes) // per_row))
-        row_h = max(rows * (H + 6) + 22, 112)
+        row_h = max(rows * (H + 6) + 22, CHART_H + 40)
         active = turn == s and phase == PLAY
         if active:
             body.append(rect(4, y - 6, WIDTH - 8, row_h, "#fff6d6", rx=8))
-        name = f"p{s}" + (" (you)" if seat == s else "")
-        body.append(seat_badge(12, y, name, active))
-        if s == state.leader and phase == PLAY:
-            body.append(text(14, y + 44, "leader", size=11, fill=MUTED))
+        body += seat_badge_named(12, y, s, names, seat == s, active, chars=10)
+        notes = [("leader", "leader")] if s == state.leader and phase == PLAY else []
         if state.greyed >> s & 1:
-            body.append(item(f"p{s} has made a grey play",
-                             text(14, y + 60, "grey played", size=11, fill=MUTED)))
+            notes.append(("grey played", f"p{s} has made a grey play"))
+        for k, (note, label) in enumerate(notes):
+            body.append(item(label, text(14, y + 58 + 14 * k, note, size=11, fill=MUTED)))
         body.append(text(HAND_X, y + 8, f"hand ({len(codes)})", size=10, fill=MUTED))
         if hidden:
             body.append(backs(HAND_X, y + 14, W + 8, H, len(codes), f"p{s}'s hand", most=6))
@@ -141,14 +173,25 @@ def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozense
                 body.append(text(HAND_X, y + 40, "empty", size=12, fill=MUTED))
         body.append(_stacks(CHART_X, y, s, state.heights[s], top_height))
         y += row_h + 8
+    words, line, lines = LEGEND.split(), "", []
+    for w in words:
+        if len(line) + len(w) + 1 > 130:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}".strip()
+    lines.append(line)
+    body.append(item(LEGEND, [text(12, y + 10 + 15 * k, ln, size=11, fill=MUTED)
+                              for k, ln in enumerate(lines)]))
+    y += 16 + 15 * len(lines)
     who = "the whole position" if seat is None else f"p{seat}'s view"
     return svg(WIDTH, y, body, f"GRAPH-T, {who}: {status}")
 
 
 def _stacks(x: float, y: float, s: int, heights: tuple[int, ...], top: int) -> str:
-    """A seat's six stacks as a bar chart (heights in 1/60 of a card, printed below)."""
-    chart_h = 70
-    parts = [text(x, y + 8, "stacks", size=10, fill=MUTED),
+    """A seat's six stacks as a bar chart (heights in cards, printed below)."""
+    chart_h = CHART_H
+    parts = [text(x, y + 8, "stacks (height in cards)", size=10, fill=MUTED),
              rect(x - 2, y + 14 + chart_h, 6 * (BAR + 6), 1, "#888")]
     for c, h in enumerate(heights):
         bx = x + c * (BAR + 6)
@@ -156,10 +199,10 @@ def _stacks(x: float, y: float, s: int, heights: tuple[int, ...], top: int) -> s
         if h:
             parts.append(rect(bx, y + 14 + chart_h - bh, BAR, bh, FILL[c], stroke="#333",
                               sw=0.6))
-        parts.append(text(bx + BAR / 2, y + 14 + chart_h + 13, h, size=10, fill=INK,
+        parts.append(text(bx + BAR / 2, y + 14 + chart_h + 13, height_in_cards(h), size=9, fill=INK,
                           anchor="middle"))
-    desc = ", ".join(f"{COLOUR_NAMES[c]} {h}" for c, h in enumerate(heights))
-    return item(f"p{s}'s stacks in sixtieths of a card: {desc}", parts)
+    desc = ", ".join(f"{COLOUR_NAMES[c]} {height_in_cards(h)}" for c, h in enumerate(heights))
+    return item(f"p{s}'s stacks in cards: {desc}", parts)
 
 
 def public_move(state: GraphTState, actor: str, action_text: str, seat: int) -> str:
@@ -168,3 +211,11 @@ def public_move(state: GraphTState, actor: str, action_text: str, seat: int) -> 
     if actor == "d" and action_text.startswith("deal "):
         return "deal (shuffled, hidden)"
     return action_text
+
+
+SCORE_TITLE = "tallest stack (cards)"
+
+
+def scores(state: GraphTState, seat: int | None) -> list[float]:
+    """Each seat's tallest stack, in cards (public: stacks lie face up)."""
+    return [round(max(hs) / FULL, 2) for hs in state.heights]

@@ -7,10 +7,11 @@ doctest collector) even where the game is not installed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
-from kifu.html.svg import INK, MUTED, backs, item, rect, seat_badge, svg, text
+from kifu.html.svg import INK, MUTED, backs, fit, item, rect, seat_badge_named, svg, text
 
 SUIT_FILL = ("#b8860b", "#d62828", "#1f6fd1", "#2a9d4f", "#26272b")
 """Star (gold), heart (red), diamond (blue), club (green), spade (black)."""
@@ -19,7 +20,32 @@ SIDE_TINT = ("#fde2e1", "#e0ecfb", "#e3f4e6", "#fbf0d6", "#eee4f7", "#e4f2f2")
 T = 44
 """A tile's side."""
 CELL = 92
-WIDTH = 640
+WIDTH = 900
+
+
+def legend(state: Any, names: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(tint, text) per group of spaces: the centre, then each side with the seat that sits
+    there (or none: then its spaces are bonus spaces anyone may use)."""
+    board = state.board
+    sides = state.seating.sides
+    centre = [board.space_names[p] for p in range(board.size) if board.owner[p] < 0]
+    out = []
+    if centre:
+        out.append(("#f1f3f4", f"centre, anyone's: {' '.join(centre)}"))
+    for side, side_name in enumerate(board.side_names):
+        spaces = [board.space_names[p] for p in range(board.size) if board.owner[p] == side]
+        if not spaces:
+            continue
+        seats = [s for s, sd in enumerate(sides) if sd == side]
+        if seats:
+            s = seats[0]
+            who = f"p{s}" + (f" {names[s]}" if s < len(names) and names[s] else "")
+            owner = f"{who}'s bonus spaces"
+        else:
+            owner = "no one sits here: bonus spaces anyone may use"
+        out.append((SIDE_TINT[side % len(SIDE_TINT)],
+                    f"{side_name} side, {owner}: {' '.join(spaces)}"))
+    return out
 
 
 def tile_label(code: int) -> str:
@@ -45,7 +71,7 @@ def tiles_row(x: float, y: float, codes: list[int], step: float = T + 4) -> list
     return [tile(x + i * step, y, c) for i, c in enumerate(codes)]
 
 
-def draw(state: Any, seat: int | None) -> str:
+def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
     from kifu.games.lianxian.state import OVER, TURN
     from kifu.games.lianxian.tiles import tiles_of
 
@@ -92,8 +118,8 @@ def draw(state: Any, seat: int | None) -> str:
         whose = f" (p{seats[0]}'s side)" if seats else ""
         stack = state.stacks[p]
         parts = [rect(cx - 34, cy - 34, 68, 68, fill, stroke="#667", rx=10),
-                 text(cx, cy - 38, name + (f" p{seats[0]}" if seats else ""), size=9,
-                      fill=MUTED, anchor="middle")]
+                 text(cx, cy - 38, name + (f" · p{seats[0]}" if seats else ""), size=11,
+                      fill=INK, anchor="middle")]
         body.append(item(f"space {name}{whose}: " + (f"{len(stack)} tile(s)" if stack
                                                      else "empty"), parts))
         if stack:
@@ -104,8 +130,8 @@ def draw(state: Any, seat: int | None) -> str:
                                  anchor="end", weight="bold"))
     board_w = cols * CELL + 24
 
-    # --- beside the board: the track, the public hand, the bag -------------------------
-    sx = max(board_w, 400)
+    # --- beside the board: the track, the public hand, the bag, the racks ---------------
+    sx = board_w + 16
     finish = state.seating.finish
     body.append(text(sx, top + 6, f"score track (finish {finish})", size=11, fill=MUTED))
     track_w = WIDTH - sx - 60
@@ -125,25 +151,35 @@ def draw(state: Any, seat: int | None) -> str:
     body.append(text(sx, py, f"public hand ({len(public)})", size=11, fill=MUTED))
     body += tiles_row(sx, py + 6, public)
     bag = bin(state.bag).count("1")
-    body.append(text(sx, py + T + 28, "bag", size=11, fill=MUTED))
-    body.append(backs(sx, py + T + 34, T, T, bag, "bag", most=5))
-
-    # --- the racks ---------------------------------------------------------------------
-    y = max(top + rows * CELL + 16, py + 2 * T + 56)
+    bag_x = WIDTH - 12 - T - 8
+    body.append(text(bag_x, py, "bag", size=11, fill=MUTED))
+    body.append(backs(bag_x, py + 6, T, T, bag, "bag", most=5))
+    y = py + T + 24
     for s in range(n):
         sees = seat is None or s == seat or s == state.partner(seat)
         active = state.phase == TURN and s == mover
         if active:
-            body.append(rect(4, y - 4, WIDTH - 8, T + 24, "#fff6d6", rx=8))
-        name = f"p{s}" + (" (you)" if seat == s else "")
-        body.append(seat_badge(12, y + 8, name, active))
+            body.append(rect(sx - 8, y - 4, WIDTH - sx + 4, T + 24, "#fff6d6", rx=8))
+        body += seat_badge_named(sx, y + 4, s, names, seat == s, active, chars=11)
         rack = tiles_of(state.racks[s])
-        body.append(text(110, y + 6, f"rack ({len(rack)})", size=10, fill=MUTED))
+        rx = sx + 98
+        body.append(text(rx, y + 6, f"rack ({len(rack)})", size=10, fill=MUTED))
         if sees:
-            body += tiles_row(110, y + 10, rack)
+            body += tiles_row(rx, y + 10, rack)
         else:
-            body.append(backs(110, y + 10, T, T, len(rack), f"p{s}'s rack", most=4))
+            body.append(backs(rx, y + 10, T, T, len(rack), f"p{s}'s rack", most=4))
         y += T + 30
+    right_end = y
+
+    # --- under the board: whose spaces are which ---------------------------------------
+    y = top + rows * CELL + 16
+    body.append(text(12, y, "spaces (a placement names one: H7@C_NW):", size=11, fill=MUTED))
+    groups = legend(state, names)
+    for k, (tint, line) in enumerate(groups):
+        ly = y + 8 + 20 * k
+        body.append(item(line, [rect(12, ly, 14, 14, tint, stroke="#667", rx=3),
+                                text(32, ly + 12, fit(line, 58), size=12, fill=INK)]))
+    y = max(right_end, y + 8 + 20 * len(groups) + 8)
     who = "the whole position" if seat is None else f"p{seat}'s view"
     return svg(WIDTH, y, body, f"Lianxian Jihua, {who}: {status}")
 
@@ -161,3 +197,11 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
         if seat not in (mover, state.partner(mover)):
             return "swap (hidden tiles)"
     return action_text
+
+
+SCORE_TITLE = "pawn on the score track"
+
+
+def scores(state: Any, seat: int | None) -> list[float]:
+    """Each seat's pawn on the score track (public)."""
+    return [float(x) for x in state.scores]

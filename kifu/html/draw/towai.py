@@ -6,10 +6,21 @@ doctest collector) even where the game is not installed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
-from kifu.html.svg import HIGHLIGHT, INK, MUTED, backs, item, rect, seat_badge, svg, text
+from kifu.html.svg import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    backs,
+    item,
+    rect,
+    seat_badge_named,
+    svg,
+    text,
+)
 
 TWAI = 2
 TYPE_NAME = ("Day", "Night", "Twai")
@@ -47,7 +58,7 @@ def card(x: float, y: float, code: int, *, top: bool = False) -> str:
     return item(card_label(code) + (", the top card" if top else ""), parts)
 
 
-def draw(state: Any, seat: int | None) -> str:
+def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
     from kifu.games.towai.cards import TOKEN, counts_cards
     from kifu.games.towai.state import LEAD, OVER, SWAP_PHASE
 
@@ -111,10 +122,9 @@ def draw(state: Any, seat: int | None) -> str:
         active = turn == s
         if active:
             body.append(rect(4, y - 4, WIDTH - 8, row_h, "#fff6d6", rx=8))
-        name = f"p{s}" + (" (you)" if seat == s else "")
-        body.append(seat_badge(12, y + 4, name, active))
+        body += seat_badge_named(12, y + 4, s, names, seat == s, active, chars=12)
         if s == state.first:
-            body.append(text(14, y + 46, "first player", size=10, fill=MUTED))
+            body.append(text(14, y + 60, "first player", size=10, fill=MUTED))
         body.append(text(HAND_X, y + 6, f"hand ({len(cards)})", size=10, fill=MUTED))
         if hidden:
             body.append(backs(HAND_X, y + 10, W, H, len(cards), f"p{s}'s hand", most=6))
@@ -141,3 +151,11 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
     if action_text.startswith("give ") and actor != f"p{seat}":
         return "give (hidden)"
     return action_text
+
+
+SCORE_TITLE = "rounds won"
+
+
+def scores(state: Any, seat: int | None) -> list[float]:
+    """Rounds won by each seat (public)."""
+    return [float(w) for w in state.wins]

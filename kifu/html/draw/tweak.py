@@ -3,10 +3,12 @@ table, and per seat the hand, the T! cards held face up, the won pile and the to
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from kifu.core.game import DEALER
 from kifu.games.tweak.cards import COLOUR, COLOUR_NAMES, FACE, T_NAMES, THIEF, TOKEN
 from kifu.games.tweak.state import BOMB_PHASE, OVER, STEAL_PHASE, TURN, TweakState
-from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge, svg, text
+from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge_named, svg, text
 
 FILL = ("#d62828", "#f07c00", "#f5c400", "#2a9d4f", "#1f6fd1", "#7d3fb8")
 """Card colours: red, orange, yellow, green, blue, purple."""
@@ -51,7 +53,7 @@ def cards_row(x: float, y: float, codes: tuple[int, ...], step: float = STEP) ->
     return [card(x + i * step, y, c) for i, c in enumerate(codes)]
 
 
-def draw(state: TweakState, seat: int | None) -> str:
+def draw(state: TweakState, seat: int | None, names: Sequence[str] = ()) -> str:
     n = state.n
     body: list[str] = []
     mover = state.to_move
@@ -106,10 +108,9 @@ def draw(state: TweakState, seat: int | None) -> str:
         active = playing and s == mover
         if active or (state.phase == BOMB_PHASE and s in state.queue):
             body.append(rect(4, y - 4, WIDTH - 8, ROW - 6, "#fff6d6", rx=8))
-        name = f"p{s}" + (" (you)" if seat == s else "")
-        body.append(seat_badge(12, y + 4, name, active))
+        body += seat_badge_named(12, y + 4, s, names, seat == s, active, chars=12)
         if s == state.dealer:
-            body.append(item(f"p{s} is the dealer", text(14, y + 48, "dealer", size=11,
+            body.append(item(f"p{s} is the dealer", text(14, y + 62, "dealer", size=11,
                                                          fill=MUTED)))
         hand = state.hands[s]
         hx = 110
@@ -151,3 +152,16 @@ def public_move(state: TweakState, actor: str, action_text: str, seat: int) -> s
     if actor == "d" and action_text.startswith("deal "):
         return "deal (shuffled, hidden)"
     return action_text
+
+
+SCORE_TITLE = "points (totals + this round's)"
+
+
+def scores(state: TweakState, seat: int | None) -> list[float]:
+    """Each seat's total plus, while a round is played, the points it has won in it (a
+    round's points join the totals when it ends); in a seat's view only the totals of the
+    others (their won piles are face down) and its own running points."""
+    playing = state.phase in (TURN, BOMB_PHASE, STEAL_PHASE)
+    return [float(state.totals[s] + (state.round_points(s) if playing and seat in (None, s)
+                                     else 0))
+            for s in range(state.n)]

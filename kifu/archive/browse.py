@@ -1,0 +1,319 @@
+"""The archive in Datasette: its metadata (what each table and column means, labels, facets,
+canned queries), a small plugin that keeps the long columns out of the default table view,
+and ``kifu archive serve``.
+
+Datasette is optional (``pip install 'kifu[serve]'``): nothing here imports it until a
+function needs it, and :func:`serve` says how to install it when it is missing.
+
+The metadata is plain JSON (:func:`metadata`), so a plain ``datasette a.db --metadata
+a.metadata.json`` shows the descriptions, labels, facets and canned queries too; only the
+hiding of the long columns needs the plugin, which ``kifu archive serve`` registers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from kifu.core.errors import KifuError
+
+PLUGIN = "kifu-archive"
+"""The plugin's name (its settings live under ``plugins`` in the metadata)."""
+
+INSTALL_HINT = ("Datasette is not installed: pip install 'kifu[serve]' (or pip install "
+                "datasette), then run kifu archive serve again")
+
+HIDDEN = {
+    "records": ["hash", "tags", "comments", "text", "source"],
+    "puzzles": ["hash", "tags", "text"],
+}
+"""Long columns left out of a table's default view (the row page and ``?_col=`` show
+them)."""
+
+
+def database_name(db: str) -> str:
+    """The name Datasette gives a database file: its file name without the suffix."""
+    return Path(db).stem
+
+
+def metadata_path(db: str) -> str:
+    """Where the metadata goes beside the database: ``a.db`` -> ``a.metadata.json``."""
+    return str(Path(db).with_suffix(".metadata.json"))
+
+
+_RECORD_COLUMNS = {
+    "id": "The record's number, in import order.",
+    "hash": "SHA-256 of the record's identity: its canonical text without comments. One "
+            "row per game.",
+    "game": "Game id: tweak, graph-t, towai, alice or lianxian.",
+    "rules": "The Rules header: the game, its rules version and the variant fields that "
+             "differ from the defaults (e.g. tweak/1;rounds=1).",
+    "players": "The Players header: one name a seat, p0 first.",
+    "nplayers": "How many seats.",
+    "date": "The Date header (YYYY.MM.DD); empty when unknown.",
+    "result": "The Result header: each seat's number (points, tallest stack in 1/60 of a "
+              "card for GRAPH-T, rounds won...); * while unfinished.",
+    "winner": "The names placed first, joined by ', '.",
+    "winner_seats": "The seats placed first (0 = p0); two or more for a shared first place.",
+    "plies": "Actions in the record, the dealer's included.",
+    "tags": "Every header, as a JSON object (json_extract(tags, '$.Seed')).",
+    "comments": "Every comment of the record, one a line (searchable).",
+    "text": "The record in canonical notation, exactly as kifu archive export writes it.",
+    "source": "file:line where it was first imported.",
+}
+
+_PLAYER_COLUMNS = {
+    "name": "A player's name, as the Players header gives it.",
+    "record_id": "The record.",
+    "seat": "The seat, 0 = p0 (the first to be dealt to).",
+    "score": "The seat's number in the Result header; empty while unfinished.",
+    "rank": "The seat's place, 1 = first; equal places share a rank.",
+    "won": "1 when the seat placed first (alone or shared), 0 when not; empty while "
+           "unfinished.",
+}
+
+_PUZZLE_COLUMNS = {
+    "id": "The puzzle's number, in import order.",
+    "hash": "SHA-256 of the canonical puzzle text.",
+    "game": "Game id.",
+    "rules": "The rules of the position.",
+    "position": "The position line the question is asked of.",
+    "question": "The question (docs/puzzles.md), e.g. tweak-within 2.",
+    "answer": "The stated answer.",
+    "solution": "A principal line, actions separated by ';'.",
+    "difficulty": "How hard: nodes searched, line length, failing first actions.",
+    "source": "Where the position comes from (a game and a ply).",
+    "tags": "Every header, as a JSON object.",
+    "text": "The puzzle in canonical notation.",
+}
+
+QUERIES: dict[str, dict[str, Any]] = {
+    "player_games": {
+        "title": "A player's games and results",
+        "description": "Every game a player took part in, with their seat, score, place "
+                       "and whether they won (name as in the Players header).",
+        "sql": "SELECT r.id, r.game, r.date, r.players, p.seat, p.score, p.rank, p.won, "
+               "r.result, r.plies FROM record_players p JOIN records r ON r.id = "
+               "p.record_id WHERE p.name = :name ORDER BY r.id",
+    },
+    "seat_win_rates": {
+        "title": "Seat win rates per rules",
+        "description": "For each rules and player count, how often each seat placed first "
+                       "in the finished games (a shared first place counts as a win). "
+                       "kifu archive stats gives the same per game with 95% intervals.",
+        "sql": "SELECT r.game, r.rules, r.nplayers, p.seat, count(*) AS finished, "
+               "sum(p.won) AS won, round(100.0 * sum(p.won) / count(*), 1) AS win_percent "
+               "FROM record_players p JOIN records r ON r.id = p.record_id "
+               "WHERE p.won IS NOT NULL GROUP BY r.game, r.rules, r.nplayers, p.seat "
+               "ORDER BY r.game, r.rules, r.nplayers, p.seat",
+    },
+    "longest_games": {
+        "title": "Longest games",
+        "description": "The records with the most plies (leave game empty for every game).",
+        "sql": "SELECT id, game, rules, players, plies, result, winner, date FROM records "
+               "WHERE :game = '' OR game = :game ORDER BY plies DESC, id LIMIT 100",
+    },
+    "puzzles_by_question": {
+        "title": "Puzzles by question",
+        "description": "How many puzzles each question has, per game, and how many state "
+                       "their answer.",
+        "sql": "SELECT game, question, count(*) AS puzzles, count(answer) AS answered, "
+               "min(id) AS first_id FROM puzzles GROUP BY game, question "
+               "ORDER BY game, question",
+    },
+}
+
+
+COMPACT_CSS = (
+    "dl.column-descriptions{columns:2 26em;column-gap:2em;font-size:.85rem;margin:.5em 0}"
+    "dl.column-descriptions dt{float:left;clear:left;width:8.5em;margin:0;font-weight:600}"
+    "dl.column-descriptions dd{margin:0 0 .2em 9em;color:#444}"
+    "dl.column-descriptions dd::after{content:'';display:block;clear:both}"
+    "body.table-records table.rows-and-columns{font-size:.9em}"
+    "body.table-records td.col-rules{min-width:11em;max-width:16em;overflow-wrap:anywhere}"
+    "body.table-records td.col-players{min-width:12em}"
+)
+"""Column descriptions two abreast in small print, so a table's rows start sooner
+(Datasette lists them one under the other above the table); in the records table a long
+rules spec wraps and the players keep room, so a record stays a line or two."""
+
+
+def _css_url(css: str) -> str:
+    import base64
+
+    return "data:text/css;base64," + base64.b64encode(css.encode("utf-8")).decode("ascii")
+
+
+def metadata(db: str) -> dict[str, Any]:
+    """The Datasette metadata of the archive at ``db`` (JSON-ready)."""
+    tables: dict[str, Any] = {
+        "records": {
+            "description": "One row per game: its setup, result and length. The canonical "
+                           "text, tags, comments, hash and source are hidden from this view; "
+                           "open a row, or add them with the column menu.",
+            "label_column": "players",
+            "facets": ["game", "rules", "nplayers", "winner_seats"],
+            "facet_size": 6,
+            "columns": _RECORD_COLUMNS,
+            "plugins": {PLUGIN: {"hidden_columns": HIDDEN["records"]}},
+        },
+        "record_players": {
+            "description": "One row per seat of each game: who sat there and how they did.",
+            "facets": ["seat", "won"],
+            "columns": _PLAYER_COLUMNS,
+        },
+        "positions": {
+            "description": "Every position each record reached, when imported with "
+                           "--positions: a 64-bit hash of the position line, the record "
+                           "and the ply. Search it with kifu archive query --position.",
+            "columns": {"pos": "BLAKE2b hash of the position line (64 bits, signed).",
+                        "record_id": "The record.", "ply": "Actions played to reach it."},
+        },
+        "puzzles": {
+            "description": "Puzzles: a position, a question about it, the answer and a line "
+                           "(docs/puzzles.md).",
+            "label_column": "question",
+            "facets": ["game", "question"],
+            "columns": _PUZZLE_COLUMNS,
+            "plugins": {PLUGIN: {"hidden_columns": HIDDEN["puzzles"]}},
+        },
+        "_kifu_meta": {"hidden": True},
+        "_kifu_migrations": {"hidden": True},
+    }
+    return {
+        "title": f"kifu archive: {database_name(db)}",
+        "description": "Card game records and puzzles kept by kifu archive (TWEAK, GRAPH-T, "
+                       "TOWAI, Alice, Lianxian). Every record was replayed and checked "
+                       "before it was stored.",
+        "extra_css_urls": [_css_url(COMPACT_CSS)],
+        "databases": {database_name(db): {"tables": tables, "queries": QUERIES}},
+    }
+
+
+def write_metadata(db: str, out: str | None = None) -> str:
+    """Write the metadata of ``db`` as JSON to ``out`` (default: beside the database,
+    :func:`metadata_path`); returns the path."""
+    from kifu.notation.files import write_output
+
+    path = out or metadata_path(db)
+    write_output(path, json.dumps(metadata(db), indent=2, ensure_ascii=False) + "\n",
+                 inputs=(db,))
+    return path
+
+
+# --- the plugin ------------------------------------------------------------------------------
+
+def _with_hidden_columns(scope: dict[str, Any], config: Callable[[str, str], Any]) -> str | None:
+    """The URL to send a plain table view to, with its long columns hidden (``_nocol``),
+    or None when the request already chooses its columns (or is not a table view)."""
+    if scope.get("type") != "http" or scope.get("method") != "GET":
+        return None
+    parts = scope.get("path", "").strip("/").split("/")
+    if len(parts) != 2 or "." in parts[1]:  # /db/table only: no .json, no row page
+        return None
+    query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
+                      keep_blank_values=True)
+    if any(k in ("_col", "_nocol") for k, _ in query):
+        return None
+    settings = config(*parts) or {}
+    hidden = settings.get("hidden_columns") if isinstance(settings, dict) else None
+    if not hidden:
+        return None
+    query += [("_nocol", c) for c in hidden]
+    return f"{scope.get('root_path', '')}/{parts[0]}/{parts[1]}?{urlencode(query)}"
+
+
+def plugin() -> Any:
+    """The Datasette plugin (a module object, as Datasette lists its plugins by module
+    name): table views of ``records`` and ``puzzles`` open without their long columns, as
+    the metadata's ``hidden_columns`` list them."""
+    import types
+
+    from datasette import hookimpl
+
+    @hookimpl
+    def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
+        def config(database: str, table: str) -> Any:
+            return datasette.plugin_config(PLUGIN, database=database, table=table,
+                                           fallback=False)
+
+        def wrap(app: Any) -> Any:
+            async def default_columns(scope: Any, receive: Any, send: Any) -> None:
+                target = _with_hidden_columns(scope, config)
+                if target is None:
+                    await app(scope, receive, send)
+                    return
+                await send({"type": "http.response.start", "status": 302,
+                            "headers": [[b"location", target.encode("latin-1")],
+                                        [b"content-type", b"text/plain"]]})
+                await send({"type": "http.response.body", "body": b""})
+
+            return default_columns
+
+        return wrap
+
+    module = types.ModuleType("kifu_archive_datasette", "kifu's Datasette plugin")
+    module.asgi_wrapper = asgi_wrapper  # type: ignore[attr-defined]
+    return module
+
+
+def register_plugin() -> None:
+    """Register :func:`plugin` with Datasette's plugin manager (once)."""
+    from datasette.plugins import pm
+
+    if pm.get_plugin(PLUGIN) is None:
+        pm.register(plugin(), name=PLUGIN)
+
+
+def unregister_plugin() -> None:
+    from datasette.plugins import pm
+
+    found = pm.get_plugin(PLUGIN)
+    if found is not None:
+        pm.unregister(found, name=PLUGIN)
+
+
+# --- serving -----------------------------------------------------------------------------------
+
+def serve_args(db: str, meta: str, *, host: str, port: int, open_browser: bool) -> list[str]:
+    """The ``datasette serve`` command line for the archive."""
+    args = ["serve", db, "--metadata", meta, "--host", host, "--port", str(port)]
+    return [*args, "-o"] if open_browser else args
+
+
+def serve(db: str, *, host: str = "127.0.0.1", port: int = 8001, open_browser: bool = False,
+          extra: Sequence[str] = (), run: Callable[[list[str]], Any] | None = None) -> None:
+    """Start Datasette on the archive ``db`` with its metadata and the plugin (blocks until
+    it is stopped); an archive of an older schema is migrated first, as an import would.
+    Raises :class:`KifuError` when Datasette is not installed or ``db`` is not a kifu
+    archive. ``run`` replaces Datasette's own command (tests)."""
+    try:
+        import datasette  # noqa: F401
+    except ImportError:
+        raise KifuError(INSTALL_HINT) from None
+    from kifu.archive.schema import connect
+
+    if not os.path.exists(db):
+        raise KifuError(f"{db}: no such archive (create one with kifu archive import)")
+    # a kifu archive of a schema this kifu knows, migrated if older: the canned queries
+    # read the per-seat columns of schema 3
+    connect(db).close()
+    register_plugin()
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="kifu-serve-") as tmp:
+        meta = os.path.join(tmp, "metadata.json")
+        with open(meta, "w", encoding="utf-8") as f:
+            json.dump(metadata(db), f)
+        args = serve_args(db, meta, host=host, port=port, open_browser=open_browser)
+        args += list(extra)
+        if run is not None:
+            run(args)
+            return
+        from datasette.cli import cli as datasette_cli
+
+        datasette_cli.main(args=args, prog_name="datasette", standalone_mode=True)
