@@ -113,7 +113,7 @@ INPUTS = "kifu.inputs"
 """``ctx.meta`` key: the files an option read (``--cards``), which no output may replace."""
 
 
-def input_files(ctx: click.Context | None = None) -> list[str]:
+def option_inputs(ctx: click.Context | None = None) -> list[str]:
     """The files the options of the running command read (see :data:`INPUTS`)."""
     ctx = ctx or click.get_current_context(silent=True)
     return list(ctx.meta.get(INPUTS, ())) if ctx is not None else []

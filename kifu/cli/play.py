@@ -13,7 +13,7 @@ from kifu.cli.common import handle_errors, parse_variant_options
 from kifu.cli.options import (
     cards_option,
     date_callback,
-    input_files,
+    option_inputs,
     positive,
     quiet_option,
     seed_callback,
@@ -55,7 +55,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
     The record holds every dealer action explicitly (the seed only chooses them), so it
     replays with no RNG. Example: kifu play tweak --players 3 --seed 7 -o g.kifu
     """
-    inputs = input_files()
+    inputs = option_inputs()
     check_output(output, inputs=inputs)
     game = games.get(game_name)
     game.check_players(players)
