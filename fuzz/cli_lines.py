@@ -13,6 +13,7 @@ What must hold (:func:`verdict`): exit code 0, 1 or 2; ``result.exception`` is `
 ``SystemExit``; no traceback in the output. A line that runs longer than its time limit is
 reported apart (``"slow"``): work that is only long is not a failure here.
 
+``archive serve`` runs every check but starts no server (its Datasette call is replaced).
 Options that only make a command work longer (a perft depth, a game count, a node budget)
 get small valid values or invalid ones, never huge valid ones, and every search gets a
 small budget first (which the line may override), so a line is quick.
@@ -446,6 +447,14 @@ def campaign(count: int, seed: int, where: Path, *, seconds: float = 10.0,
     safe_traces.mkdir(exist_ok=True)
     old_default = trace_module.default_directory
     trace_module.default_directory = lambda: safe_traces  # never the repository's fixtures
+    import kifu.archive.browse as browse
+
+    real_serve = browse.serve
+
+    def serve(db: str, **kw: Any) -> None:  # every check, but no server left running
+        real_serve(db, **kw, run=lambda args: None)
+
+    browse.serve = serve
     old_cwd = os.getcwd()
     try:
         lines: Lines | None = None
@@ -484,6 +493,7 @@ def campaign(count: int, seed: int, where: Path, *, seconds: float = 10.0,
         if peer is not None:
             peer.__exit__()
         trace_module.default_directory = old_default
+        browse.serve = real_serve
         os.chdir(old_cwd)
     tally["failure_list"] = failures
     return tally
