@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         for kind, n in kinds.most_common():
             print(f"{n:6}  {kind}")
             print(f"        e.g. {json.dumps(examples[kind]['args'])[:300]}")
+        for line in slow[:20]:
+            print(f"  slow: {json.dumps(line)[:300]}")
     return 1 if tally["failures"] else 0
 
 
