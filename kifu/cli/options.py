@@ -119,6 +119,37 @@ def option_inputs(ctx: click.Context | None = None) -> list[str]:
     return list(ctx.meta.get(INPUTS, ())) if ctx is not None else []
 
 
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\Z", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """A memory size: bytes, or with a unit K, M, G, T (powers of 1024; ``KB``, ``MiB``
+    alike).
+
+    >>> parse_size("512M"), parse_size("1.5G"), parse_size("4096")
+    (536870912, 1610612736, 4096)
+    """
+    m = _SIZE.match(text.strip()) if len(text) <= 40 else None  # 400 digits: no float
+    if not m:
+        raise CliError(f"--max-memory: not a size: {text[:40]!r} (e.g. 512M, 2G)")
+    size = int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
+    if size < 1:
+        raise CliError(f"--max-memory: the size must be at least one byte, not {text!r}")
+    return size
+
+
+def max_memory_option(func: F) -> F:
+    """``--max-memory SIZE``: the memory a puzzle search may take (its tables are sized
+    for it; default 1G)."""
+    from kifu.puzzles.base import DEFAULT_MEMORY
+
+    return click.option(
+        "--max-memory", "max_memory", metavar="SIZE", default=str(DEFAULT_MEMORY),
+        callback=lambda ctx, param, value: parse_size(value),
+        help="The memory a search may take, e.g. 512M, 4G (default 1G); past it the "
+             "answer is 'unknown'.")(func)
+
+
 def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Load and register an Alice card-set file; its set's name (or None)."""
     if value is None:

@@ -35,7 +35,10 @@ from kifu.notation.record import format_record, record_to_json
 @click.option("--bot", "bot", default=None,
               help="One bot for every seat (default: greedy, else random).")
 @click.option("--bots", "bots", default=None,
-              help="Comma-separated bots, one per seat, e.g. ai,ai,random.")
+              help="Comma-separated bots, one per seat, e.g. ai,ai,random or "
+                   "pimc:worlds=16,greedy. Every game has random, greedy, "
+                   "pimc[:worlds=N:actions=N:z=X] and ismcts[:iters=N:worlds=N:c=X:actions=N]; "
+                   "kifu games lists the rest and each game's defaults.")
 @variant_options
 @cards_option(use=True)
 @click.option("--games", "count", type=int, default=1, show_default=True,

@@ -8,7 +8,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
-from kifu.cli.options import QuestionCommand, quiet_option, seconds_callback
+from kifu.cli.options import QuestionCommand, max_memory_option, quiet_option, seconds_callback
 from kifu.cli.scale import executor_options
 from kifu.lab.generate import GAMES_PER_CHUNK, GIVE_UP, Progress, generate_puzzles
 from kifu.notation.files import check_output, write_output
@@ -34,9 +34,13 @@ def puzzles() -> None:
 @click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
 @click.option("--budget-nodes", type=click.IntRange(1), default=200_000, show_default=True,
               help="Skip candidates whose search needs more nodes.")
+@max_memory_option
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
                    "or ./kifu.db).")
+@click.option("--bot", "bot", default=None, metavar="BOT",
+              help="The bot playing every seat of the games the puzzles come from, e.g. "
+                   "pimc or ismcts:iters=50 (default: greedy, else random).")
 @click.option("--max-games", type=click.IntRange(0, 10**9), default=10_000,
               show_default=True, help="Stop after this many games.")
 @click.option("--max-seconds", type=click.FloatRange(0, 1e9, min_open=True), default=None,
@@ -47,7 +51,7 @@ def puzzles() -> None:
 @quiet_option("No progress bar and no summary on stderr.")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             db, max_games, max_seconds, dask, chunk_size, quiet) -> None:
+             max_memory, db, bot, max_games, max_seconds, dask, chunk_size, quiet) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
     actions). The same seed gives the same file whatever --workers, --dask, --chunk-size.
@@ -84,7 +88,8 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
             for p in generate_puzzles(
                 game.id, question.spec, count=count, seed=seed, players=players,
                 workers=workers, budget_nodes=budget_nodes, dask=dask,
-                chunk_size=chunk_size, max_games=max_games, max_seconds=max_seconds,
+                chunk_size=chunk_size, max_memory=max_memory, bot=bot,
+                max_games=max_games, max_seconds=max_seconds,
                 give_up=GIVE_UP, progress=progress,
                 on_progress=lambda pr: bar.update(pr.games - bar.pos, current_item=pr),
             ):
@@ -119,11 +124,12 @@ def _shortfall(progress: Progress, interrupted: bool, count: int, n: int, budget
         return ""
     if progress.stopped == "budget":
         return (f"stopped: none of the first {progress.positions} positions tried could be "
-                f"solved within --budget-nodes {budget}; raise it (or try another question)")
+                f"solved within --budget-nodes {budget} (and --max-memory); raise them (or "
+                "try another question)")
     if progress.stopped == "time":
         return (f"stopped after --max-seconds {max_seconds:g}: {n} of {count} puzzle(s) "
                 "found")
-    over = (f"; {progress.over_budget} of them needed more than --budget-nodes {budget}"
-            if progress.over_budget else "")
+    over = (f"; {progress.over_budget} of them needed more than --budget-nodes {budget} "
+            "or --max-memory" if progress.over_budget else "")
     return (f"only {n} of {count} puzzle(s) found in {progress.games} game(s) "
             f"(--max-games {max_games}; {progress.positions} position(s) tried{over})")

@@ -128,6 +128,7 @@ class Recorder:
         self.rng = Rng(seed).fork(0) if seed is not None else None
         self.fd = -1
         self.offsets: list[int] = []  # the file offset where each move line starts
+        self.bots: dict = {}  # seat -> Bot: seats a bot plays (--bots p1=pimc)
 
     # --- the file ---------------------------------------------------------------------
     def open(self, *, create: bool) -> None:
@@ -202,13 +203,19 @@ class Recorder:
         return move
 
     def deal_from_seed(self) -> list[Move]:
-        """Play the dealer's actions the seed gives, until a player is to move."""
+        """Play the dealer's actions the seed gives and the bot seats' choices, until a
+        person is to move (``undo`` takes them back with the action typed before)."""
         moves = []
-        while self.rng is not None and self.state.to_move == DEALER:
-            action = self.game.chance_action(self.state, self.rng)
+        while True:
+            mover = self.state.to_move
+            if self.rng is not None and mover == DEALER:
+                action = self.game.chance_action(self.state, self.rng)
+            elif mover is not None and mover in self.bots:
+                action = self.bots[mover].choose(self.state)
+            else:
+                return moves
             self.state.check(action)
             moves.append(self.push(action, True))
-        return moves
 
     def undo(self) -> list[Move]:
         """Take back the last action typed (and the seeded dealer actions after it)."""
@@ -332,8 +339,12 @@ class Recorder:
               help="The record file to write (it must not exist yet).")
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue the unfinished record in FILE.")
+@click.option("--bots", "bots", default=None, metavar="SEAT=BOT,...",
+              help="Seats a bot plays beside the people, e.g. p1=pimc,p2=greedy (kifu games "
+                   "lists the bots); written to the Bots header, so --resume keeps them.")
 @handle_errors
-def record(game_name, players, names, seed, rules, sets, cards, date, output, resume) -> None:
+def record(game_name, players, names, seed, rules, sets, cards, date, output, resume,
+           bots) -> None:
     """Record a game as it is played: type each action at the prompt.
 
     The player to move is named at the prompt; ? lists the legal actions, undo takes one
@@ -343,7 +354,8 @@ def record(game_name, players, names, seed, rules, sets, cards, date, output, re
     Example: kifu record tweak --players 3 --seed 7 -o game.kifu
     """
     if resume is not None:
-        if game_name or output or players or names or seed is not None or rules or sets:
+        if game_name or output or players or names or seed is not None or rules or sets \
+                or bots:
             raise KifuError("--resume FILE takes no GAME and no other option")
         if resume == "-":
             raise KifuError("--resume needs the record's file, not stdin")
@@ -367,7 +379,8 @@ def record(game_name, players, names, seed, rules, sets, cards, date, output, re
             if os.path.lexists(output):
                 raise KifuError(f"{output} exists; continue it with --resume {output}, or "
                                 "choose another file")
-            rec = _new(game_name, players, names, seed, rules, sets, cards, date, output)
+            rec = _new(game_name, players, names, seed, rules, sets, cards, date, output,
+                       bots)
         try:
             _loop(rec)
         finally:
@@ -385,7 +398,28 @@ def _check_name(name: str) -> str:
     return nfc(name)
 
 
-def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> Recorder:
+def _bot_seats(game: Game, text: str, players: int, seed: int | str | None) -> dict:
+    """``p1=pimc,p2=greedy`` -> seat -> (bot name, bot); each bot draws from its own
+    stream of the seed."""
+    from kifu.bots import make_bot
+
+    out = {}
+    for item in text.replace(",", " ").split():
+        who, eq, name = item.partition("=")
+        try:
+            seat = parse_actor(who)
+        except ValueError as e:
+            raise KifuError(f"--bots {item!r}: {e}") from None
+        if not eq or not name or not 0 <= seat < players or seat in out:
+            raise KifuError(f"--bots {item!r}: expected SEAT=BOT for a seat p0..p{players - 1}"
+                            ", each seat once")
+        rng = Rng(seed if seed is not None else "record").fork(seat + 1)
+        out[seat] = (name, make_bot(game, name, seat, rng))
+    return dict(sorted(out.items()))
+
+
+def _new(game_name, players, names, seed, rules, sets, cards, date, output,
+         bots=None) -> Recorder:
     game = games.get(game_name)
     roster = [_check_name(x.strip()) for x in names.split(",")] if names else None
     if players is None:
@@ -407,7 +441,11 @@ def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> R
     }
     if seed is not None:
         headers["Seed"] = str(seed)
+    seated = _bot_seats(game, bots, players, seed) if bots else {}
+    if seated:
+        headers["Bots"] = " ".join(f"{actor_name(s)}={name}" for s, (name, _) in seated.items())
     rec = Recorder(game, game.new_state(players, variant), Record(headers, []), output, seed)
+    rec.bots = {s: bot for s, (_, bot) in seated.items()}
     rec.open(create=True)
     return rec
 
@@ -435,6 +473,9 @@ def _resumed(path: str) -> Recorder:
         except CliError as e:
             raise KifuError(f"{path}: Seed header: {e.message}") from None
     rec = Recorder(game, game.new_state(setup.players, setup.variant), record, path, seed)
+    if record.headers.get("Bots"):
+        rec.bots = {s: bot for s, (_, bot) in
+                    _bot_seats(game, record.headers["Bots"], setup.players, seed).items()}
     for a in rep.actions:
         rec.state.push(a)
     rec.adopt(rep.actions)

@@ -15,21 +15,23 @@ from collections.abc import Callable, Iterator
 import msgspec
 
 from kifu import games
-from kifu.bots import default_bot, make_bot
+from kifu.bots import check_bot, default_bot, make_bot
 from kifu.core.errors import KifuError
 from kifu.core.executor import map_chunks
 from kifu.core.game import DEALER, Bot, Game
 from kifu.core.rng import Rng
 from kifu.notation.puzzle import Puzzle
 from kifu.puzzles import UNKNOWN, Budget, get_question
+from kifu.puzzles.base import DEFAULT_MEMORY
 
 GAMES_PER_CHUNK = 4
 MAX_PLIES = 5000
 
 
-def bot_for(game: Game, seat: int, rng: Rng) -> Bot:
-    """Greedy bots where the game has them (more interesting positions), else random."""
-    return make_bot(game, default_bot(game), seat, rng)
+def bot_for(game: Game, seat: int, rng: Rng, bot: str | None = None) -> Bot:
+    """The bot ``bot`` of the registry (``pimc``, ``ismcts:iters=50``...), by default
+    greedy where the game has it (more interesting positions), else random."""
+    return make_bot(game, bot or default_bot(game), seat, rng)
 
 
 class Tally(msgspec.Struct):
@@ -64,15 +66,16 @@ met this many gives up (its budget is too small for the question)."""
 
 def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: int,
                       budget_nodes: int, per_game: int,
-                      tally: Tally | None = None) -> list[Puzzle]:
+                      max_memory: int | None = DEFAULT_MEMORY,
+                      bot: str | None = None, tally: Tally | None = None) -> list[Puzzle]:
     """Play game ``index`` of a run and keep at most ``per_game`` puzzles from it
     (``tally``: counts what was tried)."""
     game = games.get(game_id)
     question = get_question(spec)
     rng = Rng(f"{seed}:{index}")
     state = game.new_state(players)
-    bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}")) for s in range(players)]
-    budget = Budget(nodes=budget_nodes)
+    bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}"), bot) for s in range(players)]
+    budget = Budget(nodes=budget_nodes, memory=max_memory)
     out: list[Puzzle] = []
     ply = 0
     seen: set[str] = set()
@@ -111,23 +114,27 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
 
 
 def _chunk(args: tuple) -> tuple[list[Puzzle], Tally]:
-    game_id, spec, players, seed, first, last, budget_nodes, per_game = args
+    game_id, spec, players, seed, first, last, budget_nodes, per_game, max_memory, bot = args
     out: list[Puzzle] = []
     tally = Tally()
     for i in range(first, last):
         out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game,
-                                 tally)
+                                 max_memory, bot, tally)
     return out, tally
 
 
 def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players: int,
                      workers: int = 1, budget_nodes: int = 200_000, per_game: int = 2,
                      max_games: int = 10_000, dask: str | None = None,
-                     chunk_size: int = GAMES_PER_CHUNK, max_seconds: float | None = None,
+                     chunk_size: int = GAMES_PER_CHUNK,
+                     max_memory: int | None = DEFAULT_MEMORY,
+                     bot: str | None = None, max_seconds: float | None = None,
                      give_up: int | None = None, progress: Progress | None = None,
                      on_progress: Callable[[Progress], None] | None = None,
                      ) -> Iterator[Puzzle]:
-    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer).
+    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer),
+    from games every seat of which ``bot`` plays (default: greedy where the game has it);
+    each search within ``budget_nodes`` and ``max_memory`` bytes.
 
     Chunks of ``chunk_size`` games; the puzzles do not depend on it, nor on the executor.
     ``progress`` (updated after each chunk, then ``on_progress(progress)`` is called) says
@@ -135,12 +142,14 @@ def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players:
     after ``max_seconds`` (between chunks: the puzzles then depend on the machine's speed)
     and, with ``give_up``, once that many positions were tried with none solved within
     ``budget_nodes`` and no puzzle found."""
+    if bot is not None:
+        check_bot(games.get(game_id), bot)
     if max_games < 0:
         raise KifuError(f"--max-games must be 0 or more, not {max_games}")
     progress = progress if progress is not None else Progress()
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
     chunks = ((game_id, spec, players, seed, first, min(first + chunk_size, max_games),
-               budget_nodes, per_game)
+               budget_nodes, per_game, max_memory, bot)
               for first in range(0, max_games, chunk_size))
     made = 0
     for found, tally in map_chunks(_chunk, chunks, workers=workers, dask=dask):

@@ -63,7 +63,7 @@ class BardWins(Question):
 
         r = prove(state, player=bard, goal=goal, chance="all", budget=budget, values=True)
         if not r.complete:
-            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0, r.reason)
         answer = answer_text(r.ok)
         values = [ActionValue(action_text(GAME, state, a), answer_text(ok))
                   for a, ok in r.values]

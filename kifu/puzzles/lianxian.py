@@ -48,7 +48,8 @@ def _solve(state: LianxianState, budget: Budget, value, answer_of) -> Solution:
     placements = {p.action: p for p in state.placements()}
     nodes = len(placements)
     if budget.nodes is not None and nodes > budget.nodes:
-        return Solution(UNKNOWN, [], [], budget.nodes, time.perf_counter() - t0, False, 0)
+        return Solution(UNKNOWN, [], [], budget.nodes, time.perf_counter() - t0, False, 0,
+                        "nodes")
     vals: list[tuple[Action, str]] = [(a, value(placements.get(a)))
                                       for a in state.legal_actions()]
     answer = answer_of(vals)

@@ -114,7 +114,8 @@ class _YesNo(Question):
         proof = prove(state, player=player, goal=goal, budget=budget, order=order_actions,
                       values=True)
         if not proof.complete:
-            return Solution(UNKNOWN, [], [], proof.nodes, proof.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], proof.nodes, proof.seconds, False, 0,
+                            proof.reason)
         return _solution(state, proof, "yes" if proof.ok else "no", proof.nodes,
                          proof.seconds)
 

@@ -138,7 +138,8 @@ class ThisTurn(Question):
         if state.phase != TURN:  # the root is in the middle of the turn: search it whole
             chance, maybe, nodes, seconds = self._search(state, player, goal, budget, True)
             if not (chance.complete and maybe.complete):
-                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0,
+                                chance.reason or maybe.reason)
             vals = [(b, this_turn_text(p, ok)) for (b, p), (_, ok) in
                     zip(chance.values, maybe.values, strict=True)]
             line = chance.line if chance.value > 0 else maybe.line
@@ -182,7 +183,8 @@ class ThisTurn(Question):
                 nodes += n - 1
                 seconds += sec
                 if not (chance.complete and maybe.complete):
-                    return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                    return Solution(UNKNOWN, [], [], nodes, seconds, False, 0,
+                                    chance.reason or maybe.reason)
                 rank = (chance.value, maybe.ok or chance.value > 0)
                 candidates.append((rank, a, chance.line if chance.value > 0 else maybe.line))
                 av = ActionValue(prefix + _text(a), this_turn_text(*rank))
@@ -328,7 +330,7 @@ class Within(Question):
             nodes += proof.nodes
             seconds += proof.seconds
             if not proof.complete:
-                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0, proof.reason)
             if first is None:
                 first = [(a, None) for a, _ in proof.values]
             first = [(a, t if t is not None or not ok else k)
@@ -400,7 +402,8 @@ class BestPoints(Question):
         result = minimax(state, player=player, evaluate=evaluate, budget=budget,
                          order=_points_order, values=True, bound=bound)
         if not result.complete:
-            return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0,
+                            result.reason)
         vals = [(a, points_text(v)) for a, v in result.values]
         return _solution(state, points_text(result.value), vals, result.line, result.nodes,
                          result.seconds)
