@@ -8,7 +8,9 @@ command's own help, so the two cannot drift apart).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -77,6 +79,11 @@ def cli() -> None:
     Every FILE argument accepts - for stdin; every -o accepts - for stdout. Errors are one
     line, FILE:LINE:COL: message, with exit code 1.
     """
+    # a file name that is not UTF-8 reaches Python as lone surrogates (PEP 383): echo it
+    # back as the bytes it was, not as a UnicodeEncodeError
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
 
 
 def main() -> None:

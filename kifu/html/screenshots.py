@@ -27,6 +27,7 @@ from kifu import games
 from kifu.html import browser
 from kifu.html.page import record_page
 from kifu.lab.play import play_record
+from kifu.notation.files import write_output
 from kifu.notation.reader import Located, read_records
 from kifu.notation.record import Record
 
@@ -69,7 +70,7 @@ def write_pages(out: Path, root: Path = ROOT) -> dict[str, tuple[Path, list[str]
         loc = sample_record(gid, root)
         rec = loc.record if isinstance(loc, Located) else loc
         page = out / f"{gid}.html"
-        page.write_text(record_page(loc), encoding="utf-8")
+        write_output(str(page), record_page(loc))
         pages[gid] = (page, rec.players)
     return pages
 
@@ -189,7 +190,7 @@ def shoot_datasette(driver: Any, out: Path, root: Path = ROOT) -> Path | None:
                                   " + window.scrollY - 180)", table)
             png = out / "datasette-records.png"
             driver.save_screenshot(str(png))
-            (out / "datasette-records.html").write_text(driver.page_source, encoding="utf-8")
+            write_output(str(out / "datasette-records.html"), driver.page_source)
             return png
         finally:
             proc.terminate()
