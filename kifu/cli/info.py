@@ -52,9 +52,15 @@ def _aligned(rows: list[list[str]]) -> str:
 
 
 @click.command(short_help="Print the JSON Schema of a record or a puzzle.")
-@click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "analysis"]), default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
+    """Print the JSON Schema of a record (default), a puzzle (their JSON forms) or a line of
+    kifu analyze --json (analysis)."""
+    if kind == "analysis":
+        from kifu.lab.analyze import analysis_schema
+
+        click.echo(json.dumps(analysis_schema(), indent=2))
+        return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema
 

@@ -45,10 +45,11 @@ def value_token(question: str, value: str, played: str) -> str:
     return f"[%value {question}: {value} -> {played}]"
 
 
-def best_token(question: str, actions: list[str]) -> str:
-    """``[%best Q: A; B; C (+N more)]``: the first :data:`BEST_SHOWN` of ``actions``."""
+def best_token(question: str, actions: list[str], total: int | None = None) -> str:
+    """``[%best Q: A; B; C (+N more)]``: the first :data:`BEST_SHOWN` of ``actions``, and
+    how many more of ``total`` (default: ``len(actions)``) there are."""
     shown = "; ".join(actions[:BEST_SHOWN])
-    more = len(actions) - BEST_SHOWN
+    more = (len(actions) if total is None else total) - min(len(actions), BEST_SHOWN)
     return f"[%best {question}: {shown}" + (f" (+{more} more)]" if more > 0 else "]")
 
 
