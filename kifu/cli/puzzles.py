@@ -1,4 +1,5 @@
-"""``kifu puzzles generate``: the CLI of :mod:`kifu.lab.generate`."""
+"""``kifu puzzles generate`` and ``kifu puzzles mine``: the CLI of :mod:`kifu.lab.generate`
+and :mod:`kifu.lab.mine`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from kifu import games
 from kifu.cli.common import handle_errors
 from kifu.cli.options import QuestionCommand, quiet_option
 from kifu.cli.scale import executor_options
+from kifu.lab.analyze import BUDGET_NODES, DD_CARDS
 from kifu.lab.generate import GAMES_PER_CHUNK, generate_puzzles
+from kifu.lab.mine import RECORDS_PER_CHUNK as MINE_CHUNK
 from kifu.notation.files import write_output
 from kifu.notation.puzzle import Puzzle, format_puzzles
 from kifu.puzzles import get_question
@@ -70,4 +73,80 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         stats = add_puzzles(found, db=db or None)
         if not quiet:
                 click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} "
+                       "already in the archive", err=True)
+
+
+@puzzles.command(cls=QuestionCommand)
+@click.argument("files", nargs=-1, metavar="FILE...|DIR")
+@click.option("--db", "db", metavar="ARCHIVE", default=None,
+              help="Mine the records of this archive (and store the puzzles in its puzzles "
+                   "table) instead of files.")
+@click.option("-Q", "--question", "spec", default=None,
+              help="Only this question (default: the game's, as kifu analyze asks them).")
+@click.option("--found", is_flag=True,
+              help="Positive puzzles: positions where the player found the only winning "
+                   "action (default: where they missed it).")
+@click.option("--theme", default=None, metavar="T", help="Keep puzzles with this theme.")
+@click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
+@click.option("--store", metavar="ARCHIVE", default=None,
+              help="Also store the puzzles mined from files in this archive.")
+@click.option("--budget-nodes", type=click.IntRange(1), default=BUDGET_NODES,
+              show_default=True, help="Most positions one search may visit.")
+@click.option("--dd-cards", type=click.IntRange(1, 13), default=DD_CARDS, show_default=True,
+              metavar="K", help="GRAPH-T: positions where every hand holds at most K cards.")
+@executor_options(chunk_size=MINE_CHUNK, unit="records")
+@quiet_option("No progress bar and no summary on stderr.")
+@handle_errors
+def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, workers, dask,
+         chunk_size, quiet) -> None:
+    """Find puzzles in played records (FILE..., every record file of DIR, or the records of
+    --db ARCHIVE): positions where the player to move had exactly one winning first action
+    (or a forced win) and did not play it (--found: played it). Each puzzle names its
+    source record and ply (Source), says in its comment what was played, and lists its
+    Themes; the same position is kept once. The same puzzles whatever --workers.
+
+    Example: kifu puzzles mine games/ -o mined.kifu
+    """
+    from kifu.lab.analyze import Job, Limits
+    from kifu.lab.mine import archive_job
+    from kifu.lab.mine import mine as mine_puzzles
+    from kifu.notation.files import display_name, input_files, load_records
+
+    if bool(files) == bool(db):
+        raise click.UsageError("give record files (or a folder), or --db ARCHIVE")
+    if db and store:
+        raise click.UsageError("--store is for files: with --db the archive itself keeps "
+                               "the puzzles")
+    jobs: list[Job] = []
+    if db:
+        from kifu.archive import Archive
+
+        with Archive(db, readonly=True) as a:
+            jobs = [archive_job(row["id"], row["text"], db)
+                    for row in a.query(columns=("id", "text"))]
+        inputs: list[str] = [db]
+    else:
+        inputs = input_files(files)
+        for path in inputs:
+            for i, loc in enumerate(load_records(path), 1):
+                jobs.append(Job(loc, display_name(path), i))
+    limits = Limits(dd_cards=dd_cards, budget_nodes=budget_nodes)
+    found_puzzles: list[Puzzle] = []
+    with click.progressbar(length=len(jobs), label="records", file=sys.stderr,
+                           hidden=quiet) as bar:
+        for p in mine_puzzles(jobs, question=spec, limits=limits, found=found,
+                              archive=bool(db), theme=theme, workers=workers, dask=dask,
+                              chunk_size=chunk_size, on_record=lambda: bar.update(1)):
+            found_puzzles.append(p)
+    write_output(output, format_puzzles(found_puzzles), inputs=inputs)
+    if output != "-" and not quiet:
+        click.echo(f"{output}: {len(found_puzzles)} puzzle(s) from {len(jobs)} record(s)",
+                   err=True)
+    target = db or store
+    if target:
+        from kifu.archive import add_puzzles
+
+        stats = add_puzzles(found_puzzles, db=target)
+        if not quiet:
+            click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} "
                        "already in the archive", err=True)

@@ -37,14 +37,14 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
 from kifu import games
 from kifu.core.errors import KifuError
 from kifu.core.executor import map_chunks
-from kifu.core.game import DEALER, State, actor_name
+from kifu.core.game import DEALER, Action, Game, State, actor_name
 from kifu.notation.annotation import best_token, value_token, with_tokens
 from kifu.notation.reader import Located
 from kifu.notation.record import Move, Record
@@ -399,39 +399,49 @@ def annotate_move(move: Move, report: PlyReport) -> Move:
                 report.mark)  # type: ignore[arg-type]
 
 
-def analyze_record(loc: Located | Record, *, file: str = "<record>", index: int = 1,
-                   question: str | None = None, limits: Limits | None = None
-                   ) -> RecordAnalysis:
-    """Analyse one record (it is replayed first: an illegal action raises the located
+class Decision(NamedTuple):
+    """A judged decision: the ply (1 = the first action), the seat, the move as written, the
+    position line before it, the action played (``actor text``, canonical), the position
+    solved (a fresh state from the line), and each question asked with its solution and
+    judgement (None when the solution has no value for the action), and the questions past
+    the budget."""
+
+    ply: int
+    seat: int
+    move: Move
+    line: str
+    played: str
+    state: State
+    solved: list[tuple[Question, Solution, Judgement | None]]
+    unsolved: list[str]
+
+
+def decisions(loc: Located | Record, *, question: str | None = None,
+              limits: Limits | None = None) -> Iterator[Decision]:
+    """The decisions of a record that its game's questions judge (the record is replayed
+    first: an illegal action raises the located
     :class:`~kifu.notation.replay.ReplayError`)."""
     limits = limits or Limits()
     rec = loc.record if isinstance(loc, Located) else loc
     game, setup = setup_of(loc)
     actions = replay(loc, check_result=True).actions
     asked = questions_of(game.id, question)
-    names = rec.players
+    if not asked:
+        return
     budget = limits.budget()
     state = game.new_state(setup.players, setup.variant)
-    reports: list[PlyReport] = []
-    moves = list(rec.moves)
     for i, (move, action) in enumerate(zip(rec.moves, actions, strict=True), 1):
         mover = state.to_move
-        if asked and mover is not None and mover != DEALER:
-            report = _judge_ply(game, state, action, move, i, asked, limits, budget,
-                                setup.players, file, index, names)
-            if report is not None:
-                reports.append(report)
-                moves[i - 1] = annotate_move(move, report)
+        if mover is not None and mover != DEALER:
+            d = _decision(game, state, action, move, i, asked, limits, budget, setup.players)
+            if d is not None:
+                yield d
         state.push(action)
-    annotated = Record(rec.headers, moves, rec.comment)
-    summary = _summary(file, index, game.id, rec, setup.players, len(rec.moves), asked,
-                       reports, names)
-    return RecordAnalysis(reports, summary, annotated)
 
 
-def _judge_ply(game, state: State, action, move: Move, ply: int, asked: list[Question],
-               limits: Limits, budget: Budget, players: int, file: str, index: int,
-               names: list[str]) -> PlyReport | None:
+def _decision(game: Game, state: State, action: Action, move: Move, ply: int,
+              asked: list[Question], limits: Limits, budget: Budget,
+              players: int) -> Decision | None:
     applying = [q for q in asked if q.applies(state) is None]
     if not applying:
         return None
@@ -444,25 +454,49 @@ def _judge_ply(game, state: State, action, move: Move, ply: int, asked: list[Que
         return None
     line = state.to_line()
     played = f"{actor_name(mover)} {game.format_action(state, action)}"
-    judgements: list[Judgement] = []
+    solved: list[tuple[Question, Solution, Judgement | None]] = []
     unsolved: list[str] = []
+    fresh = game.from_line(line)  # the position as kifu solve sees it
     for q in applying:
-        fresh = game.from_line(line)  # the position as kifu solve sees it
         sol = q.solve(fresh, budget)
         if not sol.complete:
             unsolved.append(q.spec)
             continue
-        j = judge(q, sol, played, players)
-        if j is not None:
-            judgements.append(j)
-    if not judgements and not unsolved:
-        return None
-    return PlyReport(
-        file=file, record=index, ply=ply, seat=mover, actor=move.actor, action=move.text,
-        judgements=judgements, mark=worst_mark(j.mark for j in judgements),
-        player=names[mover] if mover < len(names) else None, position=line,
-        unsolved=unsolved,
-    )
+        solved.append((q, sol, judge(q, sol, played, players)))
+    return Decision(ply, mover, move, line, played, fresh, solved, unsolved)
+
+
+def analyze_record(loc: Located | Record, *, file: str = "<record>", index: int = 1,
+                   question: str | None = None, limits: Limits | None = None
+                   ) -> RecordAnalysis:
+    """Analyse one record: its judged plies, its summary and the annotated record (the
+    record is replayed first: an illegal action raises the located
+    :class:`~kifu.notation.replay.ReplayError`)."""
+    rec = loc.record if isinstance(loc, Located) else loc
+    game, setup = setup_of(loc)
+    asked = questions_of(game.id, question)
+    names = rec.players
+    reports: list[PlyReport] = []
+    moves = list(rec.moves)
+    for d in decisions(loc, question=question, limits=limits):
+        judgements = [j for _q, _s, j in d.solved if j is not None]
+        if not judgements and not d.unsolved:
+            continue
+        report = PlyReport(
+            file=file, record=index, ply=d.ply, seat=d.seat, actor=d.move.actor,
+            action=d.move.text, judgements=judgements,
+            mark=worst_mark(j.mark for j in judgements),
+            player=names[d.seat] if d.seat < len(names) else None, position=d.line,
+            unsolved=d.unsolved,
+        )
+        reports.append(report)
+        moves[d.ply - 1] = annotate_move(d.move, report)
+    if not asked:  # still a replayable record
+        replay(loc, check_result=True)
+    annotated = Record(rec.headers, moves, rec.comment)
+    summary = _summary(file, index, game.id, rec, setup.players, len(rec.moves), asked,
+                       reports, names)
+    return RecordAnalysis(reports, summary, annotated)
 
 
 def _summary(file: str, index: int, game_id: str, rec: Record, players: int, plies: int,
@@ -595,8 +629,10 @@ def known_games() -> list[str]:
 
 
 __all__ = [
-    "DEFAULT_QUESTIONS", "OPEN_HANDS", "SCALES", "Job", "Judgement", "Limits", "PlyReport",
+    "DEFAULT_QUESTIONS", "OPEN_HANDS", "SCALES", "Decision", "Job", "Judgement", "Limits",
+    "PlyReport",
     "RecordAnalysis", "RecordSummary", "Scale", "SeatSummary", "analysis_schema",
-    "analyze_record", "analyze_records", "annotate_move", "format_report", "in_scope", "judge",
+    "analyze_record", "analyze_records", "annotate_move", "decisions", "format_report",
+    "in_scope", "judge",
     "question_player", "questions_of", "scale_of", "to_json_lines", "worst_mark",
 ]
