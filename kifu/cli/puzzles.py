@@ -40,14 +40,25 @@ def puzzles() -> None:
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
                    "or ./kifu.db).")
+@click.option("--theme", default=None, metavar="T",
+              help="Keep puzzles with this theme (e.g. thief, grey-lead, combo).")
+@click.option("--near-duplicates", is_flag=True,
+              help="Keep a position seen before and neighbouring plies of one game.")
+@click.option("--no-balance", "balance", flag_value=False, default=True,
+              help="Take the first puzzles found instead of balancing the kinds of answer.")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
 @quiet_option("No progress bar and no summary on stderr.")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             db, dask, chunk_size, quiet) -> None:
+             db, theme, near_duplicates, balance, dask, chunk_size, quiet) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
-    actions). The same seed gives the same file whatever --workers, --dask, --chunk-size."""
+    actions) and Themes. No near-duplicates (the same position, neighbouring plies of one
+    game) unless asked; the kinds of answer balanced (chosen among 3 x COUNT puzzles) unless
+    --no-balance. The same seed gives the same file whatever --workers, --dask,
+    --chunk-size."""
+    from kifu.lab.variety import varied
+
     game = games.get(game_name)
     question = get_question(spec)
     if question.game != game.id:
@@ -58,10 +69,12 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
     found: list[Puzzle] = []
     with click.progressbar(length=count, label="puzzles", file=sys.stderr,
                            hidden=quiet) as bar:
-        for p in generate_puzzles(game.id, question.spec, count=count, seed=seed,
+        stream = generate_puzzles(game.id, question.spec, count=10**9, seed=seed,
                                   players=players, workers=workers,
                                   budget_nodes=budget_nodes, dask=dask,
-                                  chunk_size=chunk_size):
+                                  chunk_size=chunk_size)
+        for p in varied(stream, count=count, players=players, theme=theme,
+                        near_duplicates=near_duplicates, balance=balance):
             found.append(p)
             bar.update(1)
     write_puzzles(output, found)

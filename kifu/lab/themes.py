@@ -134,13 +134,22 @@ _GAME_THEMES: dict[str, Callable[[State, Question, Solution], list[str]]] = {
 
 def themes(game: Game, state: State, question: Question, sol: Solution) -> list[str]:
     """The themes of the puzzle ``question`` at ``state`` with its solution ``sol``: the
-    question's name, the kind of answer, and the game's own words for the line."""
-    out = [question.name, *_answer_kind(sol.answer)]
-    if sol.winning == 1 and len(sol.values) > 1:
+    question's name, the kind of answer, ``only-move`` when one first action reaches it,
+    and the game's own words for the line."""
+    return themes_of(game, state, question, sol.answer, sol.line, sol.winning,
+                     len(sol.values))
+
+
+def themes_of(game: Game, state: State, question: Question, answer: str, line: list[str],
+              winning: int, legal: int) -> list[str]:
+    """:func:`themes` from a puzzle's parts: its answer, its line, how many first actions
+    reach the answer and how many there are."""
+    out = [question.name, *_answer_kind(answer)]
+    if winning == 1 and legal > 1:
         out.append("only-move")  # exactly one first action reaches the answer
     extra = _GAME_THEMES.get(game.id)
-    if extra is not None and sol.line:
-        out += extra(state, question, sol)
+    if extra is not None and line:
+        out += extra(state, question, Solution(answer, [], line, 0, 0.0, True, winning))
     seen: list[str] = []
     for t in out:
         if t and t not in seen:
@@ -148,4 +157,4 @@ def themes(game: Game, state: State, question: Question, sol: Solution) -> list[
     return seen
 
 
-__all__ = ["themes"]
+__all__ = ["themes", "themes_of"]
