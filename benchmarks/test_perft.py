@@ -67,3 +67,36 @@ def test_python_chess_perft_anchor(benchmark) -> None:
     assert benchmark.pedantic(chess_perft, (board, 4), rounds=ROUNDS,
                               iterations=1) == CHESS_PERFT_4
     per_second(benchmark, nodes=CHESS_PERFT_4)
+
+
+def test_alice_perft_over_chess_interleaved(benchmark) -> None:
+    """Issue 26: Alice's perft suite against python-chess perft 4, timed in alternation
+    (``test_validate._interleaved``), cold: each round reads the positions afresh (the Alice
+    engine keeps no memo; its tables are built at import and per card set, before the
+    rounds). The ratios are of leaves a second, Alice over python-chess: the fastest rounds,
+    the median rounds and the median of the round-by-round ratios."""
+    chess = pytest.importorskip("chess", reason="python-chess is the anchor")
+    from .test_validate import _interleaved
+
+    game = load_game("alice")
+    cases = perft_cases("alice")
+    total = sum(max(c.counts)[1] for c in cases)
+
+    def alice() -> None:
+        jobs = [(game.from_line(c.position), *max(c.counts)) for c in cases]
+        assert sum(perft(state, depth) for state, depth, _ in jobs) == total
+
+    def python_chess() -> None:
+        assert chess_perft(chess.Board(), 4) == CHESS_PERFT_4
+
+    benchmark.group = "alice perft / python-chess, interleaved"
+    times = _interleaved(benchmark, {"alice": alice, "python-chess": python_chess})
+    a, c = times["alice"], times["python-chess"]
+    rate = sorted(total / t / (CHESS_PERFT_4 / u) for t, u in zip(a, c, strict=True))
+    benchmark.extra_info.update({
+        "alice/chess nodes/s (fastest)": round(total / min(a) / (CHESS_PERFT_4 / min(c)), 2),
+        "alice/chess nodes/s (median)": round(
+            total / sorted(a)[len(a) // 2] / (CHESS_PERFT_4 / sorted(c)[len(c) // 2]), 2),
+        "alice/chess nodes/s (paired median)": round(rate[len(rate) // 2], 2),
+        "alice nodes": total,
+    })

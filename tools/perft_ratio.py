@@ -9,7 +9,9 @@ position's deepest depth *cold* (every memo of the engine emptied first) and aga
 Times are process CPU time (``time.process_time``), which a shared machine inflates far less
 than wall time, and each figure is the fastest round: a round can only be slowed down by
 other jobs, never sped up. This is how the cold/warm figures of ``docs/performance.md`` are
-measured.
+measured. The last column is the median over the rounds of each round's ratio to that
+round's python-chess time (neighbours in time, so a slow stretch of the machine mostly
+cancels out).
 """
 
 from __future__ import annotations
@@ -86,10 +88,12 @@ def main() -> None:
         suites[gid] = [(c.position, *max(c.counts)) for c in cases]
     best: dict[str, float] = {}
     nodes: dict[str, int] = {}
+    rounds: dict[str, list[float]] = {}
 
     def note(name: str, sec: float, n: int) -> None:
         nodes[name] = n
         best[name] = min(best.get(name, float("inf")), sec)
+        rounds.setdefault(name, []).append(sec)
 
     for _ in range(args.rounds):
         note("python-chess", *timed(lambda: chess_perft(chess.Board(), 4)))
@@ -110,10 +114,14 @@ def main() -> None:
 
                 note(f"{gid} {mode}", *timed(run))
     anchor = nodes["python-chess"] / best["python-chess"]
-    print(f"{'':16} {'nodes':>9} {'best CPU s':>10} {'nodes/s':>11} {'ratio':>6}")
+    print(f"{'':16} {'nodes':>9} {'best CPU s':>10} {'nodes/s':>11} {'ratio':>6} "
+          f"{'paired median':>13}")
     for name, sec in best.items():
         rate = nodes[name] / sec
-        print(f"{name:16} {nodes[name]:9,} {sec:10.3f} {rate:11,.0f} {rate / anchor:5.2f}x")
+        paired = sorted(nodes[name] / t / (nodes["python-chess"] / c)
+                        for t, c in zip(rounds[name], rounds["python-chess"], strict=True))
+        print(f"{name:16} {nodes[name]:9,} {sec:10.3f} {rate:11,.0f} {rate / anchor:5.2f}x "
+              f"{paired[len(paired) // 2]:12.2f}x")
 
 
 if __name__ == "__main__":

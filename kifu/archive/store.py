@@ -34,7 +34,7 @@ from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
 from kifu.notation.files import RECORD_SUFFIXES, expand_paths, load_records
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.reader import Located
-from kifu.notation.record import HEADER_NAME
+from kifu.notation.record import HEADER_NAME, nfc
 
 BATCH_ROWS = 2000
 """Records per write transaction."""
@@ -447,7 +447,7 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
     if f.player:
         won = " AND won = 1" if f.won else ""
         where.append(f"r.id IN (SELECT record_id FROM record_players WHERE name = ?{won})")
-        params.append(f.player)
+        params.append(nfc(f.player))  # names are stored in NFC
     if f.winner_seat is not None:
         where.append("instr(',' || r.winner_seats || ',', ?) > 0")
         params.append(f",{f.winner_seat},")
@@ -456,7 +456,7 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
         params.append(f.result)
     if f.winner:
         where.append("r.winner = ?")
-        params.append(f.winner)
+        params.append(nfc(f.winner))
     for name, value in f.tags:
         where.append("json_extract(r.tags, ?) = ?")
         params += [f'$."{name}"', value]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from kifu.core.errors import KifuError, VariantError
 from kifu.core.game import DEALER, Action, Bot, Game
 from kifu.core.rng import Rng
-from kifu.core.variant import Variant
+from kifu.core.variant import Variant, short
 
 MAX_PLIES = 100_000
 """A bot game longer than this is an engine bug, not a game: it is stopped with an error."""
@@ -58,7 +58,7 @@ def make_bot(game: Game, name: str, seat: int, rng: Rng) -> Bot:
     cls = _game_bots(game).get(name)
     if cls is None:
         known = ", ".join(bot_names(game))
-        raise VariantError(f"{game.id} has no bot {name!r} (known: {known})")
+        raise VariantError(f"{game.id} has no bot {short(name)} (known: {known})")
     return cls(seat, rng)
 
 

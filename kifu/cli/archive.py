@@ -230,10 +230,19 @@ def _write_stream(path: str, parts: Iterable[str]) -> None:
 @archive.command("stats")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The figures as one JSON object.")
+@click.option("--by", type=click.Choice(["rules", "players"]), default=None,
+              help="The figures of kifu simulate (lengths, scores, seat win rates with "
+                   "intervals, the game's own events) per rule set, or per line-up of "
+                   "players, replayed from the stored records.")
+@click.option("--game", default=None, help="With --by: only this game's records.")
 @handle_errors
-def stats_cmd(db, as_json) -> None:
+def stats_cmd(db, as_json, by, game) -> None:
     """Counts per game (records, finished, average length, players), each seat's win rate
-    per game and player count (with its 95% interval), puzzles, positions."""
+    per game and player count (with its 95% interval), puzzles, positions; with --by rules
+    (or players), the per-rule-set figures of kifu simulate."""
+    if by is not None:
+        _stats_by(db, by, game, as_json)
+        return
     with Archive(db, readonly=True) as a:
         s = a.stats()
     if as_json:
@@ -254,6 +263,27 @@ def stats_cmd(db, as_json) -> None:
                                            "rate", "95% interval"]))
     puzzles = ", ".join(f"{g} {n}" for g, n in s["puzzles"].items()) or "none"
     click.echo(f"puzzles: {puzzles}; positions indexed: {s['positions_indexed']}")
+
+
+def _stats_by(db: str | None, by: str, game: str | None, as_json: bool) -> None:
+    import msgspec
+
+    from kifu.archive.corpus import stats_by
+    from kifu.lab.simulate import summary_table
+
+    with Archive(db, readonly=True) as a:
+        groups = stats_by(a, by, Filters(game=game))
+    if as_json:
+        click.echo(msgspec.json.format(msgspec.json.encode(groups), indent=2).decode())
+        return
+    for k, g in enumerate(groups):
+        lineup = f", players {g.lineup}" if g.lineup is not None else ""
+        click.echo(("\n" if k else "") + f"{g.game}, {g.players} players, rules {g.rules}"
+                   f"{lineup}:")
+        for line in summary_table(g.metrics, g.players, ["records"], [g.summary]):
+            click.echo(line)
+    if not groups:
+        click.echo("no records")
 
 
 @archive.command("puzzles")

@@ -51,11 +51,18 @@ def _aligned(rows: list[list[str]]) -> str:
                                 row[-1]]).rstrip() for row in rows)
 
 
-@click.command(short_help="Print the JSON Schema of a record or a puzzle.")
-@click.argument("kind", type=click.Choice(["record", "puzzle", "analysis"]), default="record")
+@click.command(short_help="Print the JSON Schema of a record, a puzzle or a simulation.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "simulate", "analysis"]),
+                default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default), a puzzle (their JSON forms) or a line of
-    kifu analyze --json (analysis)."""
+    """Print the JSON Schema of a record (default), a puzzle, a simulation report or a line
+    of an analysis (their JSON forms: kifu validate/replay --json, kifu puzzles, kifu
+    simulate --json, kifu analyze --json)."""
+    if kind == "simulate":
+        from kifu.lab.simulate import simulate_json_schema
+
+        click.echo(json.dumps(simulate_json_schema(), indent=2))
+        return
     if kind == "analysis":
         from kifu.lab.analyze import analysis_schema
 

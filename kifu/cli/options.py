@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from kifu.cli.common import CliError
+from kifu.core.variant import short
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,7 +45,7 @@ def parse_seed(text: str) -> int | str:
     if bad is not None:
         raise CliError(f"--seed: the seed may not contain the control character {bad!r}")
     if text[0] in "+-" or all(c.isnumeric() for c in text):
-        raise CliError(f"--seed: {text!r} is not a plain ASCII integer (0-9, an optional "
+        raise CliError(f"--seed: {short(text)} is not a plain ASCII integer (0-9, an optional "
                        "leading -); give an integer or a text seed")
     return text
 
@@ -53,7 +54,7 @@ def parse_date(text: str) -> str:
     """A ``Date`` tag: ``YYYY.MM.DD``, with ``??`` for an unknown part (``2026.??.??``)."""
     m = _DATE.match(text)
     if not m:
-        raise CliError(f"--date: {text!r} is not YYYY.MM.DD (or ????.??.?? when unknown)")
+        raise CliError(f"--date: {short(text)} is not YYYY.MM.DD (or ????.??.?? when unknown)")
     _year, month, day = m.groups()
     if month != "??" and not 1 <= int(month) <= 12:
         raise CliError(f"--date: there is no month {month}")
@@ -98,6 +99,37 @@ def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], A
         return value
 
     return check
+
+
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\Z", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """A memory size: bytes, or with a unit K, M, G, T (powers of 1024; ``KB``, ``MiB``
+    alike).
+
+    >>> parse_size("512M"), parse_size("1.5G"), parse_size("4096")
+    (536870912, 1610612736, 4096)
+    """
+    m = _SIZE.match(text.strip())
+    if not m:
+        raise CliError(f"--max-memory: not a size: {text!r} (e.g. 512M, 2G)")
+    size = int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
+    if size < 1:
+        raise CliError(f"--max-memory: the size must be at least one byte, not {text!r}")
+    return size
+
+
+def max_memory_option(func: F) -> F:
+    """``--max-memory SIZE``: the memory a puzzle search may take (its tables are sized
+    for it; default 1G)."""
+    from kifu.puzzles.base import DEFAULT_MEMORY
+
+    return click.option(
+        "--max-memory", "max_memory", metavar="SIZE", default=str(DEFAULT_MEMORY),
+        callback=lambda ctx, param, value: parse_size(value),
+        help="The memory a search may take, e.g. 512M, 4G (default 1G); past it the "
+             "answer is 'unknown'.")(func)
 
 
 def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -9,7 +9,7 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
-from kifu.cli.options import QuestionCommand, quiet_option
+from kifu.cli.options import QuestionCommand, max_memory_option, quiet_option
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import BUDGET_NODES, DD_CARDS
 from kifu.lab.generate import GAMES_PER_CHUNK, generate_puzzles
@@ -37,6 +37,7 @@ def puzzles() -> None:
 @click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
 @click.option("--budget-nodes", type=click.IntRange(1), default=200_000, show_default=True,
               help="Skip candidates whose search needs more nodes.")
+@max_memory_option
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
                    "or ./kifu.db).")
@@ -50,7 +51,8 @@ def puzzles() -> None:
 @quiet_option("No progress bar and no summary on stderr.")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             db, theme, near_duplicates, balance, dask, chunk_size, quiet) -> None:
+             max_memory, db, theme, near_duplicates, balance, dask, chunk_size,
+             quiet) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
     actions) and Themes. No near-duplicates (the same position, neighbouring plies of one
@@ -72,7 +74,7 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         stream = generate_puzzles(game.id, question.spec, count=10**9, seed=seed,
                                   players=players, workers=workers,
                                   budget_nodes=budget_nodes, dask=dask,
-                                  chunk_size=chunk_size)
+                                  chunk_size=chunk_size, max_memory=max_memory)
         for p in varied(stream, count=count, players=players, theme=theme,
                         near_duplicates=near_duplicates, balance=balance):
             found.append(p)

@@ -32,10 +32,16 @@ from kifu.cli.options import (
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
 from kifu.core.rng import Rng
+from kifu.core.text import ascii_words, non_ascii_problem, read_text_file
+from kifu.core.variant import short
 from kifu.notation.reader import parse_records
-from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record
+from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record, nfc
 from kifu.notation.replay import legal_texts, replay, setup_of
 from kifu.notation.views import open_seats, parse_seat, picture
+
+MAX_RESUME = 16_000_000
+"""The largest file ``--resume`` reads, in bytes (one record: 100,000 actions fit in a few
+megabytes; ``docs/notation.md``, "Limits")."""
 
 HELP = """commands:
   ACTION        the action of the player to move, e.g. R3xO1 (or with its actor: p1 R3xO1)
@@ -212,6 +218,9 @@ class Recorder:
         state, game = self.state, self.game
         mover = state.to_move
         assert mover is not None
+        problem = non_ascii_problem(text)
+        if problem:  # action text is ASCII: a lookalike is refused, never read as ASCII
+            raise NotationError(f"an action is ASCII: {problem[1]}", col=problem[0] + 1)
         first, _, rest = text.partition(" ")
         if rest and ACTOR.match(first):
             try:
@@ -322,9 +331,9 @@ def _check_name(name: str) -> str:
     if not name or name != name.strip() or "," in name or '"' in name or any(
         unicodedata.category(c)[0] == "C" for c in name
     ):
-        raise KifuError(f"--names: bad player name {name!r} (no commas, quotes or control "
-                        "characters, no leading or trailing spaces)")
-    return name
+        raise KifuError(f"--names: bad player name {short(name)} (no commas, quotes or "
+                        "control characters, no leading or trailing spaces)")
+    return nfc(name)
 
 
 def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> Recorder:
@@ -355,12 +364,8 @@ def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> R
 
 
 def _resumed(path: str) -> Recorder:
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise KifuError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    # bounded and strict UTF-8 (an invalid byte is reported at its line and column)
+    text = read_text_file(path, limit=MAX_RESUME, what="a record file to resume")
     if text and not text.endswith("\n"):
         # a line cut short by a crash was never acknowledged: drop it, keep the rest
         keep, _, torn = text.rpartition("\n")
@@ -388,7 +393,7 @@ def _resumed(path: str) -> Recorder:
     if rec.state.to_move is not None or record.headers.get("Result") == UNFINISHED:
         click.echo(f"resuming {path} after ply {len(rep.actions)}")
     else:
-        raise KifuError(f"{path} is finished already (Result {record.headers['Result']!r})")
+        raise KifuError(f"{path} is finished already (Result {short(record.headers['Result'])})")
     return rec
 
 
@@ -421,7 +426,7 @@ def _loop(rec: Recorder) -> None:
             break
         if not tty:
             click.echo(line.rstrip("\n"))
-        entry = " ".join(line.split())
+        entry = " ".join(ascii_words(line))  # U+00A0 and the like are no spaces
         if not entry:
             continue
         word, _, arg = entry.partition(" ")
@@ -453,7 +458,7 @@ def _loop(rec: Recorder) -> None:
         except (NotationError, IllegalActionError) as e:
             refused += 1
             reason = e.message if isinstance(e, NotationError) else str(e)
-            click.echo(f"refused {entry!r}: {reason} (? lists the legal actions)", err=True)
+            click.echo(f"refused {short(entry)}: {reason} (? lists the legal actions)", err=True)
             continue
         m = rec.push(action, False)
         click.echo(f"{m.actor} {m.text}")

@@ -34,7 +34,8 @@ def actor_name(seat: int) -> str:
 
 
 def parse_actor(text: str) -> int:
-    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises ``ValueError`` otherwise.
+    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises :class:`NotationError`
+    (column 1 of the token) otherwise.
 
     >>> parse_actor("p2"), parse_actor("d") == DEALER
     (2, True)
@@ -50,7 +51,8 @@ def parse_actor(text: str) -> int:
         and (digits[0] != "0" or len(digits) == 1)
     ):
         return int(digits)
-    raise ValueError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)")
+    raise NotationError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)",
+                        col=1)
 
 
 class Action(msgspec.Struct, frozen=True):

@@ -18,6 +18,7 @@ from kifu.core.game import DEALER, Bot, Game
 from kifu.core.rng import Rng
 from kifu.notation.puzzle import Puzzle
 from kifu.puzzles import UNKNOWN, Budget, get_question
+from kifu.puzzles.base import DEFAULT_MEMORY
 
 GAMES_PER_CHUNK = 4
 MAX_PLIES = 5000
@@ -29,14 +30,15 @@ def bot_for(game: Game, seat: int, rng: Rng) -> Bot:
 
 
 def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: int,
-                      budget_nodes: int, per_game: int) -> list[Puzzle]:
+                      budget_nodes: int, per_game: int,
+                      max_memory: int | None = DEFAULT_MEMORY) -> list[Puzzle]:
     """Play game ``index`` of a run and keep at most ``per_game`` puzzles from it."""
     game = games.get(game_id)
     question = get_question(spec)
     rng = Rng(f"{seed}:{index}")
     state = game.new_state(players)
     bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}")) for s in range(players)]
-    budget = Budget(nodes=budget_nodes)
+    budget = Budget(nodes=budget_nodes, memory=max_memory)
     out: list[Puzzle] = []
     ply = 0
     seen: set[str] = set()
@@ -69,22 +71,25 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
 
 
 def _chunk(args: tuple) -> list[Puzzle]:
-    game_id, spec, players, seed, first, last, budget_nodes, per_game = args
+    game_id, spec, players, seed, first, last, budget_nodes, per_game, max_memory = args
     out: list[Puzzle] = []
     for i in range(first, last):
-        out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game)
+        out += puzzles_from_game(game_id, spec, players, seed, i, budget_nodes, per_game,
+                                 max_memory)
     return out
 
 
 def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players: int,
                      workers: int = 1, budget_nodes: int = 200_000, per_game: int = 2,
                      max_games: int = 10_000, dask: str | None = None,
-                     chunk_size: int = GAMES_PER_CHUNK) -> Iterator[Puzzle]:
-    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer).
+                     chunk_size: int = GAMES_PER_CHUNK,
+                     max_memory: int | None = DEFAULT_MEMORY) -> Iterator[Puzzle]:
+    """The first ``count`` puzzles of the run (fewer if ``max_games`` games give fewer);
+    each search within ``budget_nodes`` and ``max_memory`` bytes.
 
     Chunks of ``chunk_size`` games; the puzzles do not depend on it, nor on the executor."""
     chunks = ((game_id, spec, players, seed, first, min(first + chunk_size, max_games),
-               budget_nodes, per_game)
+               budget_nodes, per_game, max_memory)
               for first in range(0, max_games, chunk_size))
     made = 0
     for found in map_chunks(_chunk, chunks, workers=workers, dask=dask):

@@ -8,12 +8,13 @@ through here (``kifu.cli``, ``kifu.archive``, ``kifu.notation.batch``, ``kifu.ht
 from __future__ import annotations
 
 import contextlib
+import io
 import itertools
 import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from kifu.core.errors import KifuError, NotationError
@@ -38,7 +39,7 @@ CHUNK = 1 << 18
 """Bytes read at a time by the line reader (a few lines past it at most are held)."""
 
 
-def _open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
+def open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
     if path == "-":  # stdin is read, not closed
         return contextlib.nullcontext(getattr(sys.stdin, "buffer", sys.stdin))
     return open(path, "rb")
@@ -159,6 +160,36 @@ class _Lines:
             yield [_decode(last, self.lineno, self.name)], False
 
 
+class _Prefixed(io.RawIOBase):
+    """A stream that gives ``head`` again before the rest of ``f`` (see :func:`with_head`)."""
+
+    def __init__(self, head: bytes, f: IO[bytes]):
+        self.head = head
+        self.f = f
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self.head:
+            n = min(len(b), len(self.head))
+            b[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        read = getattr(self.f, "read1", self.f.read)
+        data = read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+def with_head(f: IO[bytes], size: int = 4096) -> tuple[bytes, IO[bytes]]:
+    """The first ``size`` bytes of ``f`` (fewer at its end) and a stream that reads all of
+    ``f`` from its start, those bytes included: a look at a file or a pipe (standard input)
+    before choosing its reader, without reading it whole."""
+    head = f.read(size)
+    return head, io.BufferedReader(_Prefixed(head, f))
+
+
 def is_json(text: str) -> bool:
     """JSON starts with ``{`` or ``[{``; a text record starts with ``[Tag``."""
     s = text.lstrip()
@@ -176,13 +207,17 @@ def load_records(path: str, visitor: Any = None, *,
     line at a time; only a JSON document (one record or a list) is read whole, up to
     :data:`MAX_JSON` bytes. Every error is a :class:`NotationError` with ``file:line:col``.
     """
-    with _open_binary(path) as f:
+    with open_binary(path) as f:
         yield from read_stream(f, display_name(path), visitor, keep_text=keep_text)
 
 
 def read_stream(f: IO[bytes], name: str, visitor: Any = None, *,
-                keep_text: bool = False) -> Iterator[Located]:
-    """The records of a binary stream named ``name`` (what :func:`load_records` reads)."""
+                keep_text: bool = False,
+                json: Callable[[str], Iterable[Any]] | None = None) -> Iterator[Any]:
+    """The records of a binary stream named ``name`` (what :func:`load_records` reads).
+
+    ``json``: what to make of a JSON stream instead of records (the puzzle reader's
+    decoder): it gets the whole document as text, at most :data:`MAX_JSON` bytes."""
     src = _Lines(f, name)
     head: list[str] = []
     while True:  # the blank lines before the first line that says text or JSON
@@ -203,6 +238,9 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None, *,
         yield from read_records(parts, path=name, visitor=visitor, blocks=True,
                                 keep_text=keep_text)
         return
+    if json is not None:
+        yield from json(_json_document(src, head, name))
+        return
     yield from _json_records(src, head, name)
 
 
@@ -219,15 +257,20 @@ def _json_records(src: _Lines, head: list[str], name: str) -> Iterator[Located]:
                 yield Located(rec, name, src.lineno, [], {})
         return
     # one JSON document (a record over several lines, or a list): read whole, bounded
+    for r in records_from_json(_json_document(src, head, name), path=name):
+        yield Located(r, name, start, [], {})
+
+
+def _json_document(src: _Lines, head: list[str], name: str) -> str:
+    """The rest of a JSON stream whose first lines are ``head``, read whole (at most
+    :data:`MAX_JSON` bytes) and decoded (strict UTF-8)."""
     parts = [s.encode("utf-8") for s in head]
     size = sum(len(p) for p in parts)
     rest = src.f.read(MAX_JSON + 1 - size)
     if size + len(rest) > MAX_JSON:
         raise NotationError(f"a JSON document may have at most {MAX_JSON} bytes", line=1,
                             col=1, path=name)
-    data = b"".join(parts) + rest
-    for r in records_from_json(_decode_all(data, name), path=name):
-        yield Located(r, name, start, [], {})
+    return _decode_all(b"".join(parts) + rest, name)
 
 
 def _decode_all(data: bytes, name: str) -> str:

@@ -29,6 +29,7 @@ from kifu.notation.record import (
     comment_problem,
     excerpt,
     name_problem,
+    nfc,
     value_problem,
 )
 
@@ -512,6 +513,8 @@ def read_records(
                     raise NotationError(f"a record may have at most {MAX_HEADERS} headers",
                                         line=lineno, col=1, path=path)
                 name, value = _parse_header(first, lineno, path)
+                if name == "Players" and not value.isascii():
+                    value = nfc(value)  # one spelling of each name (NFC)
                 vis.header(name, value, lineno)
                 continue
             if c == "%":  # escape line: ignored, like PGN's
@@ -551,6 +554,10 @@ def read_records(
             comment = None
             brace = first.find("{")
             if brace >= 0:
+                early = first.find("}", 0, brace)
+                if early >= 0:  # "p0 } {x}": the action text would hold the brace
+                    raise NotationError("} without {", line=lineno, col=indent + early + 1,
+                                        path=path)
                 end = first.find("}", brace)
                 if end < 0:
                     raise NotationError(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -110,6 +111,24 @@ def split_players(value: str) -> list[str]:
     if not value.strip():
         return []
     return [p.strip() for p in value.split(",")]
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C: player names are stored and compared so (``José``
+    typed as one code point or as ``e`` plus a combining accent is one player).
+
+    >>> nfc("Jose\u0301") == "Jos\u00e9"
+    True
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def normalize_record(record: Record) -> Record:
+    """``record`` with its ``Players`` header in NFC (as the text reader gives it)."""
+    players = record.headers.get("Players") if isinstance(record.headers, dict) else None
+    if isinstance(players, str) and not players.isascii():
+        record.headers["Players"] = nfc(players)
+    return record
 
 
 def join_players(names: Iterable[str]) -> str:
@@ -362,15 +381,53 @@ def _json_error(e: Exception, data: bytes | str, path: str | None, line: int) ->
     return NotationError(f"bad JSON record: {message}", line=line or 1, col=1, path=path)
 
 
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects a JSON document may have (a list of records
+needs 4: list, record, moves, move). msgspec decodes recursively, and past Python's
+recursion limit it raises ``RecursionError``: documents deeper than this are refused
+first."""
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
+
+
+def json_too_deep(data: bytes | str) -> bool:
+    """Whether ``data`` nests arrays and objects more than :data:`MAX_JSON_DEPTH` deep
+    (brackets inside strings do not count). Malformed JSON may be called deep; it is
+    refused either way.
+
+    >>> json_too_deep(b'[{"moves": [{"text": "[[["}]}]'), json_too_deep("[" * 40 + "]" * 40)
+    (False, True)
+    """
+    raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return False
+    brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    for _ in range(MAX_JSON_DEPTH):  # each pass takes away the innermost level
+        fewer = _EMPTY_PAIR.sub(b"", brackets)
+        if fewer == brackets:
+            return False
+        brackets = fewer
+    return _EMPTY_PAIR.search(brackets) is not None
+
+
+def _check_depth(data: bytes | str, path: str | None, line: int) -> None:
+    if json_too_deep(data):
+        raise NotationError(f"bad JSON record: arrays and objects nested more than "
+                            f"{MAX_JSON_DEPTH} deep", line=line or 1, col=1, path=path)
+
+
 def record_from_json(data: bytes | str, *, path: str | None = None, line: int = 0) -> Record:
     """Decode one record and check it as the text reader would (raises
     :class:`NotationError`, located at ``line`` of ``path``)."""
+    _check_depth(data, path, line)
     try:
         record = _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
         raise _json_error(e, data, path, line) from None
     check_record(record, path=path, line=line or 1)
-    return record
+    return normalize_record(record)
 
 
 def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Record]:
@@ -381,6 +438,7 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
     except UnicodeDecodeError as e:
         raise _json_error(e, data, path, 0) from None
     if text.lstrip().startswith("["):
+        _check_depth(text, path, 0)
         try:
             records = _list_decoder.decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
@@ -390,6 +448,7 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
                 check_record(r, path=path)
             except NotationError as e:
                 raise NotationError(f"record {i}: {e.message}", path=path) from None
+            normalize_record(r)
         return records
     lines = text.split("\n")
     numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
@@ -399,7 +458,10 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
 
 
 def complete_json(line: str) -> bool:
-    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines)."""
+    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines; a line
+    nested too deep is not, and is refused as part of a document)."""
+    if json_too_deep(line):
+        return False
     try:
         msgspec.json.decode(line)
     except msgspec.DecodeError:

@@ -1,4 +1,6 @@
-"""Alice position lines and the text picture for ``kifu replay``.
+"""Alice position lines: the format, and the reader (``from_line``). The writer
+(``AliceState.to_line``/``view``) and the table for people (``render``) are in
+``kifu/games/alice/text.py``, below the state machine.
 
 ``<rules> <phase> <to-move> <turns> <bard> <roles> <sp> <hands> <chars> <sentence> <flags>
 <discard> <story> <check>``, e.g. (one line)::
@@ -36,71 +38,45 @@ from collections import Counter
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import DEALER, Game
 from kifu.core.numbers import is_small_int
+from kifu.core.variant import short
 from kifu.games.alice.cards import (
-    CODE_RANK,
     CODE_TYPE,
-    SUIT_SYMBOLS,
+    NOUN,
+    SK_CATERPILLAR,
     TOKEN,
     TYPE_LETTERS,
-    card_set,
-    cards_text,
+    VERB,
     scan_cards,
 )
-from kifu.games.alice.state import (
+from kifu.games.alice.layout import (
+    ADJUST,
+    BARD,
+    BUY,
     CHAR,
+    CLEAN,
+    DEAL,
     DEALER_PHASES,
+    DRAW,
+    FORCED,
+    N1,
+    N2,
     NONE,
     OVER,
     PHASES,
     PLAY,
+    POOL,
+    ROLES,
     SLOT_TYPE,
     SLOTS,
+    SWAP,
     SYSTEM,
-    AliceState,
-    party,
+    V,
 )
-from kifu.games.alice.variant import AliceVariant, rules_spec
+from kifu.games.alice.state import AliceState
+from kifu.games.alice.variant import AliceVariant
 
 FIELDS = ("phase", "to-move", "turns", "bard", "roles", "sp", "hands", "chars", "sentence",
           "flags", "discard", "story", "check")
-
-
-def _digits(mask: int, n: int) -> str:
-    return "".join(str(s) for s in range(n) if mask >> s & 1) or "-"
-
-
-def write_line(st: AliceState, seat: int | None) -> str:
-    n = st.n
-    letters = st._tb.role_letters
-    if st.roles:
-        roles = "".join(
-            (letters[r] if st.shown >> s & 1 else
-             ("?" if seat is not None and seat != s else letters[r].lower()))
-            for s, r in enumerate(st.roles))
-    else:
-        roles = "-"
-    hands = "/".join(
-        ("?" * len(h) or "-") if seat is not None and seat != s else cards_text(h)
-        for s, h in enumerate(st.hands))
-    chars = "/".join(
-        "-" if c == NONE else
-        ("?" if seat is not None and seat != s and st.phase == CHAR else TOKEN[c])
-        for s, c in enumerate(st.chars))
-    sentence = "/".join(
-        f"{cards_text(p)}@p{st.owners[i]}" if p else "-" for i, p in enumerate(st.slots))
-    flags = f"{_digits(st.acted, n)}/{_digits(st.out, n)}/{int(st.cat_used)}"
-    fx = "".join("P" if k == 1 else f"B{o}" for k, o in st.fx) or "-"
-    check = ",".join((
-        party(st.win), party(st.lose), party(st.opp), str(int(st.prerev)),
-        str(st.adj[0]), str(st.adj[1]), fx, str(st.cstart), str(st.cidx),
-        "-" if st.dtype == NONE else TYPE_LETTERS[st.dtype], party(st.nextbard),
-        _digits(st.winners, n)))
-    turn = "-" if st.turn is None else ("d" if st.turn == DEALER else f"p{st.turn}")
-    sp = ",".join(map(str, st.sp)) + f":{st.sys_sp}"
-    return " ".join((
-        rules_spec(st.variant), PHASES[st.phase], turn, str(st.turns), party(st.bard), roles,
-        sp, hands, chars, sentence, flags, cards_text(st.discard), cards_text(st.story),
-        check))
 
 
 _SEAT = re.compile(r"p([0-9])\Z")
@@ -121,6 +97,12 @@ def from_line(game: Game, line: str) -> AliceState:
     def err(msg: str, name: str, off: int = 0) -> NotationError:
         return NotationError(f"{name}: {msg}", line=1, col=c[name] + off)
 
+    def cards(text: str, name: str, off: int = 0) -> list[int]:
+        try:
+            return scan_cards(text, c[name] + off)
+        except NotationError as e:
+            raise NotationError(f"{name}: {e.message}", line=1, col=e.col) from None
+
     if "?" in line:
         raise NotationError("hidden cards or roles (?): a seat's view cannot be read as a "
                             "position", line=1, col=line.index("?") + 1)
@@ -139,7 +121,7 @@ def from_line(game: Game, line: str) -> AliceState:
             return SYSTEM
         m = _SEAT.match(text)
         if not m or int(m.group(1)) >= n:
-            raise err(f"expected p0..p{n - 1}{', sys' if sys_ok else ''} or -, got {text!r}",
+            raise err(f"expected p0..p{n - 1}{', sys' if sys_ok else ''} or -, got {short(text)}",
                       name)
         return int(m.group(1))
 
@@ -148,7 +130,7 @@ def from_line(game: Game, line: str) -> AliceState:
             return 0
         if not re.fullmatch(r"[0-9]+", text) or any(int(d) >= n for d in text) or \
                 list(text) != sorted(set(text)):
-            raise err(f"expected seat digits in order (0..{n - 1}) or -, got {text!r}", name)
+            raise err(f"expected seat digits in order (0..{n - 1}) or -, got {short(text)}", name)
         return sum(1 << int(d) for d in text)
 
     if f["phase"] not in PHASES:
@@ -162,7 +144,7 @@ def from_line(game: Game, line: str) -> AliceState:
     else:
         want = tm if _SEAT.match(tm) and int(tm[1:]) < n else f"p0..p{n - 1}"
     if tm != want:
-        raise err(f"the position needs {want}, not {tm!r}", "to-move")
+        raise err(f"the position needs {want}, not {short(tm)}", "to-move")
     st.turn = None if tm == "-" else (DEALER if tm == "d" else int(tm[1:]))
     if not is_small_int(f["turns"]) or \
             int(f["turns"]) > variant.turns:
@@ -189,34 +171,39 @@ def from_line(game: Game, line: str) -> AliceState:
     for p in hand_parts:
         if not p:
             raise err("empty hand (use - for none)", "hands", col)
-        hands.append(tuple(sorted(scan_cards(p, c["hands"] + col))))
+        hands.append(tuple(sorted(cards(p, "hands", col))))
         col += len(p) + 1
     st.hands = tuple(hands)
     cparts = f["chars"].split("/")
     if len(cparts) != n:
         raise err(f"{len(cparts)} Characters for {n} seats", "chars")
     chars = []
+    col = 0
     for p in cparts:
-        got = scan_cards(p, c["chars"])
+        got = cards(p, "chars", col)
         if len(got) > 1 or (got and CODE_TYPE[got[0]] != 0):
-            raise err("each seat has one noun as Character, or -", "chars")
+            raise err("each seat has one noun as Character, or -", "chars", col)
         chars.append(got[0] if got else NONE)
+        col += len(p) + 1
     st.chars = tuple(chars)
     sparts = f["sentence"].split("/")
     if len(sparts) != 5:
         raise err("five slots A1/N1/V/A2/N2", "sentence")
     slots, owners = [], []
+    col = 0
     for i, p in enumerate(sparts):
+        pile, at, who = p.partition("@")
         if p == "-":
             slots.append(())
             owners.append(NONE)
-            continue
-        pile, at, who = p.partition("@")
-        got = tuple(scan_cards(pile, c["sentence"]))
-        if not at or not got or any(CODE_TYPE[x] != SLOT_TYPE[i] for x in got):
-            raise err(f"slot {SLOTS[i]}: expected - or its cards then @owner", "sentence")
-        slots.append(got)
-        owners.append(seat_of(who, "sentence"))
+        else:
+            got = tuple(cards(pile, "sentence", col))
+            if not at or not got or any(CODE_TYPE[x] != SLOT_TYPE[i] for x in got):
+                raise err(f"slot {SLOTS[i]}: expected - or its cards then @owner", "sentence",
+                          col)
+            slots.append(got)
+            owners.append(seat_of(who, "sentence"))
+        col += len(p) + 1
     st.slots = tuple(slots)
     st.owners = tuple(owners)
     fl = f["flags"].split("/")
@@ -225,8 +212,8 @@ def from_line(game: Game, line: str) -> AliceState:
     st.acted = mask_of(fl[0], "flags")
     st.out = mask_of(fl[1], "flags")
     st.cat_used = fl[2] == "1"
-    st.discard = tuple(sorted(scan_cards(f["discard"], c["discard"])))
-    st.story = tuple(scan_cards(f["story"], c["story"]))
+    st.discard = tuple(sorted(cards(f["discard"], "discard")))
+    st.story = tuple(cards(f["story"], "story"))
     ck = f["check"].split(",")
     if len(ck) != 12:
         raise err("expected 12 comma-separated check fields", "check")
@@ -273,6 +260,9 @@ def from_line(game: Game, line: str) -> AliceState:
         raise err("N1's bottom card must be the Bard's Character", "sentence")
     if st.phase == PLAY and st.out >> st.turn & 1:  # type: ignore[operator]
         raise err("the seat to move is out (said Drink me!)", "to-move")
+    bad = playable(st)
+    if bad is not None:
+        raise err(bad[1], bad[0])
     try:
         st.check_invariants()
     except AssertionError as e:
@@ -280,61 +270,86 @@ def from_line(game: Game, line: str) -> AliceState:
     return st
 
 
-def render(st: AliceState, seat: int | None = None) -> str:
-    """The table for people: roles, SP, hands, the sentence as words with owners. With
-    ``seat``, only what that seat sees: the other hands, the face-down roles of the others
-    and, while Characters are chosen, their Characters as ``?`` (as ``view`` hides them)."""
-    n = st.n
-    cs = card_set(st.variant.cards)
-    word = st._tb.word
-    seen = "" if seat is None else f", as p{seat} sees it (hidden cards are ?)"
-    lines = [f"Alice, {n} players, rules {rules_spec(st.variant)}, card set {cs.name}{seen}",
-             f"turn {st.turns + 1} of {st.variant.turns}, phase {PHASES[st.phase]}"
-             + (f", Bard p{st.bard}" if st.bard != NONE else "")]
-    for s in range(n):
-        other = seat is not None and s != seat
-        role = "?"
-        if st.roles and not (other and not st.shown >> s & 1):
-            r = cs.roles[st.roles[s]]
-            role = f"{r.title} ({'face up' if st.shown >> s & 1 else 'face down'}, wins at "\
-                f"SP {r.win})"
-        elif st.roles:
-            role = "role ? (face down)"
-        mark = " <- to move" if st.turn == s else ""
-        if s == seat:
-            mark += " (you)"
-        out = " (out)" if st.out >> s & 1 else ""
-        ch = TOKEN[st.chars[s]] if st.chars[s] != NONE else "-"
-        if other and st.chars[s] != NONE and st.phase == CHAR:
-            ch = "?"
-        hand = ("?" * len(st.hands[s]) or "-") if other else cards_text(st.hands[s])
-        lines.append(f"p{s}: SP {st.sp[s]}, {role}, Character {ch}, hand {hand}{out}{mark}")
-    lines.append(f"system SP {st.sys_sp}")
-    if any(st.slots):
-        shown = []
-        for i, p in enumerate(st.slots):
-            if not p:
-                shown.append(f"{SLOTS[i]} ____")
-                continue
-            top = p[-1]
-            w = word[top]
-            text = f"{w} ({TOKEN[top]} {SUIT_SYMBOLS[top // 13 % 4]}{CODE_RANK[top]}, " \
-                f"p{st.owners[i]}"
-            if len(p) > 1:
-                text += f", over {cards_text(p[:-1])}"
-            shown.append(f"{SLOTS[i]} {text})")
-        words = " ".join(word[p[-1]] if p else "___" for p in st.slots)
-        lines.append(f"sentence: {words}")
-        lines.extend("  " + s for s in shown)
-        if all(st.slots):
-            t1, t2 = st.totals()
-            lines.append(f"21 totals: Bard's side {t1}, object's side {t2}")
-    if st.story:
-        lines.append("story: " + " ".join(word[x] for x in st.story))
-    lines.append(f"discard {cards_text(st.discard)}; deck {len(st.deck)} cards")
-    if st.phase == OVER:
-        r = st.result()
-        assert r is not None
-        lines.append("result: " + " ".join(f"p{s} {r.scores[s]} (rank {r.ranks[s]})"
-                                           for s in range(n)))
-    return "\n".join(lines)
+def playable(st: AliceState) -> tuple[str, str] | None:
+    """None if the engine can play on from ``st``, else (field, why not): what every phase
+    needs of the fields the engine reads there (issue 21: a line the reader accepts must
+    play without anything but kifu's own errors). The rules hold in every reachable position;
+    ``tests/test_alice_position_play.py`` mutates lines to look for ones they miss."""
+    n, ph, b = st.n, st.phase, st.bard
+    slots = st.slots
+    setup = ph in (ROLES, DEAL, CHAR)
+    in_turn = ph in (BARD, FORCED, PLAY, ADJUST)
+    if (ph == ROLES) != (not st.roles):
+        return "roles", "the roles are dealt after the roles phase, and only then (- before)"
+    if ph != OVER and st.turns >= st.variant.turns:
+        return "turns", f"{st.turns} turns of {st.variant.turns} played: the game is over"
+    if setup != (b == NONE):
+        return "bard", "the first Bard is known once every Character is chosen (- before)"
+    if ph != OVER and st.winners:
+        return "check", "winners before the game is over"
+    if st.fx and ph not in (POOL, BUY, OVER):
+        return "check", "pending effects wait in the pool and buy phases only"
+    if (st.dtype != NONE) != (ph in (DRAW, FORCED)):
+        return "check", "a deck being drawn is named in the draw and forced phases, and only then"
+    if (setup or in_turn) and (st.nextbard != NONE or st.cstart or st.cidx):
+        return "check", "the next Bard and the Clean Phase bookkeeping are -,0,0 until the check"
+    if not (setup or in_turn or ph == OVER) and st.nextbard == NONE:
+        return "check", "after the check the next Bard is known"
+    # the sentence
+    if ph in (ROLES, DEAL, CHAR, POOL, BUY, CLEAN, DRAW):
+        if any(slots):
+            return "sentence", f"the sentence is empty in the {PHASES[ph]} phase"
+    elif ph in (BARD, FORCED):
+        if [bool(p) for p in slots] != [False, True, False, False, False] or len(slots[N1]) > 1:
+            return "sentence", "before the verb the sentence is the Bard's Character alone"
+    elif ph == PLAY:
+        if not slots[V]:
+            return "sentence", "the Bard's verb opens the sentence"
+    elif ph in (ADJUST, SWAP) and not all(slots):
+        return "sentence", f"the sentence is complete in the {PHASES[ph]} phase"
+    # phase by phase
+    if ph in (ROLES, DEAL):
+        if any(st.hands) or any(c != NONE for c in st.chars):
+            return "hands", "nothing is dealt before the deal"
+    elif ph == CHAR:
+        t: int = st.turn  # type: ignore[assignment]
+        if any((st.chars[s] == NONE) != (s >= t) for s in range(n)):
+            return "chars", "the seats before the one to move have chosen their Characters"
+        for s in range(t, n):
+            if not any(CODE_TYPE[x] == NOUN for x in st.hands[s]):
+                return "hands", f"p{s} holds no noun to choose as its Character"
+    elif ph == BARD:
+        if st.turn != b or st.acted or st.out:
+            return "flags", "the Bard opens the sentence before anyone acts"
+    elif ph == FORCED:
+        if st.dtype != VERB or not st._deck_of(VERB):
+            return "check", "the dealer draws the Bard's verb from a verb deck that has one"
+        if st.acted != 1 << b or st.out != 1 << b:
+            return "flags", "the Bard who drank is the only one out"
+    elif ph == ADJUST:
+        opp = SYSTEM if st.owners[N2] == b else st.owners[N2]
+        t = st.turn  # type: ignore[assignment]
+        if st.opp != opp:
+            return "check", "the opponent is the owner of N2 (sys if the Bard)"
+        if t not in (b, opp) or st.skill(t) != SK_CATERPILLAR:
+            return "to-move", "a face-up Caterpillar in the check chooses grow, stay or shrink"
+    elif ph == SWAP:
+        w, lo = st.win, st.lose
+        if not (0 <= w < n and 0 <= lo < n and w != lo and {w, lo} == {b, st.opp}):
+            return "check", "a swap follows a check between two players, one the Bard"
+        if st.turn != w or not st.prerev or not st.shown >> lo & 1:
+            return "check", "the winner chooses a swap when the loser was already face up"
+    elif ph == BUY:
+        if len(st.hands[st.turn]) < 3:  # type: ignore[index]
+            return "hands", "the merchant's owner buys with three cards or more"
+    elif ph in (CLEAN, DRAW):
+        seat = (st.cstart + st.cidx) % n
+        k, lim = len(st.hands[seat]), st.limit(seat)
+        if st.cidx >= n or (ph == CLEAN and st.turn != seat):
+            return "check", "the seat to refill is the Clean Phase start plus the seats done"
+        if ph == CLEAN and not (k > lim or (k < lim and (st.deck or st.discard))):
+            return "hands", f"p{seat} has nothing to do in the Clean Phase"
+        if ph == DRAW and (k >= lim or not st._deck_of(st.dtype)):
+            return "check", "the dealer draws for a seat below its hand size, from a deck " \
+                "that has a card"
+    return None

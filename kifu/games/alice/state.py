@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
-from itertools import combinations, permutations
+from itertools import combinations, compress, permutations
 
 from kifu.core.errors import IllegalActionError, VariantError
 from kifu.core.game import DEALER, Action, Result, State, actor_name
@@ -47,6 +48,7 @@ from kifu.games.alice.cards import (
     FX_BUY,
     FX_POOL,
     FX_TELL,
+    N_CODES,
     NOUN,
     SK_ALICE,
     SK_CAT,
@@ -59,20 +61,38 @@ from kifu.games.alice.cards import (
     VERB,
     tables,
 )
+from kifu.games.alice.layout import (
+    A1,
+    A2,
+    ADJUST,
+    BARD,
+    BUY,
+    CHAR,
+    CLEAN,
+    DEAL,
+    DEALER_PHASES,
+    DRAW,
+    FORCED,
+    N1,
+    N2,
+    NONE,
+    OVER,
+    PLAY,
+    POOL,
+    ROLES,
+    SLOT_TYPE,
+    SLOTS,
+    SWAP,
+    SYSTEM,
+    V,
+    party,
+)
+from kifu.games.alice.layout import (
+    PHASES as PHASES,  # re-exported: other modules read the phase names here
+)
+from kifu.games.alice.text import render, write_line
 from kifu.games.alice.variant import AliceVariant
 
-(ROLES, DEAL, CHAR, BARD, FORCED, PLAY, ADJUST, SWAP, POOL, BUY, CLEAN, DRAW,
- OVER) = range(13)
-PHASES = ("roles", "deal", "char", "bard", "forced", "play", "adjust", "swap", "pool",
-          "buy", "clean", "draw", "over")
-DEALER_PHASES = frozenset((ROLES, DEAL, FORCED, POOL, DRAW))
-
-SLOTS = ("A1", "N1", "V", "A2", "N2")
-SLOT_TYPE = (ADJ, NOUN, VERB, ADJ, NOUN)
-A1, N1, V, A2, N2 = range(5)
-SYSTEM = 9
-"""The system as a party of the check (opponent, winner or loser)."""
-NONE = -1
 HAND = 4
 HATTER_HAND = 5
 DEAL_SHAPE = ((NOUN, 2), (VERB, 1), (ADJ, 2))
@@ -93,6 +113,35 @@ EMPTY5: tuple[tuple[int, ...], ...] = ((), (), (), (), ())
 NOOWN = (NONE,) * 5
 
 
+TYPE_BITS = tuple(((1 << 52) - 1) << 52 * t for t in range(3))
+"""The bits of each deck type's codes (nouns 0-51, verbs 52-103, adjectives 104-155)."""
+_NOUNS, _VERBS, _ADJS = TYPE_BITS
+DRAWING = frozenset((DRAW, FORCED))
+"""The phases where the dealer draws a card from a deck."""
+TYPE_SLOTS = ((N1, N2), (V,), (A1, A2))
+"""The sentence slots of each deck type."""
+_RANGE = range(N_CODES)
+_01 = bytes.maketrans(b"01", b"\0\1")
+
+
+def bits(cards: Iterable[int]) -> int:
+    """A set of card codes as an int, bit ``c`` for code ``c``."""
+    x = 0
+    for c in cards:
+        x |= 1 << c
+    return x
+
+
+def selectors(x: int) -> bytes:
+    """Byte ``c`` is 1 if bit ``c`` of ``x`` is set, else 0 (for ``itertools.compress``)."""
+    return bin(x)[:1:-1].encode().translate(_01)
+
+
+def codes(x: int) -> tuple[int, ...]:
+    """The card codes in the set of bits ``x``, ascending."""
+    return tuple(compress(_RANGE, selectors(x)))
+
+
 def _without(hand: tuple[int, ...], code: int) -> tuple[int, ...]:
     i = hand.index(code)
     return hand[:i] + hand[i + 1:]
@@ -106,13 +155,10 @@ def _set(t: tuple, i: int, v) -> tuple:
     return (*t[:i], v, *t[i + 1:])
 
 
-def party(x: int) -> str:
-    """A check party as text: ``p1``, ``sys`` or ``-``."""
-    return "sys" if x == SYSTEM else ("-" if x == NONE else f"p{x}")
-
-
 class AliceState(State):
     __slots__ = (
+        "_dc",
+        "_dk",
         "_tb",
         "_undo",
         "acted",
@@ -122,8 +168,6 @@ class AliceState(State):
         "chars",
         "cidx",
         "cstart",
-        "deck",
-        "discard",
         "dtype",
         "fx",
         "hands",
@@ -178,9 +222,11 @@ class AliceState(State):
         self.acted = 0
         self.out = 0
         self.cat_used = False
-        self.discard: tuple[int, ...] = ()
+        self._dc = 0
+        """The discard pile as a set of bits (bit ``c`` for card code ``c``)."""
         self.story: tuple[int, ...] = ()
-        self.deck: tuple[int, ...] = self._tb.deck_all
+        self._dk = self._tb.deck_bits
+        """The decks as a set of bits; a type's cards are 52 bits (``TYPE_BITS``)."""
         self.turns = 0
         # the check and what follows it
         self.win = NONE
@@ -211,14 +257,14 @@ class AliceState(State):
     def _snap(self) -> tuple:
         return (self.phase, self.turn, self.roles, self.shown, self.sp, self.sys_sp,
                 self.hands, self.chars, self.bard, self.slots, self.owners, self.acted,
-                self.out, self.cat_used, self.discard, self.story, self.deck, self.turns,
+                self.out, self.cat_used, self._dc, self.story, self._dk, self.turns,
                 self.win, self.lose, self.opp, self.prerev, self.adj, self.fx, self.cstart,
                 self.cidx, self.dtype, self.nextbard, self.winners)
 
     def _restore(self, s: tuple) -> None:
         (self.phase, self.turn, self.roles, self.shown, self.sp, self.sys_sp,
          self.hands, self.chars, self.bard, self.slots, self.owners, self.acted,
-         self.out, self.cat_used, self.discard, self.story, self.deck, self.turns,
+         self.out, self.cat_used, self._dc, self.story, self._dk, self.turns,
          self.win, self.lose, self.opp, self.prerev, self.adj, self.fx, self.cstart,
          self.cidx, self.dtype, self.nextbard, self.winners) = s
 
@@ -261,17 +307,29 @@ class AliceState(State):
     def complete(self) -> bool:
         return all(self.slots)
 
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The cards in the decks (every type), sorted."""
+        return codes(self._dk)
+
+    @deck.setter
+    def deck(self, cards: Iterable[int]) -> None:
+        self._dk = bits(cards)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        """The discard pile, sorted."""
+        return codes(self._dc)
+
+    @discard.setter
+    def discard(self, cards: Iterable[int]) -> None:
+        self._dc = bits(cards)
+
     def can_draw(self, t: int) -> bool:
-        lo, hi = 52 * t, 52 * t + 52  # a type's codes are contiguous; zones are sorted
-        d = self.deck
-        if bisect_left(d, hi) > bisect_left(d, lo):
-            return True
-        x = self.discard
-        return bisect_left(x, hi) > bisect_left(x, lo)
+        return bool((self._dk | self._dc) & TYPE_BITS[t])
 
     def _deck_of(self, t: int) -> tuple[int, ...]:
-        d = self.deck
-        return d[bisect_left(d, 52 * t):bisect_left(d, 52 * t + 52)]
+        return codes(self._dk & TYPE_BITS[t])
 
     def totals(self) -> tuple[int, int]:
         """The two sides' 21 totals with the Caterpillar's adjustments chosen so far."""
@@ -299,7 +357,7 @@ class AliceState(State):
                 return [DISCARDS[c] for c in hand]
             return [DRAWS[t] for t in range(3) if self.can_draw(t)]
         if ph in (DRAW, FORCED):
-            return [CARDS[c] for c in self._deck_of(self.dtype)]
+            return list(compress(CARDS, selectors(self._dk & TYPE_BITS[self.dtype])))
         if ph == BARD:
             verbs = [PLAYS[c][V] for c in self.hands[self.bard] if CODE_TYPE[c] == VERB]
             return verbs or [DRINK]  # type: ignore[list-item]
@@ -339,19 +397,47 @@ class AliceState(State):
         out.append(DRINK)
         return out
 
+    def _count_plays(self, seat: int) -> int:
+        """``len(self._plays(seat))``, counted without building the actions: the leaves of
+        the playing-phase positions of benchmarks/test_perft.py (fixtures/perft/alice.perft);
+        tests/test_alice_push.py checks it against ``_plays``."""
+        slots = self.slots
+        hand = self.hands[seat]
+        if not all(slots):
+            free = (not slots[N1]) + (not slots[N2]), not slots[V], \
+                (not slots[A1]) + (not slots[A2])
+            k = 1
+            for c in hand:
+                k += free[CODE_TYPE[c]]
+            return k
+        if self._cat_free(seat):
+            return 1 + sum(2 - (CODE_TYPE[c] == VERB) for c in hand)
+        k = 1
+        for c in hand:
+            su, rk = CODE_SUIT[c], CODE_RANK[c]
+            for i in TYPE_SLOTS[CODE_TYPE[c]]:
+                top = slots[i][-1]
+                if CODE_SUIT[top] == su or CODE_RANK[top] == rk:
+                    k += 1
+        return k
+
     def count_legal(self) -> int:
         ph = self.phase
-        if ph == PLAY:
-            return len(self._plays(self.turn))  # type: ignore[arg-type]
-        if ph in (DRAW, FORCED):
-            return len(self._deck_of(self.dtype))
+        # The Clean Phase first, ``limit`` inline: nearly every leaf of benchmarks/
+        # test_perft.py (the 3p-clean position); tests/test_alice_push.py compares the count
+        # with legal_actions() at every node it visits.
         if ph == CLEAN:
             seat: int = self.turn  # type: ignore[assignment]
             k = len(self.hands[seat])
-            if k > self.limit(seat):
+            if k > (HATTER_HAND if self.shown >> seat & 1 and
+                    self._tb.role_skill[self.roles[seat]] == SK_HATTER else HAND):
                 return k
-            cd = self.can_draw
-            return cd(0) + cd(1) + cd(2)
+            x = self._dk | self._dc
+            return (x & _NOUNS != 0) + (x & _VERBS != 0) + (x & _ADJS != 0)
+        if ph == PLAY:
+            return self._count_plays(self.turn)  # type: ignore[arg-type]
+        if ph in DRAWING:
+            return (self._dk & TYPE_BITS[self.dtype]).bit_count()
         return len(self.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]] | None:
@@ -376,7 +462,7 @@ class AliceState(State):
             if len(rs) == self.n and len(set(rs)) == self.n and all(0 <= r < k for r in rs):
                 return
         elif ph in (DRAW, FORCED) and type(action) is Card:
-            if action.code in self.deck and CODE_TYPE[action.code] == self.dtype:
+            if self._dk >> action.code & 1 and CODE_TYPE[action.code] == self.dtype:
                 return
         elif ph == BUY and type(action) is Buy:
             hand = self.hands[self.turn]  # type: ignore[index]
@@ -403,7 +489,7 @@ class AliceState(State):
                         f"p{s}'s hand has {shape[0]} nouns, {shape[1]} verbs, {shape[2]} "
                         "adjectives: each player gets 2 nouns, 1 verb, 2 adjectives",
                         rule=R_SETUP)
-            bad = [c for c in got if got[c] > 1 or c not in self.deck]
+            bad = [c for c in got if got[c] > 1 or not self._dk >> c & 1]
             if bad:
                 raise IllegalActionError(
                     f"{TOKEN[min(bad)]} is not in the deck (or is dealt twice)", rule=R_SETUP)
@@ -503,59 +589,121 @@ class AliceState(State):
 
     # --- playing ------------------------------------------------------------------------
     def push(self, action: Action) -> None:
-        self._undo.append(self._snap())
-        self.history.append(action)
         t = type(action)
         ph = self.phase
+        # Perft's hot path (benchmarks/test_perft.py, fixtures/perft/alice.perft: the
+        # 3p-clean position makes ~97% of the suite's pushes, each a Clean Phase draw: Draw,
+        # then the dealer's Card): both run inline with a short undo record (4 items for a
+        # Card, 2 for a Draw; ``pop`` tells them by length) unless the Card ends the turn or
+        # the Draw rebuilds a deck. tests/test_alice_push.py pins them to the general path.
+        if t is Card and ph == DRAW and self.trace is None:
+            code = action.code
+            n = self.n
+            i = self.cidx
+            cs = self.cstart
+            seat = (cs + i) % n
+            hands = self.hands
+            hand = hands[seat]
+            j = bisect_left(hand, code)
+            h = list(hands)
+            h[seat] = hand[:j] + (code,) + hand[j:]  # noqa: RUF005 (cheaper than unpacking)
+            dk = self._dk ^ 1 << code
+            more = dk or self._dc
+            shown = self.shown
+            skills = self._tb.role_skill
+            roles = self.roles
+            j = i
+            while j < n:  # _clean_next
+                s = (cs + j) % n
+                k = len(h[s])
+                lim = HATTER_HAND if shown >> s & 1 and skills[roles[s]] == SK_HATTER \
+                    else HAND
+                if k > lim or (k < lim and more):
+                    self._undo.append((self._dk, hands, self.dtype, i))
+                    self.history.append(action)
+                    self._dk = dk
+                    self.hands = tuple(h)
+                    self.dtype = NONE
+                    self.cidx = j
+                    self.phase = CLEAN
+                    self.turn = s
+                    return
+                j += 1
+        elif t is Draw and ph == CLEAN and self._dk & TYPE_BITS[action.deck]:
+            self._undo.append((self.turn, self.dtype))
+            self.history.append(action)
+            self.phase = DRAW
+            self.dtype = action.deck
+            self.turn = DEALER
+            return
+        self._undo.append(self._snap())
+        self.history.append(action)
         try:
-            if t is Play:
-                if ph == BARD:
-                    self._bard_verb(action.code)
-                else:
-                    self._play(action.code, action.slot)
-            elif t is Drink:
-                self._drink()
-            elif t is Card:
-                self._card(action.code)
-            elif t is Discard:
-                seat = self.turn
-                self.hands = _set(self.hands, seat, _without(self.hands[seat], action.code))
-                self.discard = _with(self.discard, action.code)
-                self._clean_next()
-            elif t is Draw:
-                self._draw(action.deck)
-            elif t is Char:
-                self._char(action.code)
-            elif t is Roles:
-                self.roles = action.roles
-                self.phase = DEAL
-            elif t is Deal:
-                self._deal(action.hands)
-            elif t is Adjust:
-                self._adjust(action.delta)
-            elif t is Swap:
-                self._swap(action.take)
-            elif t is Buy:
-                self._buy(action.cards)
-            elif t is Pass:
-                self._run_fx()
-            else:
-                raise TypeError(f"not an Alice action: {action!r}")
+            self._apply(action)
         except TypeError:
             self.pop()
             raise
 
+    def _apply(self, action: Action) -> None:
+        """The general path of ``push`` (after its snapshot): every action, every case."""
+        t = type(action)
+        ph = self.phase
+        if t is Play:
+            if ph == BARD:
+                self._bard_verb(action.code)
+            else:
+                self._play(action.code, action.slot)
+        elif t is Drink:
+            self._drink()
+        elif t is Card:
+            self._card(action.code)
+        elif t is Discard:
+            seat = self.turn
+            self.hands = _set(self.hands, seat, _without(self.hands[seat], action.code))
+            self._dc |= 1 << action.code
+            self._clean_next()
+        elif t is Draw:
+            self._draw(action.deck)
+        elif t is Char:
+            self._char(action.code)
+        elif t is Roles:
+            self.roles = action.roles
+            self.phase = DEAL
+        elif t is Deal:
+            self._deal(action.hands)
+        elif t is Adjust:
+            self._adjust(action.delta)
+        elif t is Swap:
+            self._swap(action.take)
+        elif t is Buy:
+            self._buy(action.cards)
+        elif t is Pass:
+            self._run_fx()
+        else:
+            raise TypeError(f"not an Alice action: {action!r}")
+
     def pop(self) -> Action:
-        if not self._undo:
+        undo = self._undo
+        if not undo:
             raise IndexError("nothing to undo")
-        self._restore(self._undo.pop())
+        u = undo.pop()
+        k = len(u)
+        if k == 4:  # push's Card shortcut
+            self._dk, self.hands, self.dtype, self.cidx = u
+            self.phase = DRAW
+            self.turn = DEALER
+        elif k == 2:  # push's Draw shortcut
+            self.turn, self.dtype = u
+            self.phase = CLEAN
+        else:
+            self._restore(u)
         return self.history.pop()
 
     # setup
     def _deal(self, hands: tuple[tuple[int, ...], ...]) -> None:
         if self.phase == DEAL:
             dealt = {c for h in hands for c in h}
-            self.deck = tuple(c for c in self.deck if c not in dealt)
+            self._dk &= ~bits(dealt)
             self.hands = tuple(tuple(sorted(h)) for h in hands)
             self.phase = CHAR
             self.turn = 0
@@ -617,12 +765,12 @@ class AliceState(State):
         self.acted |= 1 << seat
         if self.phase == BARD:
             # ruling 8: the verb deck's top card fills V for the Bard
-            if not any(CODE_TYPE[c] == VERB for c in self.deck):
+            if not self._dk & TYPE_BITS[VERB]:
                 self._rebuild(VERB)
             self.phase = PLAY
             self._note("forced", f"the Bard p{seat} holds no verb: Drink me!, and the verb "
                        "deck's top card opens the sentence")
-            if any(CODE_TYPE[c] == VERB for c in self.deck):
+            if self._dk & TYPE_BITS[VERB]:
                 self.phase = FORCED
                 self.dtype = VERB
                 self.turn = DEALER
@@ -660,7 +808,7 @@ class AliceState(State):
         self._void()
 
     def _card(self, code: int) -> None:
-        self.deck = _without(self.deck, code)
+        self._dk ^= 1 << code
         self.dtype = NONE
         if self.phase == FORCED:
             b = self.bard
@@ -675,10 +823,9 @@ class AliceState(State):
 
     def _rebuild(self, t: int) -> None:
         """Ruling 5/17: an empty deck takes its type's discards (the deck is unordered)."""
-        moved = tuple(c for c in self.discard if CODE_TYPE[c] == t)
-        if moved:
-            self.discard = tuple(c for c in self.discard if CODE_TYPE[c] != t)
-            self.deck = tuple(sorted(self.deck + moved))
+        moved = self._dc & TYPE_BITS[t]
+        self._dc ^= moved
+        self._dk |= moved
 
     # the check
     def _start_check(self) -> None:
@@ -845,8 +992,7 @@ class AliceState(State):
                 else:
                     gone.append(c)
         self.story = tuple(story)
-        if gone:
-            self.discard = tuple(sorted(self.discard + tuple(gone)))
+        self._dc |= bits(gone)
         self.slots = EMPTY5
         self.owners = NOOWN
 
@@ -879,7 +1025,7 @@ class AliceState(State):
         seat: int = self.turn  # type: ignore[assignment]
         self._note("buy", f"buy: p{seat} discards three cards for 1 SP")
         self.hands = _set(self.hands, seat, tuple(c for c in self.hands[seat] if c not in cards))
-        self.discard = tuple(sorted(self.discard + tuple(cards)))
+        self._dc |= bits(cards)
         if self._gain(seat):
             return
         self._run_fx()
@@ -904,7 +1050,7 @@ class AliceState(State):
                     self.trace[-1][1] != "hatter":
                 self._note("hatter", f"Mad Hatter: p{seat} keeps 5 cards")
             # some deck can be drawn iff a deck or the discard pile holds a card
-            if k > lim or (k < lim and (self.deck or self.discard)):
+            if k > lim or (k < lim and (self._dk or self._dc)):
                 self.phase = CLEAN
                 self.turn = seat
                 return
@@ -912,7 +1058,7 @@ class AliceState(State):
         self._end_turn()
 
     def _draw(self, t: int) -> None:
-        if not self._deck_of(t):
+        if not self._dk & TYPE_BITS[t]:
             self._rebuild(t)
         self.phase = DRAW
         self.dtype = t
@@ -967,7 +1113,7 @@ class AliceState(State):
         want = Counter(self._tb.deck_all)
         assert have == want, f"cards lost or duplicated: {sorted((have - want) + (want - have))}"
         assert all(v >= 0 for v in self.sp) and self.sys_sp >= 0, "negative SP"
-        assert list(self.deck) == sorted(self.deck) and list(self.discard) == sorted(self.discard)
+        assert not self._dk & self._dc, "a card both in a deck and in the discard pile"
         if self.phase not in (ROLES, DEAL, CHAR):
             assert all(c != NONE and CODE_TYPE[c] == NOUN for c in self.chars)
         if self.phase in (PLAY, BARD, FORCED, ADJUST):
@@ -979,16 +1125,10 @@ class AliceState(State):
 
     # --- text ---------------------------------------------------------------------------
     def to_line(self) -> str:
-        from kifu.games.alice.position import write_line
-
         return write_line(self, None)
 
     def view(self, seat: int) -> str:
-        from kifu.games.alice.position import write_line
-
         return write_line(self, seat)
 
     def render(self, seat: int | None = None) -> str:
-        from kifu.games.alice.position import render
-
         return render(self, seat)

@@ -24,6 +24,7 @@ import re
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import Game
 from kifu.core.numbers import is_small_int
+from kifu.core.variant import short
 from kifu.games.lianxian.state import (
     DEAL,
     FIRST,
@@ -169,7 +170,7 @@ def from_line(game: Game, line: str) -> LianxianState:
         m = _SEAT.fullmatch(head)
         if not m or int(head[1:]) >= n:
             raise _err(f"status: expected deal, first, over or a seat p0..p{n - 1}, got "
-                       f"{status_f!r}", c_status)
+                       f"{short(status_f)}", c_status)
         mover = int(head[1:])
         if len(parts) == 1:
             phase = TURN
@@ -191,7 +192,7 @@ def from_line(game: Game, line: str) -> LianxianState:
                 raise _err("status: the draws still due for a swap: 1..its size",
                            c_status)
         else:
-            raise _err(f"status: cannot read {status_f!r} (p1, p1:refill:P:R, "
+            raise _err(f"status: cannot read {short(status_f)} (p1, p1:refill:P:R, "
                        "p1:swap:R:TILES, :recycle)", c_status)
     if recycle and phase not in (REFILL, SWAP):
         raise _err("status: only a refill or a swap can wait for a recycle", c_status)
@@ -209,7 +210,7 @@ def from_line(game: Game, line: str) -> LianxianState:
     else:
         seats = _SEAT.findall(recent_f)
         if "".join(f"p{s}" for s in seats) != recent_f:
-            raise _err(f"recent: expected - or seats like p2p0, got {recent_f!r}", c_recent)
+            raise _err(f"recent: expected - or seats like p2p0, got {short(recent_f)}", c_recent)
         recent = tuple(int(s) for s in seats)
         if len(set(recent)) != len(recent) or any(s >= n for s in recent):
             raise _err("recent: each seat of the game at most once", c_recent)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from kifu.core.errors import NotationError
+from kifu.core.variant import short
 
 SUITS = "THDCS"
 SUIT_SYMBOLS = "★♥♦♣♠"
@@ -83,7 +84,7 @@ def scan_tiles(text: str, col0: int = 1) -> list[int]:
                 raise NotationError(f"tile {ch!r} needs a number 1..10 after it",
                                     col=col0 + i + 1)
             raise NotationError(
-                f"expected a tile (suit T H D C S or ★♥♦♣♠, then 1..10), got {text[i:]!r}",
+                f"expected a tile (suit T H D C S or ★♥♦♣♠, then 1..10), got {short(text[i:])}",
                 col=col0 + i,
             )
         out.append(code(_SUIT_OF[m.group(1)], int(m.group(2))))
@@ -95,5 +96,5 @@ def parse_tile(text: str, col0: int = 1) -> int:
     """Exactly one tile token."""
     codes = scan_tiles(text, col0)
     if len(codes) != 1:
-        raise NotationError(f"expected one tile, got {text!r}", col=col0)
+        raise NotationError(f"expected one tile, got {short(text)}", col=col0)
     return codes[0]

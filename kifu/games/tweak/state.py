@@ -1391,7 +1391,9 @@ class TweakState(State):
                 )
             if not _contains_all(self.table, taken):
                 return (
-                    f"the table ({cards_text(self.table)}) does not hold {cards_text(taken)}",
+                    f"the table ({cards_text(self.table)}) does not hold "
+                    f"{cards_text(taken[:40])}"
+                    + (f"... ({len(taken)} cards)" if len(taken) > 40 else ""),
                     "tweak 5: capture table cards",
                 )
             total = FACE[action.card] + sum(FACE[c] for c in taken)
