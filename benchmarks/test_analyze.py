@@ -4,7 +4,7 @@
   with the default questions (``tweak-this-turn`` at every decision of a turn,
   ``best-points`` once the deck is empty): the target is under 1 s a record (median, CPU);
 - GRAPH-T ``double-dummy`` per judged ply, by the most cards a hand holds (K - 1, K, K + 1
-  for the default K, ``kifu.lab.analyze.DD_CARDS``), on the plies of 12 seeded 3- and
+  for the default K, ``kifu.lab.analyze.DD_CARDS``), on the plies of 12 seeded 2-, 3- and
   4-player games: the reason for K;
 - a corpus of 10,000 3-player single-round TWEAK records mined for ``tweak-this-turn``
   puzzles on 1 and 2 worker processes (``KIFU_MINE_RECORDS`` sets another size): records
@@ -28,7 +28,7 @@ import pytest
 from benchmarks.conftest import CHESS_PERFT_4, chess_perft
 from kifu import games
 from kifu.core.game import DEALER
-from kifu.lab.analyze import DD_CARDS, Job, Limits, analyze_record, in_scope, question_player
+from kifu.lab.analyze import Job, Limits, analyze_record, dd_cards, in_scope, question_player
 from kifu.lab.mine import mine
 from kifu.lab.play import play_record
 from kifu.notation.reader import read_records
@@ -106,10 +106,12 @@ def _dd_plies(players: int, cards: int) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("cards", [DD_CARDS - 1, DD_CARDS, DD_CARDS + 1])
-@pytest.mark.parametrize("players", [3, 4])
-def test_graph_t_per_judged_ply(benchmark, players: int, cards: int) -> None:
-    """A judged ply at K cards: well under a second (K = DD_CARDS)."""
+@pytest.mark.parametrize("step", [-1, 0, 1], ids=["K-1", "K", "K+1"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_graph_t_per_judged_ply(benchmark, players: int, step: int) -> None:
+    """A judged ply at K cards (``DD_CARDS``: 8, 6, 5 for 2, 3, 4 players) and at K +- 1:
+    well under a second up to K."""
+    cards = dd_cards(players) + step
     game = games.get("graph-t")
     q = get_question("double-dummy")
     lines = _dd_plies(players, cards)
@@ -130,8 +132,8 @@ def test_graph_t_per_judged_ply(benchmark, players: int, cards: int) -> None:
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     benchmark.extra_info.update(players=players, cards=cards, plies=len(times),
                                 median_s=round(median, 5), p95_s=round(p95, 5),
-                                max_s=round(times[-1], 5), default_k=DD_CARDS)
-    if cards <= DD_CARDS:
+                                max_s=round(times[-1], 5), default_k=dd_cards(players))
+    if step <= 0:
         assert p95 < 0.5, f"{players} players at {cards} cards: p95 {p95:.2f} s"
 
 

@@ -338,3 +338,17 @@ def test_probability_loss_is_exact() -> None:
     assert s.worth("possible p=2/3", 2) == float(Fraction(2, 3))
     (loc,) = read_records(FIX.joinpath("tweak", "missed-win-2p.kifu").read_text("utf-8"))
     assert loc.record.moves
+
+
+def test_graph_t_judges_from_k_cards() -> None:
+    path = str(FIX / "graph-t" / "missed-win-3p.kifu")
+    default = [o for o in json_lines(path) if o["kind"] == "ply"]
+    fewer = [o for o in json_lines(path, "--dd-cards", "3") if o["kind"] == "ply"]
+    assert 0 < len(fewer) < len(default)
+    game = games.get("graph-t")
+    from kifu.lab.analyze import dd_cards
+
+    for o in default:
+        state = game.from_line(o["position"])
+        assert max(state.hand(s).bit_count() for s in range(state.n)) <= dd_cards(3)
+    assert (dd_cards(2), dd_cards(3), dd_cards(4)) == (8, 6, 5)

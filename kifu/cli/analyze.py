@@ -10,7 +10,6 @@ from kifu.cli.common import CliError, handle_errors
 from kifu.cli.options import QuestionCommand, quiet_option
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import (
-    DD_CARDS,
     RECORDS_PER_CHUNK,
     TOWAI_CARDS,
     Job,
@@ -39,8 +38,9 @@ from kifu.notation.record import format_records
 @click.option("--budget-seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Most seconds one search may take (the output then depends on the "
                    "machine).")
-@click.option("--dd-cards", type=click.IntRange(1, 13), default=DD_CARDS, show_default=True,
-              metavar="K", help="GRAPH-T: judge once every hand holds at most K cards.")
+@click.option("--dd-cards", type=click.IntRange(1, 30), default=None, metavar="K",
+              help="GRAPH-T: judge once every hand holds at most K cards (default: 8, 6, 5 "
+                   "for 2, 3, 4 players).")
 @click.option("--towai-cards", type=click.IntRange(1, 60), default=TOWAI_CARDS,
               show_default=True, metavar="C",
               help="TOWAI: ask towai-win-round once the hands hold at most C cards.")

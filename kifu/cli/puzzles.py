@@ -11,7 +11,7 @@ from kifu import games
 from kifu.cli.common import handle_errors
 from kifu.cli.options import QuestionCommand, max_memory_option, quiet_option
 from kifu.cli.scale import executor_options
-from kifu.lab.analyze import BUDGET_NODES, DD_CARDS
+from kifu.lab.analyze import BUDGET_NODES
 from kifu.lab.generate import GAMES_PER_CHUNK, generate_puzzles
 from kifu.lab.mine import RECORDS_PER_CHUNK as MINE_CHUNK
 from kifu.notation.files import write_output
@@ -107,8 +107,9 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
               help="Also store the puzzles mined from files in this archive.")
 @click.option("--budget-nodes", type=click.IntRange(1), default=BUDGET_NODES,
               show_default=True, help="Most positions one search may visit.")
-@click.option("--dd-cards", type=click.IntRange(1, 13), default=DD_CARDS, show_default=True,
-              metavar="K", help="GRAPH-T: positions where every hand holds at most K cards.")
+@click.option("--dd-cards", type=click.IntRange(1, 30), default=None, metavar="K",
+              help="GRAPH-T: positions where every hand holds at most K cards (default: 8, "
+                   "6, 5 for 2, 3, 4 players).")
 @executor_options(chunk_size=MINE_CHUNK, unit="records")
 @quiet_option("No progress bar and no summary on stderr.")
 @handle_errors

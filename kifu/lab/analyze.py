@@ -20,7 +20,8 @@ to be judged by it.
 
 Which questions, by game (:data:`DEFAULT_QUESTIONS`), and when (:class:`Limits`): TWEAK
 ``tweak-this-turn`` at every decision of a turn and ``best-points`` once the deck is
-empty; GRAPH-T ``double-dummy`` once every hand holds at most ``dd_cards`` cards; TOWAI
+empty; GRAPH-T ``double-dummy`` once every hand holds at most K cards (8, 6, 5 for 2, 3, 4
+players: :data:`DD_CARDS`); TOWAI
 ``towai-out-this-turn`` always and ``towai-win-round`` once the hands hold at most
 ``towai_cards`` cards between them; Lianxian ``lianxian-best`` and ``lianxian-finish``;
 Alice ``alice-bard-wins``. Each search has a budget (nodes, and optionally seconds); a
@@ -179,9 +180,14 @@ def scale_of(question: Question | str) -> Scale:
 
 # --- which positions ------------------------------------------------------------------
 
-DD_CARDS = 4
-"""GRAPH-T: ``double-dummy`` is asked once every hand holds at most this many cards (see
-``docs/puzzles.md``, "Analysis", for the timings behind it)."""
+DD_CARDS: dict[int, int] = {2: 8, 3: 6, 4: 5}
+"""GRAPH-T: ``double-dummy`` is asked once every hand holds at most this many cards, by the
+number of players (``--dd-cards K`` sets one K for all): the most cards at which a judged
+ply still takes well under a second. Measured with the compiled searcher on every judged
+ply of 12 seeded games each (CPU, 2026-11-26): 2 players at 8 cards median 5 ms, max
+15 ms; 3 players at 6 cards median 2 ms, p95 0.14 s, max 0.23 s (at 7: p95 0.94 s, max
+5.0 s); 4 players at 5 cards median 2 ms, p95 0.05 s, max 0.09 s (at 6: p95 1.8 s, max
+2.9 s). ``docs/puzzles.md``, "Analysis"; ``benchmarks/test_analyze.py``."""
 TOWAI_CARDS = 8
 """TOWAI: ``towai-win-round`` is asked once the hands hold at most this many cards between
 them (its proof search grows fast with the cards: up to 0.2 M nodes at 5 to 10 cards)."""
@@ -192,7 +198,8 @@ BUDGET_NODES = 200_000
 class Limits(msgspec.Struct, frozen=True):
     """When the costly questions are asked, and how much each search may do."""
 
-    dd_cards: int = DD_CARDS
+    dd_cards: int | None = None
+    """GRAPH-T's K for every player count (None: :data:`DD_CARDS` by player count)."""
     towai_cards: int = TOWAI_CARDS
     budget_nodes: int | None = BUDGET_NODES
     budget_seconds: float | None = None
@@ -201,11 +208,17 @@ class Limits(msgspec.Struct, frozen=True):
         return Budget(nodes=self.budget_nodes, seconds=self.budget_seconds)
 
 
+def dd_cards(players: int) -> int:
+    """The default K of GRAPH-T's ``double-dummy`` for ``players`` seats."""
+    return DD_CARDS.get(players, min(DD_CARDS.values()))
+
+
 def in_scope(question: Question, state: State, limits: Limits) -> bool:
     """Whether ``question`` (which applies to ``state``) is asked there."""
     name = question.name
     if name == "double-dummy":
-        return max(state.hand(s).bit_count() for s in range(state.n)) <= limits.dd_cards  # type: ignore[attr-defined]
+        k = limits.dd_cards if limits.dd_cards is not None else dd_cards(state.n)
+        return max(state.hand(s).bit_count() for s in range(state.n)) <= k  # type: ignore[attr-defined]
     if name == "towai-win-round":
         return sum(state.hand_size(s) for s in range(state.n)) <= limits.towai_cards  # type: ignore[attr-defined]
     return True
