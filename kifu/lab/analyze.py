@@ -188,9 +188,12 @@ ply of 12 seeded games each (CPU, 2026-11-26): 2 players at 8 cards median 5 ms,
 15 ms; 3 players at 6 cards median 2 ms, p95 0.14 s, max 0.23 s (at 7: p95 0.94 s, max
 5.0 s); 4 players at 5 cards median 2 ms, p95 0.05 s, max 0.09 s (at 6: p95 1.8 s, max
 2.9 s). ``docs/puzzles.md``, "Analysis"; ``benchmarks/test_analyze.py``."""
-TOWAI_CARDS = 8
+TOWAI_CARDS = 6
 """TOWAI: ``towai-win-round`` is asked once the hands hold at most this many cards between
-them (its proof search grows fast with the cards: up to 0.2 M nodes at 5 to 10 cards)."""
+them. Its proof search grows fast and unevenly with the cards (every judged ply of 8 seeded
+greedy games each of 2, 3 and 4 players, CPU, 2026-11-26): at 6 cards median 0.4 ms, max
+0.55 s; at 7 max 1.8 s and one ply past the 200,000-node budget; at 8, 8 of 38 past it;
+at 10 median 0.65 s."""
 BUDGET_NODES = 200_000
 """The default node budget of one search."""
 
