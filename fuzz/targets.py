@@ -562,6 +562,22 @@ def all_targets() -> dict[str, Target]:
 # --- seeds --------------------------------------------------------------------------------
 
 
+def _annotated_seed(name: str) -> bytes:
+    """A record with marks and ``[%value ...]`` comments (``kifu analyze``'s annotations;
+    docs/notation.md, "Marks and values"), as text or JSON."""
+    from kifu.notation.record import Move, Record
+
+    path = sorted((FIXTURES / "tweak").glob("*.kifu"))[0]
+    (loc,) = read_records(path.read_text(encoding="utf-8"))
+    rec = loc.record
+    moves = [m if m.actor == "d" else Move(m.actor, m.text, "[%value tweak-this-turn: forced "
+                                             "-> no] [%best tweak-this-turn: p0 !J+]",
+                                           "??" if i % 3 == 0 else "!" if i % 3 else "?!")
+             for i, m in enumerate(rec.moves)]
+    marked = Record(rec.headers, moves, rec.comment)
+    return record_to_json(marked) if name == "record_json" else format_record(marked).encode()
+
+
 @cache
 def _alice_seeds() -> tuple[bytes, ...]:
     """Valid Alice lines: the perft and puzzle fixtures, and positions of seeded games."""
@@ -608,6 +624,7 @@ def seeds(name: str) -> list[bytes]:
                         out.append(record_to_json(loc.record))
                 else:
                     out.append(data)
+        out.append(_annotated_seed(name))
         return out
     if name == "perft":
         return [p.read_bytes() for p in sorted((FIXTURES / "perft").glob("*.perft"))]

@@ -56,13 +56,13 @@ def _aligned(rows: list[list[str]]) -> str:
                                 row[-1]]).rstrip() for row in rows)
 
 
-@click.command(short_help="Print the JSON Schema of a record, a puzzle, a match or a simulation.")
-@click.argument("kind", type=click.Choice(["record", "puzzle", "match", "simulate"]),
-                default="record")
+@click.command(short_help="Print the JSON Schema of a record, a puzzle or a report.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "match", "simulate",
+                                           "analysis"]), default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default), a puzzle, a match report or a simulation
-    report (their JSON forms: kifu validate/replay --json, kifu puzzles, kifu match --json,
-    kifu simulate --json)."""
+    """Print the JSON Schema of a record (default), a puzzle, a match report, a simulation
+    report or a line of an analysis (their JSON forms: kifu validate/replay --json, kifu
+    puzzles, kifu match --json, kifu simulate --json, kifu analyze --json)."""
     if kind == "match":
         from kifu.lab.match import match_json_schema
 
@@ -72,6 +72,11 @@ def schema(kind) -> None:
         from kifu.lab.simulate import simulate_json_schema
 
         click.echo(json.dumps(simulate_json_schema(), indent=2))
+        return
+    if kind == "analysis":
+        from kifu.lab.analyze import analysis_schema
+
+        click.echo(json.dumps(analysis_schema(), indent=2))
         return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema
