@@ -2,8 +2,9 @@
 
     python tools/ladder_table.py docs/bots/*.json
 
-Prints, for each report, its settings, the per-bot figures and the head-to-head lines, so
-the tables in docs/bots.md can be checked against the raw JSON kept beside them.
+Prints, for each report, its settings (with the seatings each deal was played under, seat 1
+first), the per-bot figures and the head-to-head lines, so the tables in docs/bots.md can be
+checked against the raw JSON kept beside them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ def table(path: str) -> str:
     with open(path, encoding="utf-8") as fh:
         r = json.load(fh)
     out = [f"`{path}`: `{r['rules']}`, {r['players']} players, {r['deals']} deals x "
-           f"{len(r['seatings'])} seatings = {r['games']} games, seed {r['seed']}", "",
+           f"{len(r['seatings'])} seatings = {r['games']} games, seed {r['seed']}; seatings "
+           + ", ".join("(" + ", ".join(s) + ")" for s in r["seatings"]), "",
            "| bot | games | mean rank | win rate | mean score | Elo |",
            "|---|---|---|---|---|---|"]
     for b in r["by_bot"]:
