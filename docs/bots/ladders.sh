@@ -10,10 +10,10 @@ run() { name=$1; workers=$2; shift 2
 # The ladders (2026-11-26): every ladder bot of the game in one match, four seats, so each
 # deal is played under the four cyclic rotations and every pair of bots meets in every game.
 run alice-4p          2 alice    --players 4 --set turns=5 --bots pimc,ismcts,greedy,random
-run towai-4p          2 towai    --players 4 --set wins=1 --bots pimc,ismcts,greedy,out
+run towai-4p          2 towai    --players 4 --set wins=1 --bots pimc,ismcts:iters=40,greedy,out
 run graph-t-4p-quick  2 graph-t  --players 4 --set grey=false --set black=false --bots pimc,ismcts,greedy,ai
-run tweak-4p          2 tweak    --players 4 --set rounds=1 --bots pimc:worlds=8,ismcts,greedy,random
-run lianxian-4p-20    2 lianxian --players 4 --set finish=20 --bots pimc,ismcts,greedy,defensive
+run tweak-4p          2 tweak    --players 4 --set rounds=1 --bots pimc:worlds=6,ismcts:iters=12,greedy,random
+run lianxian-4p-20    2 lianxian --players 4 --set finish=20 --bots pimc,ismcts:iters=8,greedy,defensive
 
 # The classic bots with random (the random rung of GRAPH-T, TOWAI and Lianxian, whose
 # ladders above have no free seat for it); re-run on 2026-11-26 (same bytes).
