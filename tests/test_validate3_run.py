@@ -163,13 +163,19 @@ def with_t_cards(state, legal) -> list:
     return out
 
 
+def random_game(gid: str, k: int, sizes: int, seed: int) -> tuple:
+    """(game, variant, players, new state, dealer rng, players' rng) of the ``k``-th random
+    game of ``gid``: the default rules and then each example variant in turn, 2 to
+    ``sizes + 1`` players."""
+    game = games.get(gid)
+    variant = (None, *game.example_variants)[k % (1 + len(game.example_variants))]
+    n = 2 + k % sizes
+    return game, variant, n, game.new_state(n, variant), Rng(seed + k), random.Random(k)
+
+
 @pytest.mark.parametrize("k", range(5))
 def test_tweak_run_matches_step(k: int) -> None:
-    game = games.get("tweak")
-    variant = (None, *game.example_variants)[k % (1 + len(game.example_variants))]
-    n = 2 + k % 5
-    state = game.new_state(n, variant)
-    chance, rng = Rng(300 + k), random.Random(k)
+    game, variant, n, state, chance, rng = random_game("tweak", k, 5, 300)
     played = []
     ran = tweaks = 0
     prev = None
@@ -194,11 +200,7 @@ def test_tweak_run_matches_step(k: int) -> None:
 
 @pytest.mark.parametrize("k", range(6))
 def test_graph_t_run_matches_step(k: int) -> None:
-    game = games.get("graph-t")
-    variant = (None, *game.example_variants)[k % (1 + len(game.example_variants))]
-    n = 2 + k % 3
-    state = game.new_state(n, variant)
-    chance, rng = Rng(400 + k), random.Random(k)
+    game, variant, n, state, chance, rng = random_game("graph-t", k, 3, 400)
     played = []
     ran = 0
     prev = None
