@@ -442,6 +442,100 @@ def perft(data: bytes) -> bool:
     return True
 
 
+# --- kifu archive query: every option -------------------------------------------------------
+
+QUERY_OPTIONS = ("--game", "--rules", "--player", "--result", "--winner", "--tag",
+                 "--min-plies", "--max-plies", "--from", "--to", "--position", "--text",
+                 "--limit", "--sql", "--timeout", "-f", "--winner-seat", "--won")
+"""The options of ``kifu archive query`` (``--db`` is the target's own archive)."""
+QUERY_FLAGS = ("--won",)
+
+QUERY_TIMEOUT = "0.2"
+"""``--timeout`` the target passes when the input asks for a longer (or no) limit."""
+
+QUERY_TALLY = {"inputs": 0, "accepted": 0, "rejected": 0}
+"""What ``archive_query`` saw: exit code 0 (accepted), 1 or 2 (rejected)."""
+
+
+@cache
+def query_archive() -> str:
+    """A small archive of every game's fixtures (positions indexed, comments searchable),
+    built once per process in a temporary folder."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from kifu.archive import Archive
+
+    where = tempfile.mkdtemp(prefix="kifu-fuzz-")
+    atexit.register(shutil.rmtree, where, True)
+    path = str(Path(where) / "fuzz.db")
+    files = [str(p) for gid in games.ids() for p in sorted((FIXTURES / gid).glob("*.kifu"))[:3]]
+    with Archive(path) as a:
+        a.import_paths(files, positions=True)
+    return path
+
+
+def query_args(data: bytes) -> list[str]:
+    """The command line an input means: one option a line, its first character choosing
+    the option and the rest its value (a longer ``--timeout`` becomes 0.2 s). Bytes that
+    are not UTF-8 become lone surrogates, as Python gives them from a real command line."""
+    args: list[str] = []
+    for part in data.decode("utf-8", "surrogateescape").split("\n")[:24]:
+        if not part:
+            continue
+        option = QUERY_OPTIONS[ord(part[0]) % len(QUERY_OPTIONS)]
+        value = part[1:]
+        if option == "--timeout":
+            try:
+                seconds: float | None = float(value)
+            except ValueError:
+                seconds = None  # left for the command to refuse
+            if seconds is not None and (seconds == 0 or float(QUERY_TIMEOUT) < seconds <= 1e9):
+                value = QUERY_TIMEOUT
+        args += [option] if option in QUERY_FLAGS else [option, value]
+    if "--timeout" not in args:
+        args += ["--timeout", QUERY_TIMEOUT]
+    return args
+
+
+def archive_query(data: bytes) -> None:
+    """``kifu archive query`` with the options an input names, in this process: exit code
+    0, 1 or 2 only, no traceback, an error is one line; a rejection raises ``KifuError``
+    (so the harnesses count it as a refusal)."""
+    from click.testing import CliRunner
+
+    from kifu.cli.main import cli
+
+    args = ["archive", "query", "--db", query_archive(), *query_args(data)]
+    r = CliRunner().invoke(cli, args)
+    QUERY_TALLY["inputs"] += 1
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    assert r.exit_code in (0, 1, 2), (args, r.exit_code, r.output[-500:])
+    assert "Traceback" not in r.output, (args, r.output[-2000:])
+    if r.exit_code == 1:
+        assert len(r.stderr.strip().splitlines()) == 1, (args, r.stderr[-2000:])
+    QUERY_TALLY["rejected" if r.exit_code else "accepted"] += 1
+    _save_tally()
+    if r.exit_code:
+        raise KifuError(f"{NAME}: exit code {r.exit_code}")
+
+
+def _save_tally() -> None:
+    """With ``KIFU_FUZZ_TALLY=FILE``, keep the tally and the peak memory in FILE (JSON),
+    for the campaign's figures (libFuzzer ends the process without Python's exit hooks)."""
+    import os
+
+    where = os.environ.get("KIFU_FUZZ_TALLY")
+    if where:
+        import json
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        Path(where).write_text(json.dumps({**QUERY_TALLY, "peak_rss_mb": peak}))
+
+
 def all_targets() -> dict[str, Target]:
     """Every parser's target, by name (every registered game's positions and actions)."""
     out: dict[str, Target] = {
@@ -454,6 +548,7 @@ def all_targets() -> dict[str, Target]:
         "alice_cards": alice_cards,
         "lianxian_board": lianxian_board,
         "trace": trace,
+        "archive_query": archive_query,
     }
     for gid in games.ids():
         key = gid.replace("-", "_")
@@ -465,6 +560,22 @@ def all_targets() -> dict[str, Target]:
 
 
 # --- seeds --------------------------------------------------------------------------------
+
+
+def _annotated_seed(name: str) -> bytes:
+    """A record with marks and ``[%value ...]`` comments (``kifu analyze``'s annotations;
+    docs/notation.md, "Marks and values"), as text or JSON."""
+    from kifu.notation.record import Move, Record
+
+    path = sorted((FIXTURES / "tweak").glob("*.kifu"))[0]
+    (loc,) = read_records(path.read_text(encoding="utf-8"))
+    rec = loc.record
+    moves = [m if m.actor == "d" else Move(m.actor, m.text, "[%value tweak-this-turn: forced "
+                                             "-> no] [%best tweak-this-turn: p0 !J+]",
+                                           "??" if i % 3 == 0 else "!" if i % 3 else "?!")
+             for i, m in enumerate(rec.moves)]
+    marked = Record(rec.headers, moves, rec.comment)
+    return record_to_json(marked) if name == "record_json" else format_record(marked).encode()
 
 
 @cache
@@ -513,6 +624,7 @@ def seeds(name: str) -> list[bytes]:
                         out.append(record_to_json(loc.record))
                 else:
                     out.append(data)
+        out.append(_annotated_seed(name))
         return out
     if name == "perft":
         return [p.read_bytes() for p in sorted((FIXTURES / "perft").glob("*.perft"))]
@@ -547,4 +659,26 @@ def seeds(name: str) -> list[bytes]:
         if name == f"action_{key}":
             _lines, acts = sample_states(gid)
             return [bytes([i % 256]) + a.encode() for i, a in enumerate(acts[:64])]
+    if name == "archive_query":
+        return [b"\n".join(bytes([QUERY_OPTIONS.index(o) + 64]) + v.encode() for o, v in args)
+                for args in QUERY_SEEDS]
     return [b""]
+
+
+QUERY_SEEDS: list[list[tuple[str, str]]] = [
+    [("--game", "tweak"), ("--min-plies", "10"), ("-f", "json")],
+    [("--player", "p1"), ("--limit", "3")],
+    [("--tag", "Seed=7"), ("--from", "2026.01.01"), ("--to", "2026.12.31")],
+    [("--text", "Bomb"), ("-f", "records")],
+    [("--text", '"the bomb" OR NEAR(p1 p2)')],
+    [("--result", "*"), ("--winner", "p0"), ("--rules", "tweak/1")],
+    [("--sql", "select id, game, plies from records order by plies desc"), ("--limit", "5")],
+    [("--sql", "select text from records"), ("-f", "records")],
+    [("--sql", "select count(*) as n, game from records group by game"), ("-f", "json")],
+    [("--sql", "with recursive c(x) as (select 1 union all select x + 1 from c) "
+               "select x from c"), ("--limit", "100")],
+    [("--sql", "select zeroblob(10) as b, 1e999 as f"), ("-f", "json")],
+    [("--position", "tweak/1 T0 r1d1 t7 0,0 R6O5G4/R2O2Y2 R3Y1 G5G6G1 - -/- -/-")],
+    [("--max-plies", "9223372036854775807"), ("--min-plies", "-9223372036854775808")],
+]
+"""Valid ``archive query`` command lines to start from."""

@@ -90,6 +90,14 @@ def positive(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     return check
 
 
+def seconds_callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Refuse NaN, which passes a ``click.FloatRange`` and would turn a time limit off."""
+    if value is not None and value != value:
+        raise CliError(f"{param.opts[-1] if param.opts else 'seconds'}: not a number of "
+                       "seconds")
+    return value
+
+
 def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A callback refusing negative values (``perft --depth -1``)."""
 
@@ -99,6 +107,16 @@ def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], A
         return value
 
     return check
+
+
+INPUTS = "kifu.inputs"
+"""``ctx.meta`` key: the files an option read (``--cards``), which no output may replace."""
+
+
+def option_inputs(ctx: click.Context | None = None) -> list[str]:
+    """The files the options of the running command read (see :data:`INPUTS`)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    return list(ctx.meta.get(INPUTS, ())) if ctx is not None else []
 
 
 _SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\Z", re.IGNORECASE)
@@ -111,9 +129,9 @@ def parse_size(text: str) -> int:
     >>> parse_size("512M"), parse_size("1.5G"), parse_size("4096")
     (536870912, 1610612736, 4096)
     """
-    m = _SIZE.match(text.strip())
+    m = _SIZE.match(text.strip()) if len(text) <= 40 else None  # 400 digits: no float
     if not m:
-        raise CliError(f"--max-memory: not a size: {text!r} (e.g. 512M, 2G)")
+        raise CliError(f"--max-memory: not a size: {text[:40]!r} (e.g. 512M, 2G)")
     size = int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
     if size < 1:
         raise CliError(f"--max-memory: the size must be at least one byte, not {text!r}")
@@ -136,6 +154,8 @@ def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -
     """Load and register an Alice card-set file; its set's name (or None)."""
     if value is None:
         return None
+    if ctx is not None:
+        ctx.meta.setdefault(INPUTS, []).append(value)
     from kifu import games
     from kifu.core.errors import KifuError
 

@@ -97,6 +97,11 @@ def simulate(game_name, players, count, seed, rules, sets, bots, cards, max_plie
                                "input); name another file")
     if "-" in (output, db):
         raise CliError("-o and --db need a file, not - (the report goes to stdout)")
+    from kifu.notation.files import check_output
+
+    for path in (output, html):
+        if path is not None:  # a folder, a read-only file: refused before the games
+            check_output(path, inputs=inputs)
     records = output is not None or db is not None
     label = f"simulating {game.id}"
     with click.progressbar(length=count, label=label, file=sys.stderr,

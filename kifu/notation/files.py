@@ -8,6 +8,7 @@ through here (``kifu.cli``, ``kifu.archive``, ``kifu.notation.batch``, ``kifu.ht
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import itertools
 import os
@@ -288,81 +289,234 @@ def is_json_path(path: str) -> bool:
     return path.endswith((".json", ".ndjson"))
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (symlinks followed, hard links and
+    devices compared by inode); a path that does not exist is compared by its real path."""
     try:
         return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        try:
+            return os.path.realpath(a) == os.path.realpath(b)
+        except (OSError, ValueError):
+            return False
 
 
-def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
-    """Write ``text`` to ``path`` (``-`` = stdout).
+OUTPUT_BUFFER = 1 << 18
+"""Bytes gathered before an output is written to (:class:`Output`)."""
 
-    A regular file (or a new one) is replaced atomically through a temporary file in its
-    directory, synced before the rename, keeping the old file's permission bits: a crash or
-    a full disk never leaves a half-written file, and the old file stays intact until the
-    new one is complete. Anything else (a device such as ``/dev/null``, a FIFO) is written
-    straight to; a symlink is followed and its target replaced. An output path that is
-    also one of ``inputs`` is refused. Failures raise :class:`KifuError` (one line)."""
-    if path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    for other in inputs:
-        if other != "-" and _same_file(other, path):
-            raise KifuError(f"{path}: the output is also an input; write to another file")
+
+def _why(e: BaseException) -> str:
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+def _stat(path: str, name: str) -> os.stat_result | None:
     try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise KifuError(f"{path}: cannot write: {e.reason}") from None
-    real = os.path.realpath(path)
-    try:
-        st: os.stat_result | None = os.stat(real)
+        return os.stat(path)
     except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise KifuError(f"{path}: cannot write: {e.strerror}") from None
+        return None
+    except (OSError, ValueError) as e:
+        raise KifuError(f"{name}: cannot write: {_why(e)}") from None
+
+
+def check_output(path: str, *, inputs: Iterable[str] = (), exclusive: bool = False) -> None:
+    """Refuse, with one line naming ``path``, an output that would be refused at the end:
+    one of ``inputs`` (the same file by any name), a directory, a read-only file, a folder
+    that does not exist. Commands call it before their work, so a long run is not lost to
+    a mistyped ``-o``; :func:`open_output` calls it again. ``exclusive``: the file must
+    not exist yet."""
+    if path == "-":
+        return
+    if not path:
+        raise KifuError("the output file name is empty")
+    for other in inputs:
+        if other and other != "-" and same_file(other, path):
+            raise KifuError(f"{path}: the output is also an input ({other}); "
+                            "write to another file")
     try:
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            with open(real, "wb", buffering=0) as out:
-                view = memoryview(data)
-                while view:
-                    view = view[out.write(view) :]
-            return
-        _replace(real, data, st)
+        real = os.path.realpath(path)
+    except (OSError, ValueError) as e:
+        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+    st = _stat(real, path)
+    if st is None:
+        directory = os.path.dirname(real) or "."
+        if not os.path.isdir(directory):
+            raise KifuError(f"{path}: cannot write: no folder {directory}")
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise KifuError(f"{path}: cannot write: Permission denied")
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise KifuError(f"{path}: cannot write: it is a directory")
+    if exclusive:
+        raise KifuError(f"{path}: cannot write: the file exists already")
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        raise KifuError(f"{path}: cannot write: not a file, a character device or a FIFO")
+    if stat.S_ISREG(st.st_mode) and (not st.st_mode & 0o222 or not os.access(real, os.W_OK)):
+        raise KifuError(f"{path}: cannot write: the file is read-only (kifu does not "
+                        "replace it; make it writable or choose another file)")
+
+
+class Output:
+    """An output being written (what :func:`open_output` gives): ``write(text)`` gathers
+    UTF-8 bytes and writes them in blocks; an error names the file."""
+
+    def __init__(self, name: str, fd: int) -> None:
+        self.name = name
+        self.fd = fd
+        self._parts: list[bytes] = []
+        self._size = 0
+        self.written = 0
+
+    def write(self, text: str) -> None:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise KifuError(f"{self.name}: cannot write: {e.reason}") from None
+        self._parts.append(data)
+        self._size += len(data)
+        if self._size >= OUTPUT_BUFFER:
+            self.flush()
+
+    def flush(self) -> None:
+        data = b"".join(self._parts)
+        self._parts, self._size = [], 0
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fd, view) :]
+        except OSError as e:
+            raise KifuError(f"{self.name}: cannot write: {_why(e)}") from None
+        self.written += len(data)
+
+
+class _Stdout(Output):
+    def __init__(self) -> None:
+        super().__init__("<stdout>", -1)
+
+    def flush(self) -> None:
+        data = b"".join(self._parts)
+        self._parts, self._size = [], 0
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            sys.stdout.flush()
+            buffer.write(data)
+            buffer.flush()
+        self.written += len(data)
+
+
+@contextlib.contextmanager
+def open_output(path: str, *, inputs: Iterable[str] = (),
+                exclusive: bool = False) -> Iterator[Output]:
+    """The one way kifu writes an output file: ``with open_output(path) as out:
+    out.write(text)`` (``-`` = stdout), for outputs too big to hold whole.
+
+    A regular file (or a new one) is written to a temporary file in its folder, synced and
+    renamed over it when the block ends without an exception, keeping the old file's mode
+    (and owner, for root): a crash, a full disk, a failed write or an exception in the
+    block leaves the old file (or none) and no temporary file. A device (``/dev/null``) or a
+    FIFO is written straight to, never replaced; a symlink is followed and its target
+    replaced. Refused up front (:func:`check_output`): an output that is one of ``inputs``,
+    a directory, a read-only file. Every failure is a :class:`KifuError` naming ``path``.
+
+    ``exclusive``: create the file, never replace one (``kifu record -o``): the finished
+    temporary file is hard-linked into place, which fails if the name exists by then."""
+    inputs = list(inputs)
+    check_output(path, inputs=inputs, exclusive=exclusive)
+    if path == "-":
+        out: Output = _Stdout()
+        yield out
+        out.flush()
+        return
+    real = os.path.realpath(path)
+    st = _stat(real, path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            fd = os.open(real, os.O_WRONLY)
+        except OSError as e:
+            raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+        try:
+            out = Output(path, fd)
+            yield out
+            out.flush()
+        finally:
+            os.close(fd)
+        return
+    directory = os.path.dirname(real) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
     except OSError as e:
-        raise KifuError(f"{path}: cannot write: {e.strerror or e}") from None
-
-
-def _replace(real: str, data: bytes, st: os.stat_result | None) -> None:
-    directory = os.path.dirname(real)
-    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
+        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            out = Output(path, fd)
+            yield out
+            out.flush()
             os.fsync(fd)
         finally:
             os.close(fd)
-        if st is not None:
-            mode = stat.S_IMODE(st.st_mode)
+        _settle(tmp, st)
+        check_output(path, inputs=inputs, exclusive=exclusive)  # it may have changed
+        if exclusive:
+            _link_new(tmp, real)
         else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
+            os.replace(tmp, real)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    with contextlib.suppress(OSError):  # make the rename durable (best effort)
-        dfd = os.open(directory, os.O_RDONLY)
+    fsync_directory(directory)
+
+
+def _link_new(tmp: str, real: str) -> None:
+    """Put ``tmp`` at ``real`` only if nothing is there (a hard link fails on an existing
+    name); on a file system without hard links, a rename after a last check."""
+    try:
+        os.link(tmp, real)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(real):
+            raise FileExistsError(errno.EEXIST, "the file exists already") from None
+        os.replace(tmp, real)
+        return
+    os.unlink(tmp)
+
+
+def _settle(tmp: str, st: os.stat_result | None) -> None:
+    """Give the temporary file the mode (and, for root, the owner) of the file it replaces,
+    or a new file's mode under the umask."""
+    if st is not None:
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        if os.geteuid() == 0:
+            with contextlib.suppress(OSError):
+                os.chown(tmp, st.st_uid, st.st_gid)
+        return
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+
+
+def fsync_directory(directory: str) -> None:
+    """Make a rename or a new file in ``directory`` durable (best effort)."""
+    with contextlib.suppress(OSError):
+        dfd = os.open(directory or ".", os.O_RDONLY)
         try:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
+    """Write ``text`` to ``path`` (``-`` = stdout) through :func:`open_output`: whole or
+    not at all, never over one of ``inputs``, never replacing a device, a FIFO or a
+    read-only file."""
+    with open_output(path, inputs=inputs) as out:
+        out.write(text)
 
 
 # --- which files a command reads -------------------------------------------------------------

@@ -31,6 +31,7 @@ position, a well-formed answer, a legal solution line. Each failure is a one-lin
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
@@ -53,6 +54,11 @@ from kifu.notation.record import (
 KNOWN = ("Game", "Rules", "Position", "Question", "Answer", "Solution", "Difficulty", "Source")
 """The puzzle headers, in their canonical order (any other tag follows them)."""
 REQUIRED = ("Game", "Position", "Question")
+THEMES = "Themes"
+"""The tag that says what a puzzle is about: theme words separated by single spaces, each of
+lower-case letters, digits and ``-=/.`` (``tweak-this-turn possible odds-1/3 thief``). It is
+kept among the other tags (after the known headers); :func:`puzzle_themes` reads it."""
+_THEME = re.compile(r"[a-z0-9][a-z0-9=/.-]{0,39}\Z")
 
 
 class Puzzle(msgspec.Struct, omit_defaults=True):
@@ -107,6 +113,22 @@ class LocatedPuzzle(msgspec.Struct):
 
 
 # --- text --------------------------------------------------------------------------------------
+
+
+def puzzle_themes(p: Puzzle) -> list[str]:
+    """The words of a puzzle's ``Themes`` tag (none if it has no such tag)."""
+    return p.tags.get(THEMES, "").split()
+
+
+def themes_problem(value: str) -> tuple[int, str] | None:
+    """(column, what is wrong) with a ``Themes`` value, or None."""
+    col = 1
+    for word in value.split(" "):
+        if not _THEME.match(word):
+            return col, (f"bad theme {word!r}: a theme is lower-case letters, digits and "
+                         "- = / . (at most 40), themes are separated by one space")
+        col += len(word) + 1
+    return None
 
 
 def split_solution(value: str) -> list[str]:
@@ -421,6 +443,10 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
             raise lp.error("Answer", e.message, e.col) from None
     if p.solution is not None:
         _check_line(lp, game, state, p.solution)
+    if THEMES in p.tags:
+        problem = themes_problem(p.tags[THEMES])
+        if problem:
+            raise lp.error(THEMES, problem[1], problem[0])
     canonical = msgspec.structs.replace(
         p, game=game.id, rules=game.rules_spec(variant), question=question.spec,
         answer=answer,

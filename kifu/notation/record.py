@@ -23,7 +23,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -39,6 +39,15 @@ ACTOR = re.compile(r"(?:d|p(?:0|[1-9][0-9]{0,5}))\Z")
 ACTION_TEXT = re.compile(r"[!-z|~]+(?: [!-z|~]+)*\Z")
 """Action text: printable ASCII tokens (no braces) separated by single spaces."""
 UNFINISHED = "*"
+
+MARKS = ("!", "?", "!!", "??", "!?", "?!")
+"""The marks a move may carry (PGN's move glyphs, python-chess's NAGs 1 to 6): written after
+the action text, as its own last token (``p1 R3xO1 ??``). ``kifu analyze`` writes ``??``
+(a win thrown away), ``?`` (value lost) and ``!`` (the only winning action found)."""
+Mark = Literal["!", "?", "!!", "??", "!?", "?!"]
+_MARKS = frozenset(MARKS)
+NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+"""Each mark's PGN numeric annotation glyph (``$4`` is ``??``), for export to PGN tools."""
 
 # --- limits (docs/notation.md, "Limits") ---------------------------------------------------
 MAX_LINE = 1_000_000
@@ -59,11 +68,14 @@ carriage return would end the line; the others are refused so no file holds them
 
 
 class Move(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One action of a record: its actor (``d``, ``p0``..), its text, an optional comment."""
+    """One action of a record: its actor (``d``, ``p0``..), its text, an optional comment
+    and an optional mark (one of :data:`MARKS`, e.g. ``??``). Comments and marks are
+    annotations: they are not part of the game (:func:`identity_text`)."""
 
     actor: str
     text: str
     comment: str | None = None
+    mark: Mark | None = None
 
 
 class Record(msgspec.Struct, omit_defaults=True):
@@ -167,10 +179,27 @@ def comment_problem(text: str) -> tuple[int, str] | None:
     return None
 
 
+def mark_problem(mark: object) -> str | None:
+    """What is wrong with a move's mark (None or one of :data:`MARKS`), or None."""
+    if mark is None or mark in _MARKS:
+        return None
+    return f"bad mark {excerpt(str(mark))}: a mark is one of {' '.join(MARKS)}"
+
+
+def ends_with_mark(text: str) -> bool:
+    """Whether the last token of ``text`` is a mark (then it cannot be action text: the
+    reader takes it as the move's mark)."""
+    return text[-1:] in ("!", "?") and text.rpartition(" ")[2] in _MARKS
+
+
 def action_problem(text: str) -> tuple[int, str] | None:
     """(index, what is wrong) with an action's text (printable ASCII tokens, no braces,
-    single spaces), or None."""
+    single spaces, the last token not a mark), or None."""
     if ACTION_TEXT.match(text):
+        if ends_with_mark(text):
+            at = text.rfind(" ") + 1
+            return at, (f"an action's last token may not be a mark ({' '.join(MARKS)}): "
+                        f"{excerpt(text)}")
         return None
     if not text:
         return 0, "empty action text"
@@ -222,6 +251,9 @@ def check_record(record: Record, *, path: str | None = None, line: int = 0) -> N
         ap = action_problem(m.text)
         if ap:
             raise bad(f"action {i}", ap[1])
+        mp = mark_problem(m.mark)
+        if mp:
+            raise bad(f"action {i}", mp)
         if m.comment is not None:
             cp = comment_problem(m.comment)
             if cp:
@@ -246,7 +278,15 @@ def _moves_ok(moves: list[Move]) -> bool:
     joined = "\n".join(texts)
     if joined.count("\n") != len(texts) - 1 or not _TEXTS.match(joined):
         return False
-    return all(comment_problem(c) is None for m in moves if (c := m.comment) is not None)
+    if ("!\n" in joined or "?\n" in joined or joined[-1] in "!?") and any(
+            ends_with_mark(t) for t in texts):
+        return False
+    for m in moves:  # one pass for comments and marks
+        if (c := m.comment) is not None and comment_problem(c) is not None:
+            return False
+        if m.mark is not None and m.mark not in _MARKS:
+            return False
+    return True
 
 
 def _record_ok(record: Record) -> bool:
@@ -296,7 +336,10 @@ def format_record(record: Record, *, checked: bool = False,
         return f"{head}\n{moves_text}\n"
     out = [head]
     for m in record.moves:
-        if m.comment is None:
+        if m.mark is not None:
+            out.append(f"{m.actor} {m.text} {m.mark}" if m.comment is None
+                       else f"{m.actor} {m.text} {m.mark} {{{m.comment}}}")
+        elif m.comment is None:
             out.append(f"{m.actor} {m.text}")
         else:
             out.append(f"{m.actor} {m.text} {{{m.comment}}}")
@@ -435,24 +478,33 @@ def json_schema() -> dict[str, Any]:
 
 
 def identity_text(record: Record, text: str | None = None) -> str:
-    """What identifies a game: its canonical text without the comments (the record's and
-    every action's). Two records that differ only in comments, or in layout, are the same
-    game; a different header value or action makes another game. Annotations added to a
-    record later belong here too: this is the one place that decides what they are.
+    """What identifies a game: its canonical text without the annotations: the comments
+    (the record's and every action's, ``[%value ...]`` included) and the marks (``??``).
+    Two records that differ only in annotations, or in layout, are the same game; a
+    different header value or action makes another game. This is the one place that
+    decides what annotations are.
 
-    ``text``: the record's canonical text when already written (a text without ``{`` has
-    no comment, so it is its own identity).
+    ``text``: the record's canonical text when already written (a text without ``{`` and
+    without a mark is its own identity).
 
     >>> rec = Record({"Game": "tweak"}, [Move("d", "dealer p1", "a comment")], "notes")
     >>> identity_text(rec)
     '[Game "tweak"]\\n\\nd dealer p1\\n'
     """
-    if text is not None and "{" not in text:
+    if text is not None and not has_annotations(text):
         return text
-    if record.comment is None and all(m.comment is None for m in record.moves):
+    if record.comment is None and all(m.comment is None and m.mark is None
+                                      for m in record.moves):
         return text if text is not None else format_record(record)
     bare = Record(record.headers, [Move(m.actor, m.text) for m in record.moves])
     return format_record(bare, checked=True)
+
+
+def has_annotations(text: str) -> bool:
+    """Whether a record's canonical text may hold an annotation (a comment or a mark):
+    False only when it surely holds none (no ``{``, no ``?`` and no line ending in ``!``;
+    the test is a few memory scans, so an archive import pays almost nothing for it)."""
+    return "{" in text or "?" in text or "!\n" in text
 
 
 def identity_hash(record: Record, text: str | None = None) -> str:

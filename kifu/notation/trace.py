@@ -35,6 +35,7 @@ from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import DEALER, Game, State, actor_name, parse_actor
 from kifu.core.text import read_text_file
 from kifu.core.variant import Variant, short, variant_fields
+from kifu.notation.files import write_output
 
 SEPARATOR = " | "
 NOT_ENUMERABLE = "(a chance event: not enumerable)"
@@ -187,10 +188,7 @@ def regenerate(directory: Path, game_ids: Sequence[str] | None = None) -> list[P
                 old.unlink()
         for name, variant in wanted.items():
             path = directory / name
-            text = generate(game, variant)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_output(str(path), generate(game, variant))
             written.append(path)
     return written
 

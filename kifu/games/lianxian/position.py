@@ -1,4 +1,5 @@
-"""Lianxian position lines (``LianxianState.to_line`` writes them, ``from_line`` reads).
+"""Lianxian position lines: ``from_line`` reads them (``LianxianState.to_line`` writes
+them with ``text.write_line``).
 
 ``<rules> <status> <stacks> <racks> <public> <bag> <track> <recent>``, e.g.::
 
@@ -25,59 +26,13 @@ from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import Game
 from kifu.core.numbers import is_small_int
 from kifu.core.variant import short
-from kifu.games.lianxian.state import (
-    DEAL,
-    FIRST,
-    HAND,
-    OVER,
-    REFILL,
-    SWAP,
-    TURN,
-    LianxianState,
-    seating_of,
-)
-from kifu.games.lianxian.tiles import ALL_TILES, TOKEN, mask_of, scan_tiles, seq_text, tiles_text
-from kifu.games.lianxian.variant import LianxianVariant, rules_spec
+from kifu.games.lianxian.layout import DEAL, FIRST, HAND, OVER, REFILL, SWAP, TURN
+from kifu.games.lianxian.state import LianxianState, seating_of
+from kifu.games.lianxian.tiles import ALL_TILES, TOKEN, mask_of, scan_tiles, tiles_text
+from kifu.games.lianxian.variant import LianxianVariant
 
 FIELDS = ("status", "stacks", "racks", "public", "bag", "track", "recent")
 _SEAT = re.compile(r"p(0|[1-9][0-9]{0,5})")
-
-
-def _hidden(mask: int) -> str:
-    return "?" * mask.bit_count() or "-"
-
-
-def write_line(state: LianxianState, seat: int | None) -> str:
-    n = state.n
-
-    def sees(s: int) -> bool:
-        return seat is None or s == seat or s == state.partner(seat)
-
-    phase = state.phase
-    if phase == DEAL:
-        status = "deal"
-    elif phase == FIRST:
-        status = "first"
-    elif phase == OVER:
-        status = "over"
-    elif phase == TURN:
-        status = f"p{state.mover}"
-    elif phase == REFILL:
-        status = f"p{state.mover}:refill:{state.need_pub}:{state.need_rack}"
-    else:
-        aside = tiles_text(state.aside) if sees(state.mover) else _hidden(state.aside)
-        status = f"p{state.mover}:swap:{state.need_rack}:{aside}"
-    if state.recycle_due:
-        status += ":recycle"
-    stacks = "/".join(seq_text(st) for st in state.stacks)
-    racks = "/".join(tiles_text(r) if sees(s) else _hidden(r)
-                     for s, r in enumerate(state.racks))
-    bag = tiles_text(state.bag) if seat is None else _hidden(state.bag)
-    track = "/".join(str(x) for x in state.scores)
-    recent = "".join(f"p{s}" for s in state.recent) or "-"
-    del n
-    return " ".join((rules_spec(state.variant), status, stacks, racks,
-                     tiles_text(state.public), bag, track, recent))
 
 
 def _err(message: str, col: int) -> NotationError:

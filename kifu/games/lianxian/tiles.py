@@ -42,14 +42,19 @@ def code(suit: int, number: int) -> int:
     return suit * 10 + number - 1
 
 
-def tiles_of(mask: int) -> list[int]:
-    """The codes of a tile mask, ascending."""
+def bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending: the codes of a tile mask, the spaces of a space
+    mask."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+tiles_of = bits
+"""The codes of a tile mask, ascending (:func:`bits`)."""
 
 
 def mask_of(codes) -> int:
