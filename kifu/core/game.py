@@ -12,8 +12,10 @@ dealer action with an explicit outcome, so a list of actions replays with no RNG
 
 from __future__ import annotations
 
+import importlib
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -201,6 +203,11 @@ class State(ABC):
     def __hash__(self) -> int:
         return hash(self.key())
 
+    def set_fields(self, **values: Any) -> None:
+        """Set each named attribute (how a position reader fills a fresh state)."""
+        for name, value in values.items():
+            setattr(self, name, value)
+
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if the state is inconsistent (a card lost or duplicated,
         a count out of range). Used by the property tests after every action."""
@@ -358,6 +365,19 @@ class Game(ABC):
             raise NotationError(self._rules_token_error(fields[0], e), line=1, col=1) from None
         return variant, fields[1:]
 
+    def split_fields(self, line: str, names: Sequence[str]) -> tuple[Variant, list[str], list[int]]:
+        """:meth:`split_line`, then the remaining fields checked to be as many as ``names``
+        (a located error otherwise), with the 1-based column of each."""
+        variant, fields = self.split_line(line)
+        cols = [m.start() + 1 for m in re.finditer(r"\S+", line)][1:]
+        if len(fields) != len(names):
+            article = "an" if self.id[0] in "aeiou" else "a"
+            raise NotationError(
+                f"{article} {self.id} position has {len(names) + 1} fields "
+                f"(rules, {', '.join(names)}), not {len(fields) + 1}", line=1,
+                col=cols[len(names)] if len(fields) > len(names) else len(line) + 1)
+        return variant, fields, cols
+
     def _rules_token_error(self, token: str, error: VariantError) -> str:
         """What is wrong with the first field of a position line: a line that does not
         start with a rules token at all is told so (not "unknown game 'R1R2...'")."""
@@ -409,3 +429,15 @@ def walk(state: State, depth: int) -> Iterator[State]:
         state.push(action)
         yield from walk(state, depth - 1)
         state.pop()
+
+
+def worlds_in(module: str) -> Callable[[Game, State, int], Callable[[Rng], State]]:
+    """A :meth:`Game.world_sampler` that calls ``world_sampler(state, seat, game)`` of
+    ``module`` (``kifu/games/<game>/worlds.py``), imported when first asked: loading a game
+    does not load its sampler until a bot needs one."""
+
+    def world_sampler(self: Game, state: State, seat: int) -> Callable[[Rng], State]:
+        return importlib.import_module(module).world_sampler(state, seat, self)
+
+    world_sampler.__doc__ = Game.world_sampler.__doc__
+    return world_sampler

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+from typing import Any
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 INK = "#1f2328"
@@ -184,3 +185,23 @@ def line_chart(series: Sequence[Sequence[float]], labels: Sequence[str], *, titl
     body.append(text(left + plot_w, height - 3, f"ply {max(0, count - 1)}", size=9,
                      fill=MUTED, anchor="end"))
     return svg(width, height, body, title)
+
+
+def over_status(state: Any, n: int) -> str:
+    """The status line of a finished game: each seat's score and place."""
+    result = state.result()
+    return "game over" + ("" if result is None else ": " + ", ".join(
+        f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+
+
+def wrap(words: str, width: int) -> list[str]:
+    """``words`` in lines of at most ``width`` characters (a longer word stands alone)."""
+    lines, line = [], ""
+    for w in words.split():
+        if len(line) + len(w) + 1 > width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}".strip()
+    lines.append(line)
+    return lines

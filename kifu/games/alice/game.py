@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
 from kifu.games.alice import codec, position
 from kifu.games.alice.actions import Deal, Roles
@@ -35,13 +34,8 @@ class Alice(Game):
         variant.validate()
         return AliceState(players, variant)
 
-    def from_line(self, line: str) -> AliceState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.alice.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.alice.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(state, text)

@@ -61,14 +61,8 @@ _SEAT = re.compile(r"p([0-9])\Z")
 
 
 def from_line(game: Game, line: str) -> AliceState:
-    variant, fields = game.split_line(line)
+    variant, fields, cols = game.split_fields(line, FIELDS)
     assert isinstance(variant, AliceVariant)
-    cols = [m.start() + 1 for m in re.finditer(r"\S+", line)][1:]
-    if len(fields) != len(FIELDS):
-        raise NotationError(
-            f"an alice position has {len(FIELDS) + 1} fields (rules, {', '.join(FIELDS)}), "
-            f"not {len(fields) + 1}", line=1,
-            col=cols[len(FIELDS)] if len(fields) > len(FIELDS) else len(line) + 1)
     f = dict(zip(FIELDS, fields, strict=True))
     c = dict(zip(FIELDS, cols, strict=True))
 

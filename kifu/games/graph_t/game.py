@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
 from kifu.games.graph_t import codec, position
 from kifu.games.graph_t.actions import LEADS, Deal
@@ -37,13 +35,8 @@ class GraphT(Game):
         variant.validate()
         return GraphTState(players, variant)
 
-    def from_line(self, line: str) -> GraphTState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.graph_t.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.graph_t.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(text)

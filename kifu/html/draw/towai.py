@@ -16,6 +16,7 @@ from kifu.html.svg import (
     MUTED,
     backs,
     item,
+    over_status,
     rect,
     seat_badge_named,
     svg,
@@ -79,9 +80,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
         text(WIDTH - 12 - sw / 2, 26, side_text, size=13, fill=side_ink, anchor="middle",
              weight="bold")]))
     if phase == OVER:
-        result = state.result()
-        status = "game over" + ("" if result is None else ": " + ", ".join(
-            f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+        status = over_status(state, n)
     elif turn == DEALER:
         status = "the dealer acts (shuffle, deal or rebuild)"
     else:
