@@ -11,19 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
-from kifu.html.svg import (
-    INK,
-    MUTED,
-    backs,
-    card_back,
-    item,
-    over_status,
-    rect,
-    seat_badge_named,
-    svg,
-    text,
-    wrap,
-)
+from kifu.html import svg as sv
+from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge_named, svg, text
 
 TYPE_FILL = ("#e3efff", "#ffe9d6", "#e6f5e6")
 """Noun (blue paper), verb (orange paper), adjective (green paper)."""
@@ -80,7 +69,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
                                                        f"system SP {state.sys_sp}", size=14,
                                                        anchor="end", fill=MUTED)))
     if state.phase == OVER:
-        status = over_status(state, n)
+        status = sv.over_status(state, n)
     elif turn == DEALER:
         status = f"the dealer acts ({PHASES[state.phase]} phase)"
     else:
@@ -112,7 +101,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
             text(x + W + 6, y + 50, who + more, size=11, fill=MUTED)]))
     y = top + sh + 46
     if state.story:
-        lines = wrap(" ".join(word[c] for c in state.story), 86)
+        lines = sv.wrap(" ".join(word[c] for c in state.story), 86)
         body.append(text(12, y, "the story so far", size=11, fill=MUTED))
         for k, ln in enumerate(lines[-3:]):
             body.append(text(12, y + 18 + 17 * k, ln, size=13, fill=INK))

@@ -20,7 +20,8 @@ from kifu.games.graph_t.cards import (
     height_in_cards,
 )
 from kifu.games.graph_t.state import LEAD, OVER, PLAY, GraphTState
-from kifu.html.svg import INK, MUTED, backs, fit, item, rect, seat_badge_named, svg, text, wrap
+from kifu.html import svg as sv
+from kifu.html.svg import INK, MUTED, backs, fit, item, rect, seat_badge_named, svg, text
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
@@ -173,7 +174,7 @@ def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozense
                 body.append(text(HAND_X, y + 40, "empty", size=12, fill=MUTED))
         body.append(_stacks(CHART_X, y, s, state.heights[s], top_height))
         y += row_h + 8
-    lines = wrap(LEGEND, 130)
+    lines = sv.wrap(LEGEND, 130)
     body.append(item(LEGEND, [text(12, y + 10 + 15 * k, ln, size=11, fill=MUTED)
                               for k, ln in enumerate(lines)]))
     y += 16 + 15 * len(lines)

@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
+from kifu.html import svg as sv
 from kifu.html.svg import (
     HIGHLIGHT,
     INK,
     MUTED,
     backs,
     item,
-    over_status,
     rect,
     seat_badge_named,
     svg,
@@ -80,7 +80,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
         text(WIDTH - 12 - sw / 2, 26, side_text, size=13, fill=side_ink, anchor="middle",
              weight="bold")]))
     if phase == OVER:
-        status = over_status(state, n)
+        status = sv.over_status(state, n)
     elif turn == DEALER:
         status = "the dealer acts (shuffle, deal or rebuild)"
     else:
