@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from kifu.core.codes import set_bits
 from kifu.core.errors import NotationError
 from kifu.core.variant import short
 
@@ -42,15 +43,9 @@ def code(suit: int, number: int) -> int:
     return suit * 10 + number - 1
 
 
-def bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, ascending: the codes of a tile mask, the spaces of a space
-    mask."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+bits = set_bits
+"""The set bits of a mask, ascending: the codes of a tile mask, the spaces of a space mask
+(the same function object, so the generator's calls cost what they did)."""
 
 
 tiles_of = bits
