@@ -97,6 +97,14 @@ class State(ABC):
     n: int
     history: list[Action]
 
+    def __init__(self, n: int, variant: Any) -> None:
+        """What every game's state starts with: ``n`` seats, the rules, no history and an
+        empty undo stack (``_undo``, a slot of each game's state)."""
+        self.n = n
+        self.variant = variant
+        self.history = []
+        self._undo: list[tuple] = []
+
     # --- whose turn, the end ------------------------------------------------------------
     @property
     @abstractmethod
@@ -271,9 +279,20 @@ class Game(ABC):
     action or the same error): fast replay may then memoise action text -> action."""
 
     # --- states -------------------------------------------------------------------------
-    @abstractmethod
+    state_class: ClassVar[Callable[[int, Any], State]]
+    """The game's state, built as ``state_class(players, variant)``."""
+
     def new_state(self, players: int, variant: Variant | None = None) -> State:
-        """The state before the first dealer action."""
+        """The state before the first dealer action (the default rules when ``variant`` is
+        None)."""
+        self.check_players(players)
+        variant = variant if variant is not None else self.Variant()
+        self.check_variant(variant, players)
+        return self.state_class(players, variant)
+
+    def check_variant(self, variant: Variant, players: int) -> None:  # noqa: B027 (a hook)
+        """Raise :class:`VariantError` when ``variant`` cannot be played by ``players``
+        (:meth:`new_state` asks; the default accepts any)."""
 
     @abstractmethod
     def from_line(self, line: str) -> State:

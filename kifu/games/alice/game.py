@@ -7,6 +7,7 @@ from pathlib import Path
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
+from kifu.core.variant import Variant
 from kifu.games.alice import codec, position
 from kifu.games.alice.actions import Deal, Roles
 from kifu.games.alice.cards import CODE_TYPE, load_card_file
@@ -28,11 +29,10 @@ class Alice(Game):
         AliceVariant(cards="tea-party", turns=30),
     )
 
-    def new_state(self, players: int, variant: AliceVariant | None = None) -> AliceState:
-        self.check_players(players)
-        variant = variant if variant is not None else AliceVariant()
+    state_class = AliceState
+
+    def check_variant(self, variant: Variant, players: int) -> None:
         variant.validate()
-        return AliceState(players, variant)
 
     from_line = position.from_line
     world_sampler = worlds_in("kifu.games.alice.worlds")

@@ -192,10 +192,7 @@ class AliceState(State):
     )
 
     def __init__(self, n: int, variant: AliceVariant):
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._tb = tables(variant.cards)
         need = {NOUN: 2 * n, VERB: n, ADJ: 2 * n}
         for t, k in need.items():

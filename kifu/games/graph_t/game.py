@@ -5,6 +5,7 @@ from __future__ import annotations
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
+from kifu.core.variant import Variant
 from kifu.games.graph_t import codec, position
 from kifu.games.graph_t.actions import LEADS, Deal
 from kifu.games.graph_t.cards import deck_codes
@@ -29,11 +30,10 @@ class GraphT(Game):
         GraphTVariant(grey=False, grey_open="anyone", grey_wins="trump"),
     )
 
-    def new_state(self, players: int, variant: GraphTVariant | None = None) -> GraphTState:
-        self.check_players(players)
-        variant = variant if variant is not None else GraphTVariant()
+    state_class = GraphTState
+
+    def check_variant(self, variant: Variant, players: int) -> None:
         variant.validate()
-        return GraphTState(players, variant)
 
     from_line = position.from_line
     world_sampler = worlds_in("kifu.games.graph_t.worlds")

@@ -160,10 +160,7 @@ class GraphTState(State):
     )
 
     def __init__(self, n: int, variant: GraphTVariant):
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._trump = variant.grey_wins == "trump"
         self._anyone = variant.grey_open == "anyone"
         self.phase = DEAL

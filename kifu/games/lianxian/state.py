@@ -124,10 +124,7 @@ class LianxianState(State):
     )
 
     def __init__(self, n: int, variant: LianxianVariant):
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self.board = load_board(variant.board)
         self.seating = seating_of(variant, n)
         self.phase = DEAL

@@ -4,11 +4,13 @@ two. Rules as implemented: ``docs/rules/towai.md``.
 >>> from kifu import games
 >>> game = games.get("towai")
 >>> state = game.from_line("towai/1 P1 day D5/D3D6T2/N1 D4 N5 - p0:0 0,0,0 f0t3")
->>> [game.format_action(state, a) for a in state.legal_actions()]
+>>> def legal():
+...     return [game.format_action(state, a) for a in state.legal_actions()]
+>>> legal()
 ['D6', 'pass']
 >>> state.apply(game.parse_action(state, "D6"))
 Play(card=3)
->>> state.to_move, [game.format_action(state, a) for a in state.legal_actions()]
+>>> state.to_move, legal()
 (2, ['pass'])
 
 p1 had no other 6, so the turn ended; p2 holds only N1, which cannot follow by Day.
@@ -41,9 +43,7 @@ class Towai(Game):
         TowaiVariant(lead_fits=True, wins=3),
     )
 
-    def new_state(self, players: int, variant: TowaiVariant | None = None) -> TowaiState:
-        self.check_players(players)
-        return TowaiState(players, variant if variant is not None else TowaiVariant())
+    state_class = TowaiState
 
     from_line = position.from_line
     world_sampler = worlds_in("kifu.games.towai.worlds")

@@ -174,10 +174,7 @@ class TowaiState(State):
 
     def __init__(self, players: int, variant: TowaiVariant):
         n = players
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._cap = variant.cap
         self._fits = variant.lead_fits
         self._goal = variant.wins

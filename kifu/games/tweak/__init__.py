@@ -30,9 +30,7 @@ class Tweak(Game):
         TweakVariant(rounds=1, colours="R", t_cards=""),
     )
 
-    def new_state(self, players: int, variant: TweakVariant | None = None) -> TweakState:
-        self.check_players(players)
-        return TweakState(players, variant if variant is not None else TweakVariant())
+    state_class = TweakState
 
     from_line = position.from_line
     world_sampler = worlds_in("kifu.games.tweak.worlds")

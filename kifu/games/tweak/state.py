@@ -589,10 +589,7 @@ class TweakState(State):
 
     def __init__(self, players: int, variant: TweakVariant):
         n = players
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._backs = variant.backs or DEFAULT_BACKS
         self._low = 0 if variant.empty_capture else 1  # the smallest sum a capture may take
         self._gaps = _GAPS if self._low else {}  # count_legal's fast targets (none: a variant)
