@@ -17,7 +17,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import msgspec
 
@@ -158,6 +158,11 @@ class State(ABC):
             raise IllegalActionError("the game is over", rule="end")
         if action in self.legal_actions():
             return
+        self.refuse(action)
+
+    def refuse(self, action: Action) -> NoReturn:
+        """Raise the :class:`IllegalActionError` :meth:`explain_illegal` gives for
+        ``action`` (how every ``check`` ends when the action is not legal)."""
         message, rule = self.explain_illegal(action)
         raise IllegalActionError(message, rule=rule)
 

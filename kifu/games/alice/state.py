@@ -157,38 +157,10 @@ def _set(t: tuple, i: int, v) -> tuple:
 
 class AliceState(State):
     __slots__ = (
-        "_dc",
-        "_dk",
-        "_tb",
-        "_undo",
-        "acted",
-        "adj",
-        "bard",
-        "cat_used",
-        "chars",
-        "cidx",
-        "cstart",
-        "dtype",
-        "fx",
-        "hands",
-        "lose",
-        "nextbard",
-        "opp",
-        "out",
-        "owners",
-        "phase",
-        "prerev",
-        "roles",
-        "shown",
-        "slots",
-        "sp",
-        "story",
-        "sys_sp",
-        "trace",
-        "turn",
-        "turns",
-        "win",
-        "winners",
+        "_dc", "_dk", "_tb", "_undo", "acted", "adj", "bard", "cat_used", "chars", "cidx",
+        "cstart", "dtype", "fx", "hands", "lose", "nextbard", "opp", "out", "owners", "phase",
+        "prerev", "roles", "shown", "slots", "sp", "story", "sys_sp", "trace", "turn", "turns",
+        "win", "winners",
     )
 
     def __init__(self, n: int, variant: AliceVariant):
@@ -468,8 +440,7 @@ class AliceState(State):
                 return
         elif action in self.legal_actions():
             return
-        message, rule = self.explain_illegal(action)
-        raise IllegalActionError(message, rule=rule)
+        self.refuse(action)
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n

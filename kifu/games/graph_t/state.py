@@ -144,19 +144,8 @@ def _counted(c: Counter[int]) -> str:
 
 class GraphTState(State):
     __slots__ = (
-        "_anyone",
-        "_trump",
-        "_undo",
-        "gone",
-        "greyed",
-        "hands",
-        "heights",
-        "leader",
-        "phase",
-        "stacks",
-        "tgrey",
-        "trick",
-        "turn",
+        "_anyone", "_trump", "_undo", "gone", "greyed", "hands", "heights", "leader", "phase",
+        "stacks", "tgrey", "trick", "turn",
     )
 
     def __init__(self, n: int, variant: GraphTVariant):
@@ -269,8 +258,7 @@ class GraphTState(State):
         elif phase == DEAL and t is Deal:
             self._check_deal(action)  # type: ignore[arg-type]
             return
-        message, rule = self.explain_illegal(action)
-        raise IllegalActionError(message, rule=rule)
+        self.refuse(action)
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n

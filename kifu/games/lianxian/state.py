@@ -104,23 +104,8 @@ def seating_of(variant: LianxianVariant, n: int) -> Seating:
 
 class LianxianState(State):
     __slots__ = (
-        "_last",
-        "_stacks",
-        "_tops",
-        "_undo",
-        "aside",
-        "bag",
-        "board",
-        "mover",
-        "need_pub",
-        "need_rack",
-        "phase",
-        "public",
-        "racks",
-        "recent",
-        "recycle_due",
-        "scores",
-        "seating",
+        "_last", "_stacks", "_tops", "_undo", "aside", "bag", "board", "mover", "need_pub",
+        "need_rack", "phase", "public", "racks", "recent", "recycle_due", "scores", "seating",
     )
 
     def __init__(self, n: int, variant: LianxianVariant):

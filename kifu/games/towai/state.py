@@ -149,27 +149,9 @@ class TowaiState(State):
     """A TOWAI position. Build one with ``kifu.games.get("towai").new_state(players)``."""
 
     __slots__ = (
-        "_cap",
-        "_deck",
-        "_dtop",
-        "_fits",
-        "_goal",
-        "_next",
-        "_present",
-        "_undo",
-        "discards",
-        "field",
-        "first",
-        "given",
-        "hl",
-        "last",
-        "mover",
-        "passes",
-        "pending",
-        "phase",
-        "side",
-        "turns",
-        "wins",
+        "_cap", "_deck", "_dtop", "_fits", "_goal", "_next", "_present", "_undo", "discards",
+        "field", "first", "given", "hl", "last", "mover", "passes", "pending", "phase", "side",
+        "turns", "wins",
     )
 
     def __init__(self, players: int, variant: TowaiVariant):
@@ -431,8 +413,7 @@ class TowaiState(State):
         elif phase == REBUILD and t is Rebuild:
             self._check_rebuild(action)  # type: ignore[arg-type]
             return
-        message, rule = self.explain_illegal(action)
-        raise IllegalActionError(message, rule=rule)
+        self.refuse(action)
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n

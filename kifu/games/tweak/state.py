@@ -559,32 +559,10 @@ class TweakState(State):
     """A TWEAK position. Build one with ``Tweak().new_state(players)``."""
 
     __slots__ = (
-        "_backs",
-        "_components",
-        "_deck",
-        "_gaps",
-        "_low",
-        "_pbits",
-        "_present",
-        "_t_components",
-        "_threshold",
-        "_tops",
-        "_undo",
-        "dealer",
-        "dpos",
-        "hands",
-        "held",
-        "jdelta",
-        "mover",
-        "phase",
-        "queue",
-        "round",
-        "table",
-        "totals",
-        "tpile",
-        "tpos",
-        "tused",
-        "victim",
+        "_backs", "_components", "_deck", "_gaps", "_low", "_pbits", "_present",
+        "_t_components", "_threshold", "_tops", "_undo", "dealer", "dpos", "hands", "held",
+        "jdelta", "mover", "phase", "queue", "round", "table", "totals", "tpile", "tpos",
+        "tused", "victim",
     )
 
     def __init__(self, players: int, variant: TweakVariant):
@@ -949,8 +927,7 @@ class TweakState(State):
                     == self.target + self.jdelta
                 ):
                     return
-            message, rule = self.explain_illegal(action)
-            raise IllegalActionError(message, rule=rule)
+            self.refuse(action)
         if phase == TURN and self._turn_other_ok(t, action):
             return
         if phase == FIRST and t is ChooseDealer:
