@@ -455,6 +455,12 @@ def walk(state: State, depth: int) -> Iterator[State]:
         state.pop()
 
 
+def check_deal_size(hands: tuple, n: int, rule: str) -> None:
+    """Refuse a deal that does not give one hand to each of the ``n`` seats."""
+    if len(hands) != n:
+        raise IllegalActionError(f"the deal has {len(hands)} hands for {n} players", rule=rule)
+
+
 def worlds_in(module: str) -> Callable[[Game, State, int], Callable[[Rng], State]]:
     """A :meth:`Game.world_sampler` that calls ``world_sampler(state, seat, game)`` of
     ``module`` (``kifu/games/<game>/worlds.py``), imported when first asked: loading a game

@@ -15,7 +15,7 @@ from fractions import Fraction
 from itertools import combinations, compress, permutations
 
 from kifu.core.errors import IllegalActionError, VariantError
-from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.core.game import DEALER, Action, Result, State, actor_name, check_deal_size
 from kifu.games.alice.actions import (
     ADJUSTS,
     CARDS,
@@ -90,7 +90,8 @@ from kifu.games.alice.layout import (
 from kifu.games.alice.layout import (
     PHASES as PHASES,  # re-exported: other modules read the phase names here
 )
-from kifu.games.alice.text import render, write_line
+from kifu.games.alice.text import render as render_text
+from kifu.games.alice.text import write_line
 from kifu.games.alice.variant import AliceVariant
 
 HAND = 4
@@ -445,9 +446,7 @@ class AliceState(State):
     def _check_deal(self, deal: Deal) -> None:
         n = self.n
         hands = deal.hands
-        if len(hands) != n:
-            raise IllegalActionError(f"the deal has {len(hands)} hands for {n} players",
-                                     rule=R_SETUP)
+        check_deal_size(hands, n, R_SETUP)
         got = Counter(c for h in hands for c in h)
         if self.phase == DEAL:
             for s, h in enumerate(hands):
@@ -1095,8 +1094,5 @@ class AliceState(State):
     def to_line(self) -> str:
         return write_line(self, None)
 
-    def view(self, seat: int) -> str:
-        return write_line(self, seat)
-
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    view = write_line  # view(seat): the line with what ``seat`` cannot see hidden
+    render = render_text

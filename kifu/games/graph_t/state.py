@@ -10,7 +10,7 @@ from itertools import chain
 from operator import getitem
 
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.core.game import DEALER, Action, Result, State, actor_name, check_deal_size
 from kifu.games.graph_t import rules
 from kifu.games.graph_t.actions import LEADS, Deal, Lead, Play
 from kifu.games.graph_t.cards import (
@@ -262,10 +262,7 @@ class GraphTState(State):
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n
-        if len(deal.hands) != n:
-            raise IllegalActionError(
-                f"the deal has {len(deal.hands)} hands for {n} players", rule=R_DEAL
-            )
+        check_deal_size(deal.hands, n, R_DEAL)
         sizes = set(map(len, deal.hands))
         deck = _DECKS[bool(self.variant.black)]
         if len(sizes) != 1:

@@ -28,7 +28,8 @@ from kifu.games.lianxian.actions import (
 )
 from kifu.games.lianxian.board import Board, load_board
 from kifu.games.lianxian.layout import DEAL, FIRST, HAND, OVER, REFILL, SWAP, TURN
-from kifu.games.lianxian.text import render, write_line
+from kifu.games.lianxian.text import render as render_text
+from kifu.games.lianxian.text import write_line
 from kifu.games.lianxian.tiles import ALL_TILES, N_TILES, NUMBER, SUIT, TOKEN, tiles_of, tiles_text
 from kifu.games.lianxian.variant import LianxianVariant
 
@@ -644,11 +645,8 @@ class LianxianState(State):
     def to_line(self) -> str:
         return write_line(self, None)
 
-    def view(self, seat: int) -> str:
-        return write_line(self, seat)
-
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    view = write_line  # view(seat): the line with what ``seat`` cannot see hidden
+    render = render_text
 
 
 def _where(state: LianxianState, tile: int) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 
 from kifu.core.errors import IllegalActionError, multiset_diff
-from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.core.game import DEALER, Action, Result, State, actor_name, check_deal_size
 from kifu.games.towai.actions import (
     FIRSTS,
     GIVES,
@@ -417,9 +417,7 @@ class TowaiState(State):
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n
-        if len(deal.hands) != n:
-            raise IllegalActionError(f"the deal has {len(deal.hands)} hands for {n} players",
-                                     rule=R_SETUP)
+        check_deal_size(deal.hands, n, R_SETUP)
         for s, h in enumerate(deal.hands):
             if len(h) != HAND_SIZE:
                 raise IllegalActionError(
