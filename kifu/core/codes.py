@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 
 def split_pairs(text: str, code_of: Mapping[str, int]) -> list[int] | None:
@@ -42,4 +42,18 @@ def set_bits(mask: int) -> list[int]:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
+    return out
+
+
+def scan_tokens(text: str, token_at: Callable[[str, int], tuple[int, int]]) -> list[int]:
+    """The codes of a concatenation of tokens (``-`` = none), read one at a time by
+    ``token_at(text, i)``: the code of the token at ``i`` and where the next one starts (it
+    raises a located error for a bad token)."""
+    if text == "-":
+        return []
+    out = []
+    i = 0
+    while i < len(text):
+        code, i = token_at(text, i)
+        out.append(code)
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from kifu.core.codes import set_bits
+from kifu.core.codes import scan_tokens, set_bits
 from kifu.core.errors import NotationError
 from kifu.core.variant import short
 
@@ -72,11 +72,8 @@ def seq_text(codes) -> str:
 def scan_tiles(text: str, col0: int = 1) -> list[int]:
     """The codes of a concatenation of tile tokens in order (``-`` = none); columns of
     errors count from ``col0``."""
-    if text == "-":
-        return []
-    out = []
-    i = 0
-    while i < len(text):
+
+    def tile_at(text: str, i: int) -> tuple[int, int]:
         m = _TOKEN.match(text, i)
         if not m:
             ch = text[i]
@@ -87,9 +84,9 @@ def scan_tiles(text: str, col0: int = 1) -> list[int]:
                 f"expected a tile (suit T H D C S or ★♥♦♣♠, then 1..10), got {short(text[i:])}",
                 col=col0 + i,
             )
-        out.append(code(_SUIT_OF[m.group(1)], int(m.group(2))))
-        i = m.end()
-    return out
+        return code(_SUIT_OF[m.group(1)], int(m.group(2))), m.end()
+
+    return scan_tokens(text, tile_at)
 
 
 def parse_tile(text: str, col0: int = 1) -> int:
