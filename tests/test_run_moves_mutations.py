@@ -222,12 +222,18 @@ def play_three_ways(gid: str, n: int, variant, seed: int) -> list[str]:
     return trace
 
 
-def _tweak_variant(**fields):
-    return games.get("tweak").Variant(rounds=1, **fields)
+def _variant(gid: str, **fields):
+    """The rules each game is played under here (TWEAK: one round)."""
+    if gid == "tweak":
+        return games.get("tweak").Variant(rounds=1, **fields)
+    return games.get(gid).Variant(**fields)
 
 
-def _graph_t_variant(**fields):
-    return games.get("graph-t").Variant(**fields)
+SEEDS = {"tweak": (11, 12), "graph-t": (13, 14)}
+"""Per game: the seed of the constant tests and of the variant-field tests."""
+CONSTANTS = ([("tweak", n, v) for n, v in TWEAK_CONSTANTS]
+             + [("graph-t", n, v) for n, v in GRAPH_T_CONSTANTS])
+FIELDS = [("tweak", f) for f in TWEAK_FIELDS] + [("graph-t", f) for f in GRAPH_T_FIELDS]
 
 
 _BASE_TRACES: dict[tuple, list[str]] = {}
@@ -241,31 +247,18 @@ def _base_trace(gid: str, n: int, variant, seed: int) -> list[str]:
     return _BASE_TRACES[key]
 
 
-@pytest.mark.parametrize(("name", "value"), TWEAK_CONSTANTS,
-                         ids=[f"{n}-{i}" for i, (n, _) in enumerate(TWEAK_CONSTANTS)])
-def test_tweak_constant(mutate, name: str, value) -> None:
-    variant = _tweak_variant()
-    base = _base_trace("tweak", 3, variant, 11)
-    mutate("tweak", name, value)
-    assert play_three_ways("tweak", 3, variant, 11) != base, f"{name} changed nothing"
+@pytest.mark.parametrize(("gid", "name", "value"), CONSTANTS,
+                         ids=[f"{g}-{n}-{i}" for i, (g, n, _) in enumerate(CONSTANTS)])
+def test_constant(mutate, gid: str, name: str, value) -> None:
+    variant, seed = _variant(gid), SEEDS[gid][0]
+    base = _base_trace(gid, 3, variant, seed)
+    mutate(gid, name, value)
+    assert play_three_ways(gid, 3, variant, seed) != base, f"{name} changed nothing"
 
 
-@pytest.mark.parametrize("fields", TWEAK_FIELDS, ids=lambda f: "-".join(f))
-def test_tweak_variant_field(fields: dict) -> None:
-    base = _base_trace("tweak", 3, _tweak_variant(), 12)
-    assert play_three_ways("tweak", 3, _tweak_variant(**fields), 12) != base
-
-
-@pytest.mark.parametrize(("name", "value"), GRAPH_T_CONSTANTS,
-                         ids=[n for n, _ in GRAPH_T_CONSTANTS])
-def test_graph_t_constant(mutate, name: str, value) -> None:
-    variant = _graph_t_variant()
-    base = _base_trace("graph-t", 3, variant, 13)
-    mutate("graph-t", name, value)
-    assert play_three_ways("graph-t", 3, variant, 13) != base, f"{name} changed nothing"
-
-
-@pytest.mark.parametrize("fields", GRAPH_T_FIELDS, ids=lambda f: "-".join(f))
-def test_graph_t_variant_field(fields: dict) -> None:
-    base = _base_trace("graph-t", 3, _graph_t_variant(), 14)
-    assert play_three_ways("graph-t", 3, _graph_t_variant(**fields), 14) != base
+@pytest.mark.parametrize(("gid", "fields"), FIELDS,
+                         ids=[f"{g}-{'-'.join(f)}" for g, f in FIELDS])
+def test_variant_field(gid: str, fields: dict) -> None:
+    seed = SEEDS[gid][1]
+    base = _base_trace(gid, 3, _variant(gid), seed)
+    assert play_three_ways(gid, 3, _variant(gid, **fields), seed) != base
