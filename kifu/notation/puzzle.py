@@ -288,13 +288,12 @@ def format_puzzles(puzzles: Iterable[Puzzle]) -> str:
 
 # --- JSON ---------------------------------------------------------------------------------------
 
-_encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Puzzle)
 _list_decoder = msgspec.json.Decoder(list[Puzzle])
 
 
 def puzzle_to_json(p: Puzzle) -> bytes:
-    return _encoder.encode(p)
+    return msgspec.json.encode(p)
 
 
 def puzzles_from_json(data: bytes | str, *, path: str = "<text>") -> list[LocatedPuzzle]:
