@@ -196,6 +196,12 @@ def with_cards(game: Any, variant: Any, cards: str | None) -> Any:
     return msgspec.structs.replace(variant, cards=cards)
 
 
+def output_option(help_text: str) -> Callable[[F], F]:
+    """``-o/--output FILE`` with no default (the command gets ``output``, None when not
+    given)."""
+    return click.option("-o", "--output", default=None, metavar="FILE", help=help_text)
+
+
 def quiet_option(help_text: str = "No progress bar and no summary: errors only.",
                  *, old: tuple[str, ...] = ()) -> Callable[[F], F]:
     """``-q/--quiet`` (every command that prints a progress bar or a summary has it), and
