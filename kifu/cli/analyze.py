@@ -49,7 +49,7 @@ from kifu.notation.record import format_records
               help="JSON lines: one per judged ply, then the record's summary "
                    "(kifu schema analysis).")
 @output_option("Write the annotated records (marks and [%value] comments) to FILE "
-                   "(- = stdout, then no report).")
+               "(- = stdout, then no report).")
 @executor_options(chunk_size=RECORDS_PER_CHUNK, unit="records")
 @quiet_option("No progress bar on stderr.")
 @handle_errors

@@ -366,7 +366,7 @@ def puzzles_cmd(db, game, question, limit, fmt) -> None:
 @archive.command("datasette")
 @db_option
 @output_option("Where to write the metadata (default: beside the archive, "
-                   "a.db -> a.metadata.json; - for stdout).")
+               "a.db -> a.metadata.json; - for stdout).")
 @handle_errors
 def datasette_cmd(db, output) -> None:
     """Write Datasette metadata for the archive: what each table and column means, label
