@@ -205,3 +205,11 @@ def wrap(words: str, width: int) -> list[str]:
             line = f"{line} {w}".strip()
     lines.append(line)
     return lines
+
+
+def hidden_from_others(action_text: str, actor: str, seat: int, word: str) -> str:
+    """``action_text`` as ``seat`` sees it when actions starting ``word`` are secret: another
+    seat's shows as ``word (hidden)``, ``seat``'s own and every other action in full."""
+    if action_text.startswith(word + " ") and actor != f"p{seat}":
+        return f"{word} (hidden)"
+    return action_text

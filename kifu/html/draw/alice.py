@@ -175,9 +175,7 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
     discards and the rest are in the open."""
     if actor == "d":
         return "(hidden)"
-    if action_text.startswith("char ") and actor != f"p{seat}":
-        return "char (hidden)"
-    return action_text
+    return sv.hidden_from_others(action_text, actor, seat, "char")
 
 
 SCORE_TITLE = "SP"

@@ -147,9 +147,7 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
     does a card set aside for a Swap, except from the player who gave it."""
     if actor == "d":
         return action_text if action_text.startswith("first ") else "(hidden shuffle)"
-    if action_text.startswith("give ") and actor != f"p{seat}":
-        return "give (hidden)"
-    return action_text
+    return sv.hidden_from_others(action_text, actor, seat, "give")
 
 
 SCORE_TITLE = "rounds won"
