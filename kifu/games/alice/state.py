@@ -1048,6 +1048,9 @@ class AliceState(State):
         return (self.variant, self.n, *self._snap())
 
     def copy(self) -> AliceState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         s = AliceState.__new__(AliceState)
         s.n = self.n
         s.variant = self.variant

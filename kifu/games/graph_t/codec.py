@@ -117,6 +117,8 @@ def scan_cards(text: str, col0: int = 1) -> list[int]:
     if text == "-":
         return []
     if not len(text) & 1 and text.isascii():
+        # (hot-path copy of tweak.cards.split_cards' fast way: benchmarks/test_validate.py::
+        # test_parse_corpus; tests/test_validate3_deal.py pins it to the token-by-token way)
         # The fast path: colour-card tokens only, two characters each, read two bytes at a
         # time. Anything else (the grey card, a bad token) goes the checked way below, from
         # the start.

@@ -601,6 +601,9 @@ class GraphTState(State):
                 self.greyed, self.stacks)
 
     def copy(self) -> GraphTState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         s = GraphTState.__new__(GraphTState)
         s.n = self.n
         s.variant = self.variant

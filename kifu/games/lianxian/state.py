@@ -593,6 +593,9 @@ class LianxianState(State):
                 self.recycle_due, self.scores, self.recent)
 
     def copy(self) -> LianxianState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         s = LianxianState.__new__(LianxianState)
         s.n = self.n
         s.variant = self.variant

@@ -68,6 +68,8 @@ from kifu.games.towai.cards import (
 from kifu.games.towai.variant import TowaiVariant, rules_spec
 
 FIRST, DEAL, LEAD, PLAY, CHAIN, SWAP_PHASE, REBUILD, OVER = range(8)
+_MOVERLESS = {FIRST: "F", DEAL: "D", OVER: "E"}
+"""The position-line tokens of the phases with no player to move."""
 HAND_SIZE = 7
 R_CHAIN, R_PASS = 0, 1
 """What follows the draws a rebuild interrupted: the Draw player's combo, or a pass's end."""
@@ -199,6 +201,9 @@ class TowaiState(State):
                 self.given, self.pending)
 
     def copy(self) -> TowaiState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         new = TowaiState.__new__(TowaiState)
         new.n = self.n
         new.variant = self.variant
@@ -529,6 +534,8 @@ class TowaiState(State):
     #   9 a stop, 10 the last Swap choice, 11 a Reset play, 12 a Draw play.
     # Literal tags and phases (3 PLAY, 4 CHAIN ...) save global look-ups on this path, and
     # ``field + (c,)`` is about 30 ns cheaper than ``(*field, c)`` (hence the RUF005 noqa).
+    # The branches repeat their stores on purpose (hot path: benchmarks/test_towai.py::
+    # test_towai_perft_suite_cold; tests/test_towai_push.py pins them to ``_apply``).
     def push(self, action: Action) -> None:
         self.history.append(action)
         t = type(action)
@@ -1047,12 +1054,8 @@ class TowaiState(State):
     # --- text -----------------------------------------------------------------------------
     def _phase_token(self, seat: int | None) -> str:
         p = self.phase
-        if p == FIRST:
-            return "F"
-        if p == DEAL:
-            return "D"
-        if p == OVER:
-            return "E"
+        if p in _MOVERLESS:
+            return _MOVERLESS[p]
         m = self.mover
         if p == LEAD:
             return f"L{m}"
