@@ -7,7 +7,7 @@ inline-style allowance for them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -213,3 +213,21 @@ def hidden_from_others(action_text: str, actor: str, seat: int, word: str) -> st
     if action_text.startswith(word + " ") and actor != f"p{seat}":
         return f"{word} (hidden)"
     return action_text
+
+
+def hand(x: float, y: float, codes: Sequence[int], card: Callable[[float, float, int], str], *,
+         hidden: bool, w: float, h: float, per_row: int, step: float, who: str,
+         empty: tuple[str, float, int]) -> list[str]:
+    """A seat's hand at (x, y): ``who``'s face-down backs (``w`` wide) when ``hidden``,
+    else its cards drawn by ``card`` in rows of ``per_row``, ``step`` apart; ``empty`` is
+    the note shown for no card (its text, its offset below ``y``, its size)."""
+    if hidden:
+        return [backs(x, y, w, h, len(codes), f"{who}'s hand", most=6)]
+    parts = []
+    for i, code in enumerate(codes):
+        r, c = divmod(i, per_row)
+        parts.append(card(x + c * step, y + r * (h + 6), code))
+    if not codes:
+        label, dy, size = empty
+        parts.append(text(x, y + dy, label, size=size, fill=MUTED))
+    return parts

@@ -125,14 +125,8 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
         if s == state.first:
             body.append(text(14, y + 60, "first player", size=10, fill=MUTED))
         body.append(text(HAND_X, y + 6, f"hand ({len(cards)})", size=10, fill=MUTED))
-        if hidden:
-            body.append(backs(HAND_X, y + 10, W, H, len(cards), f"p{s}'s hand", most=6))
-        else:
-            for i, code in enumerate(cards):
-                r, c = divmod(i, per_hand)
-                body.append(card(HAND_X + c * STEP, y + 10 + r * (H + 6), code))
-            if not cards:
-                body.append(text(HAND_X, y + 40, "out", size=13, fill=MUTED))
+        body += sv.hand(HAND_X, y + 10, cards, card, hidden=hidden, w=W, h=H,
+                        per_row=per_hand, step=STEP, who=f"p{s}", empty=("out", 30, 13))
         wins = f"wins {state.wins[s]}"
         body.append(item(f"p{s} has won {state.wins[s]} round(s)",
                          text(WIDTH - 12, y + 30, wins, size=15, anchor="end",
