@@ -156,6 +156,19 @@ def _set(t: tuple, i: int, v) -> tuple:
     return (*t[:i], v, *t[i + 1:])
 
 
+def _cards_in(mask: str, doc: str) -> property:
+    """A property reading the card mask attribute ``mask`` as sorted codes (and setting it
+    from any codes): the engine keeps the mask, the text and the worlds read the codes."""
+
+    def get(self: AliceState) -> tuple[int, ...]:
+        return codes(getattr(self, mask))
+
+    def set_(self: AliceState, cards: Iterable[int]) -> None:
+        setattr(self, mask, bits(cards))
+
+    return property(get, set_, doc=doc)
+
+
 class AliceState(State):
     __slots__ = (
         "_dc", "_dk", "_tb", "_undo", "acted", "adj", "bard", "cat_used", "chars", "cidx",
@@ -277,23 +290,8 @@ class AliceState(State):
     def complete(self) -> bool:
         return all(self.slots)
 
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The cards in the decks (every type), sorted."""
-        return codes(self._dk)
-
-    @deck.setter
-    def deck(self, cards: Iterable[int]) -> None:
-        self._dk = bits(cards)
-
-    @property
-    def discard(self) -> tuple[int, ...]:
-        """The discard pile, sorted."""
-        return codes(self._dc)
-
-    @discard.setter
-    def discard(self, cards: Iterable[int]) -> None:
-        self._dc = bits(cards)
+    deck = _cards_in("_dk", "The cards in the decks (every type), sorted.")
+    discard = _cards_in("_dc", "The discard pile, sorted.")
 
     def can_draw(self, t: int) -> bool:
         return bool((self._dk | self._dc) & TYPE_BITS[t])
