@@ -90,7 +90,11 @@ def scan_tiles(text: str, col0: int = 1) -> list[int]:
 
 
 def parse_tile(text: str, col0: int = 1) -> int:
-    """Exactly one tile token."""
+    """Exactly one tile token (a draw's: read at once; anything else through
+    :func:`scan_tiles`, for its errors)."""
+    m = _TOKEN.match(text)
+    if m is not None and m.end() == len(text):
+        return code(_SUIT_OF[m.group(1)], int(m.group(2)))
     codes = scan_tiles(text, col0)
     if len(codes) != 1:
         raise NotationError(f"expected one tile, got {short(text)}", col=col0)
