@@ -1,6 +1,8 @@
 """Time per decision of the searching bots (``pimc``, ``ismcts``) at their default settings,
-in the settings of the ladders of ``docs/bots.md`` (the bot in one seat, ``greedy`` in the
-others, seeded deals).
+in four- or five-player games (``LADDER``: the bot in one seat, ``greedy`` in the others,
+seeded deals). The ladders of ``docs/bots.md`` play some games shorter (GRAPH-T's quick
+game, Lianxian to 20 points, TOWAI with four players) and some bots lighter; that page
+gives their times too.
 
 Each decision is timed on its own with the thread's CPU clock (``time.thread_time``: what
 the decision costs, whatever else the machine runs) and with the wall clock. Issue 23's
@@ -24,7 +26,7 @@ from .conftest import load_game
 
 LADDER = {"tweak": (4, "tweak/1;rounds=1"), "graph-t": (4, None), "towai": (5, "towai/1;wins=1"),
           "lianxian": (4, None), "alice": (4, None)}
-"""Players and rules of each game's ladder (docs/bots.md)."""
+"""Players and rules of each game's timed games."""
 GAMES = 3
 MEDIAN_MS = 50.0
 P95_MS = 250.0
