@@ -1,8 +1,9 @@
 """Lianxian placement generation, the game's hot path: every legal placement of the player
 to move (which held tiles go to which spaces, with points and bonus) from *full* positions:
 4 rack tiles, 4 public tiles, every space of the board covered. Warm runs follow an earlier
-run (the per-seat subset tables are filled); cold runs clear those tables before each round.
-Perft is timed from ``fixtures/perft/lianxian.perft`` by ``test_perft.py``."""
+run (the engine's memos are filled); cold runs empty them before each round. Perft is
+timed from ``fixtures/perft/lianxian.perft`` and ``lianxian-turns.perft`` by
+``test_perft.py``, and cold here."""
 
 from __future__ import annotations
 
@@ -63,12 +64,12 @@ def test_placements_warm(benchmark, full_positions) -> None:
 
 
 def test_placements_cold(benchmark, full_positions) -> None:
-    from kifu.games.lianxian import placements as gen
+    from kifu.games.lianxian.state import clear_caches
 
     benchmark.group = "lianxian placements (100 full positions)"
     total = _all(full_positions)
-    benchmark.extra_info["cold"] = "subset tables cleared before each round"
-    assert benchmark.pedantic(_all, (full_positions,), setup=gen.clear_tables, rounds=5,
+    benchmark.extra_info["cold"] = "every memo emptied before each round"
+    assert benchmark.pedantic(_all, (full_positions,), setup=clear_caches, rounds=5,
                               iterations=1) == total
     per_second(benchmark, positions=N_POSITIONS, placements=total)
 
@@ -81,23 +82,25 @@ def test_placements_count_only(benchmark, full_positions) -> None:
     per_second(benchmark, positions=N_POSITIONS, actions=total)
 
 
-def test_perft_cold(benchmark) -> None:
-    """The perft suite of ``fixtures/perft/lianxian.perft`` with the subset tables cleared
-    before each round (compare with ``test_perft_suite[lianxian]`` and python-chess's anchor
-    in ``test_perft.py``, run in the same session)."""
+@pytest.mark.parametrize("suite", ["lianxian", "lianxian-turns"])
+def test_perft_cold(benchmark, suite) -> None:
+    """A Lianxian perft suite (``fixtures/perft/<suite>.perft``) with every memo of the
+    engine emptied before each round (compare with ``test_perft_suite[<suite>]`` and
+    python-chess's anchor in ``test_perft.py``, run in the same session; for ratios from
+    interleaved rounds: ``tools/perft_ratio.py lianxian lianxian-turns``)."""
     from kifu.core.game import perft
-    from kifu.games.lianxian import placements as gen
+    from kifu.games.lianxian.state import clear_caches
 
     from .conftest import perft_cases
 
     game = load_game("lianxian")
-    jobs = [(game.from_line(c.position), *max(c.counts)) for c in perft_cases("lianxian")]
+    jobs = [(game.from_line(c.position), *max(c.counts)) for c in perft_cases(suite)]
     total = sum(nodes for _, _, nodes in jobs)
 
     def run() -> int:
         return sum(perft(state, depth) for state, depth, _ in jobs)
 
     benchmark.group = "perft per game (vs python-chess)"
-    benchmark.extra_info["cold"] = "subset tables cleared before each round"
-    assert benchmark.pedantic(run, setup=gen.clear_tables, rounds=5, iterations=1) == total
+    benchmark.extra_info["cold"] = "every memo emptied before each round"
+    assert benchmark.pedantic(run, setup=clear_caches, rounds=5, iterations=1) == total
     per_second(benchmark, nodes=total)

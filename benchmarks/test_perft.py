@@ -13,35 +13,45 @@ import pytest
 from kifu import games
 from kifu.core.game import perft
 
-from .conftest import CHESS_PERFT_4, chess_perft, load_game, per_second, perft_cases
+from .conftest import (
+    CHESS_PERFT_4,
+    PERFT_DIR,
+    chess_perft,
+    load_game,
+    per_second,
+    perft_cases,
+)
 
-CASES = [(gid, case) for gid in games.ids() for case in perft_cases(gid)]
+SUITES = sorted({*games.ids(), *(p.stem for p in PERFT_DIR.glob("*.perft"))})
+"""Each game's own suite (``<game>.perft``) and any other suite of a game
+(``lianxian-turns.perft``: Lianxian trees whose leaves are player decisions)."""
+CASES = [(suite, case) for suite in SUITES for case in perft_cases(suite)]
 GAMES_WITHOUT_PERFT = [gid for gid in games.ids() if not perft_cases(gid)]
 ROUNDS = 5
 
 
 @pytest.mark.parametrize(
-    ("gid", "case"), CASES, ids=[f"{gid}-{case.id}" for gid, case in CASES]
+    ("suite", "case"), CASES, ids=[f"{suite}-{case.id}" for suite, case in CASES]
 )
-def test_perft(benchmark, gid, case) -> None:
+def test_perft(benchmark, suite, case) -> None:
     """One position, its deepest depth in the file."""
-    game = load_game(gid)
+    game = load_game(case.game)
     state = game.from_line(case.position)
     depth, nodes = max(case.counts)
-    benchmark.group = f"perft {gid}"
+    benchmark.group = f"perft {suite}"
     benchmark.extra_info.update(depth=depth, bulk_counted_last_level=True)
     assert benchmark.pedantic(perft, (state, depth), rounds=ROUNDS, iterations=1) == nodes
     per_second(benchmark, nodes=nodes)
 
 
-@pytest.mark.parametrize("gid", games.ids())
-def test_perft_suite(benchmark, gid) -> None:
-    """Every position of the game's perft file at its deepest depth, one after another: the
-    game's perft figure compared with python-chess's."""
-    game = load_game(gid)
-    cases = perft_cases(gid)
+@pytest.mark.parametrize("suite", SUITES)
+def test_perft_suite(benchmark, suite) -> None:
+    """Every position of a perft file at its deepest depth, one after another: the game's
+    perft figure compared with python-chess's."""
+    cases = perft_cases(suite)
     if not cases:
-        pytest.skip(f"fixtures/perft/{gid}.perft does not exist yet")
+        pytest.skip(f"fixtures/perft/{suite}.perft does not exist yet")
+    game = load_game(cases[0].game)
     jobs = [(game.from_line(c.position), *max(c.counts)) for c in cases]
     total = sum(nodes for _, _, nodes in jobs)
 

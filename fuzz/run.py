@@ -2,11 +2,16 @@
 
 PARSER is a name from ``fuzz/targets.py`` (``python fuzz/run.py --list`` lists them). The
 seed inputs of the parser are written to ``fuzz/corpus/PARSER/`` first (kept out of git),
-so a run starts from valid files and mutates them. Anything but a ``KifuError`` escaping
-the target is a crash: libFuzzer stops and writes the input to ``fuzz/artifacts/PARSER/``
-(copy it to ``tests/fuzz_corpus/PARSER/`` once fixed, so the test suite replays it).
+so a run starts from valid files and mutates them.
 
-The campaign of ``docs/testing.md``::
+Anything but a ``KifuError`` escaping the target is an *escape*: its input is written to
+``fuzz/artifacts/PARSER/escape-<sha1>`` (copy it to ``tests/fuzz_corpus/PARSER/`` once
+fixed, so the test suite replays it for ever) and the run goes on, counting; with
+``KIFU_FUZZ_STOP=1`` the first escape stops the run as a libFuzzer crash instead.
+
+Counts go to ``fuzz/logs/PARSER.stats.json`` (every 100 inputs and at the end): inputs,
+accepted (the parser took the input), rejected (a ``KifuError``), escapes, and the peak
+resident memory of the process (``ru_maxrss``). The campaign of ``docs/testing.md``::
 
     python fuzz/run.py record_text -atheris_runs=100000
 """
@@ -14,9 +19,13 @@ The campaign of ``docs/testing.md``::
 from __future__ import annotations
 
 import atexit
-import contextlib
 import hashlib
+import importlib
+import json
+import os
+import resource
 import sys
+import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -33,9 +42,14 @@ with atheris.instrument_imports(include=["kifu", "targets"]):
 
     for _gid in games.ids():  # games load lazily: import them here, to instrument them
         games.get(_gid)
-    TARGETS = targets.all_targets()  # optional parsers' modules too
+    from kifu.puzzles import QUESTIONS
 
-MAX_LEN = {"record_text": 16384, "record_json": 16384, "perft": 8192}
+    for _module in sorted({m for m, _ in QUESTIONS.values()}):  # what check_puzzle loads
+        importlib.import_module(_module)
+    TARGETS = targets.all_targets()
+
+MAX_LEN = {"record_text": 16384, "record_json": 16384, "perft": 8192, "trace": 16384,
+           "puzzle": 8192, "puzzle_json": 8192, "alice_cards": 8192, "lianxian_board": 4096}
 
 
 def main(name: str, argv: list[str]) -> None:
@@ -49,10 +63,41 @@ def main(name: str, argv: list[str]) -> None:
         (corpus / hashlib.sha1(seed).hexdigest()).write_bytes(seed)
     artifacts = HERE / "artifacts" / name
     artifacts.mkdir(parents=True, exist_ok=True)
+    logs = HERE / "logs"
+    logs.mkdir(exist_ok=True)
+    stats_path = logs / f"{name}.stats.json"
+    stats = {"parser": name, "inputs": 0, "accepted": 0, "rejected": 0, "escapes": 0,
+             "escape_kinds": {}, "peak_rss_mb": 0.0}
+    stop = os.environ.get("KIFU_FUZZ_STOP") == "1"
+
+    def save() -> None:
+        stats["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                                     1)
+        tmp = stats_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(stats, indent=1) + "\n")
+        tmp.replace(stats_path)
+
+    atexit.register(save)
 
     def one_input(data: bytes) -> None:
-        with contextlib.suppress(KifuError):
-            target(data)
+        stats["inputs"] += 1
+        try:
+            ok = target(data)
+        except KifuError:
+            ok = False
+        except Exception as e:  # an escape
+            if stop:
+                raise
+            stats["escapes"] += 1
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            kind = f"{type(e).__name__} at {Path(tb.filename).name}:{tb.lineno}"
+            stats["escape_kinds"][kind] = stats["escape_kinds"].get(kind, 0) + 1
+            (artifacts / f"escape-{hashlib.sha1(data).hexdigest()}").write_bytes(data)
+            ok = None
+        if ok is not None:
+            stats["accepted" if ok else "rejected"] += 1
+        if stats["inputs"] % 100 == 0:
+            save()
 
     args = [argv[0], f"-artifact_prefix={artifacts}/",
             f"-max_len={MAX_LEN.get(name, 1024)}", *argv[1:]]

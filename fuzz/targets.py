@@ -3,17 +3,19 @@
 
 Each target takes raw bytes and either returns or raises
 :class:`~kifu.core.errors.KifuError`; anything else escaping is a bug. Targets also check
-what must hold for input that parses (a parsed record is writable and reads back the same,
-a parsed position line round-trips), raising ``AssertionError`` when it does not.
+what must hold for input that parses, raising ``AssertionError`` when it does not: whatever
+a reader accepts, the writer writes and the reader reads back the same (records, puzzles,
+card sets, positions), and every error is one short line (located at the file's name when
+it is about a file, never clipped by :data:`kifu.core.errors.MAX_MESSAGE`: an error that
+echoes its input whole is a bug at its source).
 
-``TARGETS`` maps a parser's name to its target; games and optional modules (puzzle files,
-the Alice card-set file, the Lianxian board file) are found at import time, so games added
-later are fuzzed automatically.
+Each target returns whether the input was accepted (``True``) or refused (``False``), for
+the campaign's counts. ``TARGETS`` maps a parser's name to its target; games are found at
+import time, so games added later are fuzzed automatically.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
 import re
@@ -24,22 +26,34 @@ from pathlib import Path
 
 from kifu import games
 from kifu.cli.common import parse_variant_options
-from kifu.core.errors import KifuError
+from kifu.core.errors import CLIPPED, KifuError
 from kifu.core.game import State
 from kifu.core.rng import Rng
+from kifu.core.text import MAX_DATA_FILE, read_stream_text
+from kifu.games.alice.cards import parse_card_set
+from kifu.games.lianxian.board import parse_board
 from kifu.notation.diff import diff_records
 from kifu.notation.files import read_stream
 from kifu.notation.perftfile import parse_perft
+from kifu.notation.puzzle import (
+    check_puzzle,
+    format_puzzle,
+    puzzle_to_json,
+    puzzles_from_json,
+    read_puzzle_stream,
+    read_puzzles,
+)
 from kifu.notation.reader import read_records
 from kifu.notation.record import format_record, record_from_json, record_to_json
 from kifu.notation.replay import replay
+from kifu.notation.trace import MAX_TRACE_FILE, TraceMismatch, check_trace_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 NAME = "fuzz.kifu"
 """The file name every target reports errors under (errors must start with it)."""
 
-Target = Callable[[bytes], None]
+Target = Callable[[bytes], bool]
 
 COUNTS: Counter[str] = Counter()
 """What targets saw, for a campaign's figures (``fuzz/run.py`` prints it at exit)."""
@@ -51,45 +65,62 @@ def text_of(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def check_error(e: KifuError, *, located: bool = False) -> None:
+    """An error is one line (a trace mismatch: three), quotes its input clipped at the
+    source, and starts with the file's name when it is about a file."""
+    text = str(e)
+    assert CLIPPED not in text, f"error echoes its input: {text[:200]!r}"
+    lines = 3 if isinstance(e, TraceMismatch) else 1
+    assert text.count("\n") < lines, f"error is not one line: {text[:200]!r}"
+    if located:
+        assert text.startswith(NAME), f"error not located: {text[:200]!r}"
+
+
 def check_located(e: KifuError) -> None:
-    """Errors about a file start with its name."""
-    assert str(e).startswith(NAME), f"error not located: {str(e)[:200]!r}"
-    assert "\n" not in str(e), "error is not one line"
+    """Errors about a file start with its name (and are short single lines)."""
+    check_error(e, located=True)
 
 
 # --- records ---------------------------------------------------------------------------------
 
 
-def _replay_all(located) -> None:
-    """What ``validate`` accepts, ``replay -f record`` and ``diff`` must accept too."""
+def _replay_all(located) -> bool:
+    """Every record read is written and reads back the same (reader and writer accept one
+    language); what ``validate`` accepts, ``replay -f record`` and ``diff`` must accept.
+    Whether every record replayed."""
+    ok = True
     for loc in located:
+        text = format_record(loc.record)  # the writer takes whatever the reader gave
+        (back,) = read_records(text, path=NAME)
+        assert back.record == loc.record, "canonical text does not read back the same"
+        assert format_record(back.record) == text, "canonical text is not stable"
         try:
             rep = replay(loc)
         except KifuError as e:
             check_located(e)
+            ok = False
             continue
-        text = format_record(loc.record)  # replay -f record writes the canonical text
-        (back,) = read_records(text, path=NAME)
-        assert back.record == loc.record, "canonical text does not read back the same"
         d = diff_records(loc, back)  # diff of a record with itself
         assert d.identical and d.first is None
         n = len(loc.record.moves)
         part = replay(loc, upto=n // 2, check_result=False)  # replay --ply
         assert len(part.actions) == n // 2
         assert len(rep.actions) == n
+    return ok
 
 
-def record_text(data: bytes) -> None:
-    """A text record file, read through the CLI's loader (bytes -> strict UTF-8)."""
+def record_text(data: bytes) -> bool:
+    """A text record file, read through the CLI's loader (bytes -> strict UTF-8); accepted
+    when every record reads and replays (what ``kifu validate`` accepts)."""
     try:
         located = list(read_stream(io.BytesIO(data), NAME))
     except KifuError as e:
         check_located(e)
-        return
-    _replay_all(located)
+        return False
+    return _replay_all(located)
 
 
-def record_json(data: bytes) -> None:
+def record_json(data: bytes) -> bool:
     """One JSON record (``record_from_json``), then as a file through the loader."""
     try:
         rec = record_from_json(data, path=NAME)
@@ -97,8 +128,98 @@ def record_json(data: bytes) -> None:
         check_located(e)
     else:
         assert record_from_json(record_to_json(rec)) == rec
-        format_record(rec)  # every accepted record is writable as text
-    record_text(data)
+        text = format_record(rec)  # every accepted record is writable as text
+        (back,) = read_records(text, path=NAME)
+        assert back.record == rec, "a JSON record does not read back the same as text"
+    return record_text(data)  # accepted: the file reads and replays
+
+
+# --- puzzles, card sets, boards, traces -----------------------------------------------------
+
+
+def _puzzle_round_trip(puzzles) -> bool:
+    """Every puzzle read is written and reads back the same; a puzzle that checks writes
+    its canonical form, which checks again to itself. Whether every puzzle checked."""
+    ok = True
+    for lp in puzzles:
+        text = format_puzzle(lp.puzzle)
+        (back,) = read_puzzles(text, path=NAME)
+        assert back.puzzle == lp.puzzle, "a puzzle does not read back the same"
+        (again,) = puzzles_from_json(puzzle_to_json(lp.puzzle), path=NAME)
+        assert again.puzzle == lp.puzzle, "a puzzle's JSON does not read back the same"
+        try:
+            checked = check_puzzle(lp)
+        except KifuError as e:
+            check_error(e, located=bool(lp.line))
+            ok = False
+            continue
+        (canon,) = read_puzzles(format_puzzle(checked.puzzle), path=NAME)
+        assert check_puzzle(canon).puzzle == checked.puzzle, "canonical puzzle is not stable"
+    return ok
+
+
+def puzzle(data: bytes) -> bool:
+    """A puzzle file (text or JSON) through the loader of ``kifu solve``/``html``/
+    ``validate``: bytes, strict UTF-8, streamed; each puzzle checked against its game
+    (accepted when every puzzle reads and checks)."""
+    try:
+        found = list(read_puzzle_stream(io.BytesIO(data), NAME))
+    except KifuError as e:
+        check_located(e)
+        return False
+    return _puzzle_round_trip(found)
+
+
+def puzzle_json(data: bytes) -> bool:
+    """A JSON puzzle document (one puzzle, a list, or JSON lines)."""
+    try:
+        found = puzzles_from_json(text_of(data), path=NAME)
+    except KifuError as e:
+        check_located(e)
+        puzzle(data)
+        return False
+    return _puzzle_round_trip(found) & puzzle(data)
+
+
+def alice_cards(data: bytes) -> bool:
+    """An Alice card-set file (``--cards FILE``): bounded, strict UTF-8, then parsed; a set
+    that parses writes (``to_text``) and reads back equal."""
+    try:
+        text = read_stream_text(io.BytesIO(data), NAME, limit=MAX_DATA_FILE,
+                                what="a card-set file")
+        cs = parse_card_set(text, path=NAME)
+    except KifuError as e:
+        check_located(e)
+        return False
+    assert parse_card_set(cs.to_text(), path=NAME) == cs, "a card set does not read back"
+    return True
+
+
+def lianxian_board(data: bytes) -> bool:
+    """A Lianxian board file: bounded, strict UTF-8, then parsed and its tables built."""
+    try:
+        text = read_stream_text(io.BytesIO(data), NAME, limit=MAX_DATA_FILE,
+                                what="a board file")
+        board = parse_board(text, path=NAME)
+    except KifuError as e:
+        check_located(e)
+        return False
+    for key in board.seats:
+        board.seating(len(board.seats[key]), key == 0)
+    assert all(board.index[name.upper()] == i for i, name in enumerate(board.space_names))
+    return True
+
+
+def trace(data: bytes) -> bool:
+    """A trace file (``kifu trace check``): bounded, strict UTF-8, replayed line by line."""
+    try:
+        text = read_stream_text(io.BytesIO(data), NAME, limit=MAX_TRACE_FILE,
+                                what="a trace file")
+        check_trace_text(text, NAME)
+    except KifuError as e:
+        check_located(e)
+        return False
+    return True
 
 
 # --- positions, actions, rules ------------------------------------------------------------
@@ -130,17 +251,19 @@ def sample_states(gid: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def position_target(gid: str) -> Target:
-    def target(data: bytes) -> None:
+    def target(data: bytes) -> bool:
         game = games.get(gid)
         line = text_of(data)
         try:
             state = game.from_line(line)
-        except KifuError:
-            return
+        except KifuError as e:
+            check_error(e)
+            return False
         canon = state.to_line()
         again = game.from_line(canon)
         assert again.to_line() == canon, "a position line does not round-trip"
         _exercise(state)
+        return True
 
     target.__name__ = f"position_{gid}"
     return target
@@ -263,7 +386,7 @@ libFuzzer's own)."""
 
 
 def action_target(gid: str) -> Target:
-    def target(data: bytes) -> None:
+    def target(data: bytes) -> bool:
         game = games.get(gid)
         lines, _ = sample_states(gid)
         state = game.from_line(lines[data[0] % len(lines)] if data else lines[0])
@@ -271,83 +394,161 @@ def action_target(gid: str) -> Target:
         try:
             action = game.parse_action(state, text)
             state.check(action)
-        except KifuError:
-            return
+        except KifuError as e:
+            check_error(e)
+            return False
+        canon = game.format_action(state, action)
+        assert game.parse_action(state, canon) == action, "action text does not read back"
+        assert canon.isascii(), "action text is written in ASCII"
         state.push(action)
         state.pop()
+        return True
 
     target.__name__ = f"action_{gid}"
     return target
 
 
-def rules(data: bytes) -> None:
+def rules(data: bytes) -> bool:
     """A rules spec and ``--set`` values for every game (first byte picks the game)."""
     ids = games.ids()
     gid = ids[data[0] % len(ids)] if data else ids[0]
     game = games.get(gid)
     text = text_of(data[1:])
     spec, _, sets = text.partition("\n")
+    accepted = False
     try:
         variant = game.parse_rules(spec)
         assert game.parse_rules(game.rules_spec(variant)) == variant
-    except KifuError:
-        pass
+        accepted = True
+    except KifuError as e:
+        check_error(e)
     try:
         variant = parse_variant_options(game, None, tuple(sets.split("\n")) if sets else ())
         assert game.parse_rules(game.rules_spec(variant)) == variant
-    except KifuError:
-        pass
+    except KifuError as e:
+        check_error(e)
+    return accepted
 
 
-def perft(data: bytes) -> None:
+def perft(data: bytes) -> bool:
     text = text_of(data)
     try:
         cases = parse_perft(text, path=NAME, game="tweak")
     except KifuError as e:
         check_located(e)
-        return
+        return False
     for case in cases:
         assert case.counts is not None
+    return True
 
 
-# --- optional parsers (other helpers' modules) ----------------------------------------------
+# --- kifu archive query: every option -------------------------------------------------------
 
-OPTIONAL: dict[str, tuple[str, str]] = {
-    "puzzle": ("kifu.notation.puzzle", "parse_puzzles"),
-    "alice_cards": ("kifu.games.alice.cards", "parse_card_set"),
-    "lianxian_board": ("kifu.games.lianxian.board", "parse_board"),
-}
-"""Parsers of files other helpers add: fuzzed once their module exists."""
+QUERY_OPTIONS = ("--game", "--rules", "--player", "--result", "--winner", "--tag",
+                 "--min-plies", "--max-plies", "--from", "--to", "--position", "--text",
+                 "--limit", "--sql", "--timeout", "-f", "--winner-seat", "--won")
+"""The options of ``kifu archive query`` (``--db`` is the target's own archive)."""
+QUERY_FLAGS = ("--won",)
 
+QUERY_TIMEOUT = "0.2"
+"""``--timeout`` the target passes when the input asks for a longer (or no) limit."""
 
-def optional_parser(name: str) -> Callable[..., object] | None:
-    module, attr = OPTIONAL[name]
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        return None
+QUERY_TALLY = {"inputs": 0, "accepted": 0, "rejected": 0}
+"""What ``archive_query`` saw: exit code 0 (accepted), 1 or 2 (rejected)."""
 
 
-def optional_target(name: str) -> Target:
-    def target(data: bytes) -> None:
-        parse = optional_parser(name)
-        assert parse is not None
-        try:
-            parse(text_of(data), path=NAME)
-        except KifuError as e:
-            check_located(e)
+@cache
+def query_archive() -> str:
+    """A small archive of every game's fixtures (positions indexed, comments searchable),
+    built once per process in a temporary folder."""
+    import atexit
+    import shutil
+    import tempfile
 
-    target.__name__ = name
-    return target
+    from kifu.archive import Archive
+
+    where = tempfile.mkdtemp(prefix="kifu-fuzz-")
+    atexit.register(shutil.rmtree, where, True)
+    path = str(Path(where) / "fuzz.db")
+    files = [str(p) for gid in games.ids() for p in sorted((FIXTURES / gid).glob("*.kifu"))[:3]]
+    with Archive(path) as a:
+        a.import_paths(files, positions=True)
+    return path
+
+
+def query_args(data: bytes) -> list[str]:
+    """The command line an input means: one option a line, its first character choosing
+    the option and the rest its value (a longer ``--timeout`` becomes 0.2 s). Bytes that
+    are not UTF-8 become lone surrogates, as Python gives them from a real command line."""
+    args: list[str] = []
+    for part in data.decode("utf-8", "surrogateescape").split("\n")[:24]:
+        if not part:
+            continue
+        option = QUERY_OPTIONS[ord(part[0]) % len(QUERY_OPTIONS)]
+        value = part[1:]
+        if option == "--timeout":
+            try:
+                seconds: float | None = float(value)
+            except ValueError:
+                seconds = None  # left for the command to refuse
+            if seconds is not None and (seconds == 0 or float(QUERY_TIMEOUT) < seconds <= 1e9):
+                value = QUERY_TIMEOUT
+        args += [option] if option in QUERY_FLAGS else [option, value]
+    if "--timeout" not in args:
+        args += ["--timeout", QUERY_TIMEOUT]
+    return args
+
+
+def archive_query(data: bytes) -> None:
+    """``kifu archive query`` with the options an input names, in this process: exit code
+    0, 1 or 2 only, no traceback, an error is one line; a rejection raises ``KifuError``
+    (so the harnesses count it as a refusal)."""
+    from click.testing import CliRunner
+
+    from kifu.cli.main import cli
+
+    args = ["archive", "query", "--db", query_archive(), *query_args(data)]
+    r = CliRunner().invoke(cli, args)
+    QUERY_TALLY["inputs"] += 1
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    assert r.exit_code in (0, 1, 2), (args, r.exit_code, r.output[-500:])
+    assert "Traceback" not in r.output, (args, r.output[-2000:])
+    if r.exit_code == 1:
+        assert len(r.stderr.strip().splitlines()) == 1, (args, r.stderr[-2000:])
+    QUERY_TALLY["rejected" if r.exit_code else "accepted"] += 1
+    _save_tally()
+    if r.exit_code:
+        raise KifuError(f"{NAME}: exit code {r.exit_code}")
+
+
+def _save_tally() -> None:
+    """With ``KIFU_FUZZ_TALLY=FILE``, keep the tally and the peak memory in FILE (JSON),
+    for the campaign's figures (libFuzzer ends the process without Python's exit hooks)."""
+    import os
+
+    where = os.environ.get("KIFU_FUZZ_TALLY")
+    if where:
+        import json
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        Path(where).write_text(json.dumps({**QUERY_TALLY, "peak_rss_mb": peak}))
 
 
 def all_targets() -> dict[str, Target]:
-    """Every parser's target, by name (games and optional modules found now)."""
+    """Every parser's target, by name (every registered game's positions and actions)."""
     out: dict[str, Target] = {
         "record_text": record_text,
         "record_json": record_json,
         "rules": rules,
         "perft": perft,
+        "puzzle": puzzle,
+        "puzzle_json": puzzle_json,
+        "alice_cards": alice_cards,
+        "lianxian_board": lianxian_board,
+        "trace": trace,
+        "archive_query": archive_query,
     }
     for gid in games.ids():
         key = gid.replace("-", "_")
@@ -355,13 +556,26 @@ def all_targets() -> dict[str, Target]:
         out[f"action_{key}"] = action_target(gid)
     if "alice" in games.ids():
         out["play_alice"] = play_alice
-    for name in OPTIONAL:
-        if optional_parser(name) is not None:
-            out[name] = optional_target(name)
     return out
 
 
 # --- seeds --------------------------------------------------------------------------------
+
+
+def _annotated_seed(name: str) -> bytes:
+    """A record with marks and ``[%value ...]`` comments (``kifu analyze``'s annotations;
+    docs/notation.md, "Marks and values"), as text or JSON."""
+    from kifu.notation.record import Move, Record
+
+    path = sorted((FIXTURES / "tweak").glob("*.kifu"))[0]
+    (loc,) = read_records(path.read_text(encoding="utf-8"))
+    rec = loc.record
+    moves = [m if m.actor == "d" else Move(m.actor, m.text, "[%value tweak-this-turn: forced "
+                                             "-> no] [%best tweak-this-turn: p0 !J+]",
+                                           "??" if i % 3 == 0 else "!" if i % 3 else "?!")
+             for i, m in enumerate(rec.moves)]
+    marked = Record(rec.headers, moves, rec.comment)
+    return record_to_json(marked) if name == "record_json" else format_record(marked).encode()
 
 
 @cache
@@ -376,6 +590,28 @@ def _alice_seeds() -> tuple[bytes, ...]:
     return tuple(line.encode() for line in out)
 
 
+def _puzzle_blocks() -> list[bytes]:
+    """Each puzzle of ``fixtures/puzzles/*.kifu`` on its own, and two whole files."""
+    out = []
+    files = sorted((FIXTURES / "puzzles").glob("*.kifu"))
+    for p in files:
+        for lp in read_puzzles(p.read_text(encoding="utf-8"), path=p.name):
+            out.append(format_puzzle(lp.puzzle).encode())
+    return out + [p.read_bytes() for p in files[:2]]
+
+
+def _trace_heads() -> list[bytes]:
+    """The first record of each golden trace, cut after a few plies (a trace's head checks
+    on its own: the engine stops where the file does)."""
+    out = []
+    for p in sorted((FIXTURES / "traces").glob("*.trace")):
+        lines = p.read_text(encoding="utf-8").split("\n")
+        plies = [i for i, line in enumerate(lines) if line.startswith("ply ")]
+        cut = plies[min(6, len(plies) - 1)] if plies else len(lines)
+        out.append(("\n".join(lines[:cut]) + "\n").encode())
+    return out
+
+
 def seeds(name: str) -> list[bytes]:
     """Valid inputs of a parser, to mutate (hypothesis) or to start a corpus (atheris)."""
     if name in ("record_text", "record_json"):
@@ -388,6 +624,7 @@ def seeds(name: str) -> list[bytes]:
                         out.append(record_to_json(loc.record))
                 else:
                     out.append(data)
+        out.append(_annotated_seed(name))
         return out
     if name == "perft":
         return [p.read_bytes() for p in sorted((FIXTURES / "perft").glob("*.perft"))]
@@ -400,6 +637,21 @@ def seeds(name: str) -> list[bytes]:
         return out
     if name == "play_alice":
         return list(_alice_seeds())
+    if name == "puzzle":
+        return _puzzle_blocks()
+    if name == "puzzle_json":
+        blocks = _puzzle_blocks()[:-2]
+        docs = [puzzle_to_json(lp.puzzle) for b in blocks
+                for lp in read_puzzles(b.decode(), path=NAME)]
+        return [*docs, b"[" + b",".join(docs[:3]) + b"]", b"\n".join(docs[3:6])]
+    if name == "alice_cards":
+        return [p.read_bytes() for p in sorted((ROOT / "kifu" / "games" / "alice" / "cards")
+                                               .glob("*.cards"))]
+    if name == "lianxian_board":
+        return [p.read_bytes() for p in sorted((ROOT / "kifu" / "games" / "lianxian" /
+                                                "boards").glob("*.board"))]
+    if name == "trace":
+        return _trace_heads()
     for gid in games.ids():
         key = gid.replace("-", "_")
         if name == f"position_{key}":
@@ -407,10 +659,26 @@ def seeds(name: str) -> list[bytes]:
         if name == f"action_{key}":
             _lines, acts = sample_states(gid)
             return [bytes([i % 256]) + a.encode() for i, a in enumerate(acts[:64])]
-    if name in OPTIONAL:
-        module = OPTIONAL[name][0]
-        base = ROOT / Path(*module.split(".")[:-1])
-        files = [p for p in sorted(base.rglob("*")) if p.suffix in (".cards", ".board",
-                                                                    ".puzzle", ".txt")]
-        return [p.read_bytes() for p in files[:8]] or [b""]
+    if name == "archive_query":
+        return [b"\n".join(bytes([QUERY_OPTIONS.index(o) + 64]) + v.encode() for o, v in args)
+                for args in QUERY_SEEDS]
     return [b""]
+
+
+QUERY_SEEDS: list[list[tuple[str, str]]] = [
+    [("--game", "tweak"), ("--min-plies", "10"), ("-f", "json")],
+    [("--player", "p1"), ("--limit", "3")],
+    [("--tag", "Seed=7"), ("--from", "2026.01.01"), ("--to", "2026.12.31")],
+    [("--text", "Bomb"), ("-f", "records")],
+    [("--text", '"the bomb" OR NEAR(p1 p2)')],
+    [("--result", "*"), ("--winner", "p0"), ("--rules", "tweak/1")],
+    [("--sql", "select id, game, plies from records order by plies desc"), ("--limit", "5")],
+    [("--sql", "select text from records"), ("-f", "records")],
+    [("--sql", "select count(*) as n, game from records group by game"), ("-f", "json")],
+    [("--sql", "with recursive c(x) as (select 1 union all select x + 1 from c) "
+               "select x from c"), ("--limit", "100")],
+    [("--sql", "select zeroblob(10) as b, 1e999 as f"), ("-f", "json")],
+    [("--position", "tweak/1 T0 r1d1 t7 0,0 R6O5G4/R2O2Y2 R3Y1 G5G6G1 - -/- -/-")],
+    [("--max-plies", "9223372036854775807"), ("--min-plies", "-9223372036854775808")],
+]
+"""Valid ``archive query`` command lines to start from."""

@@ -308,7 +308,7 @@ UNKNOWN_GAME = '[Game "chess"]\n[Rules "chess/1"]\n[Players "a, b"]\n\nd e4\n'
     (("replay", "utf.kifu"), "utf.kifu:1:1: invalid UTF-8"),
     (("replay", "utf.kifu", "--records", "all"), "invalid UTF-8"),
     (("diff", "utf.kifu", "--set", "rounds=1"), "invalid UTF-8"),
-    (("record", "--resume", "utf.kifu"), "not UTF-8"),
+    (("record", "--resume", "utf.kifu"), "utf.kifu:1:1: invalid UTF-8"),
     (("replay", "good.kifu", "--ply", "999"), "out of range"),
     (("replay", "good.kifu", "--ply", "-999"), "out of range"),
     (("replay", "good.kifu", "--step", "--ply", "999"), "out of range"),

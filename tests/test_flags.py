@@ -21,7 +21,7 @@ def run(*args: str, input: str | None = None):
 
 
 QUIET = {("play",), ("validate",), ("solve",), ("diff",), ("puzzles", "generate"),
-         ("archive", "import"), ("trace", "check"), ("trace", "regenerate")}
+         ("archive", "import"), ("trace", "check"), ("trace", "regenerate"), ("simulate",)}
 """Every command that prints a progress bar or a summary besides what was asked."""
 
 

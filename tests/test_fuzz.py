@@ -110,12 +110,11 @@ def test_parser_survives_fuzzing(name: str) -> None:
     check()
 
 
-@pytest.mark.parametrize("name", sorted(targets.OPTIONAL))
-def test_optional_parsers_are_fuzzed_when_present(name: str) -> None:
-    module = targets.OPTIONAL[name][0]
-    if targets.optional_parser(name) is None:
-        pytest.skip(f"{module} does not exist yet: nothing to fuzz")
-    assert name in TARGETS
+def test_every_file_reader_is_fuzzed() -> None:
+    """Puzzle files (text and JSON), card sets, boards and traces have targets, besides
+    records, rules, perft files and every game's positions and actions."""
+    for name in ("puzzle", "puzzle_json", "alice_cards", "lianxian_board", "trace"):
+        assert name in TARGETS and targets.seeds(name) != [b""]
 
 
 def _corpus() -> list[Path]:

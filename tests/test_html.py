@@ -177,15 +177,24 @@ def test_puzzle_sheet(tmp_path: Path) -> None:
     path, puzzles = puzzle_file(tmp_path)
     code, html = run("html", str(path))
     assert code == 0, html
-    assert html.count("<article") == len(puzzles) and "kifu-data" not in html
+    assert html.count("<article") == len(puzzles)
+    data = json.loads(re.search(r'id="kifu-data">(.*?)</script>', html).group(1))["puzzles"]
     for k, p in enumerate(puzzles, 1):
-        part = html.split(f'<article aria-labelledby="pz{k}-h">')[1].split("</article>")[0]
-        assert f"Question: {p.question}" in part and f">{p.position}</code>" in part
+        part = html.split(f'<article aria-labelledby="pz{k}-h" id="pz{k}">')[1].split(
+            "</article>")[0]
+        assert f">{p.position}</code>" in part
+        assert re.search(r'<p class="q" id="pz\d+-q">(p\d to (play|lead)|Double dummy)', part)
+        assert "Difficulty: " in part and "nodes=" not in part.split("<details")[0]
         answer = re.search(r'<div class="answer" id="pz\d-a" hidden>(.*?)</div>', part, re.S)
         assert answer and f"<strong>{p.answer}</strong>" in answer.group(1)
         steps = "".join(f"<li>{esc(step)}</li>" for step in p.solution or [])
         assert steps in answer.group(1)
         assert "<svg" in part.split('<div class="answer"')[0]
+        item = data[str(k)]  # the page's values are the solver's
+        assert item["answer"] == p.answer and item["line"] == p.solution
+        buttons = re.findall(r'<button type="button" class="choice" data-pz="(\d+)" '
+                             r'data-act="(\d+)">', part)
+        assert len(buttons) == len(item["values"]) and all(b[0] == str(k) for b in buttons)
     code, msg = run("html", str(path), "--player", "0")
     assert code == 1 and "puzzle" in msg
     text = path.read_text()

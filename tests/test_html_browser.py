@@ -164,6 +164,50 @@ def test_puzzle_sheet_reveals_answers(driver, tmp_path: Path) -> None:
     check_clean(driver, page)
 
 
+def test_a_puzzle_is_solved_by_clicking(driver, tmp_path: Path) -> None:
+    """A wrong first action says so and leaves the answer hidden; the right one says so,
+    then shows the rest of the line and the values of every first action."""
+    path, puzzles = puzzle_file(tmp_path)
+    page = export(path)
+    open_page_plain(driver, page)
+    data = json.loads(driver.find_element("id", "kifu-data").get_attribute("textContent"))
+    for k, p in enumerate(puzzles, 1):
+        item = data["puzzles"][str(k)]
+        values = item["values"]
+        wrong = [i for i, (_, v) in enumerate(values) if v != item["answer"]]
+        right = [i for i, (_, v) in enumerate(values) if v == item["answer"]]
+        art = driver.find_element("id", f"pz{k}")
+        feedback = driver.find_element("id", f"pz{k}-fb")
+        box = driver.find_element("id", f"pz{k}-a")
+        assert not feedback.is_displayed() and not box.is_displayed()
+        if wrong:
+            b = art.find_element("css selector", f'button[data-act="{wrong[0]}"]')
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", b)
+            b.click()
+            assert art.get_attribute("data-result") == "wrong"
+            assert "Not this one" in feedback.text and values[wrong[0]][1] in feedback.text
+            assert "wrong" in b.get_attribute("class") and not box.is_displayed()
+        b = art.find_element("css selector", f'button[data-act="{right[0]}"]')
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", b)
+        b.click()
+        assert art.get_attribute("data-result") == "right"
+        assert feedback.text.startswith("Right: ") and "right" in b.get_attribute("class")
+        assert box.is_displayed() and f"Answer: {p.answer}" in box.text
+        if p.solution and len(p.solution) > 1 and values[right[0]][0] == p.solution[0]:
+            assert p.solution[1] in feedback.text  # the rest of the line
+        rows = box.find_elements("css selector", "table.values tr[data-act]")
+        assert len(rows) == len(values)
+        assert "chosen" in rows[right[0]].get_attribute("class")
+    check_clean(driver, page)
+
+
+def open_page_plain(driver, page: Path) -> None:
+    driver.get_log("browser")
+    driver.get_log("performance")
+    driver.get(page.resolve().as_uri())
+    assert driver.find_element("tag name", "body").get_attribute("data-ready") == "1"
+
+
 def test_opens_at_the_end_or_at_ply(driver, tmp_path: Path) -> None:
     path, total = record_file("towai", tmp_path)
     page = export(path)
@@ -240,3 +284,42 @@ def test_a_laptop_screen_holds_the_picture_and_the_controls(driver, gid: str,
             assert name[:8] in texts, (gid, name)
     finally:
         browser.set_viewport(driver, 0, 0)
+
+
+def test_an_analysed_record_shows_its_marks_and_chart(driver, tmp_path: Path) -> None:
+    src = Path(__file__).resolve().parent.parent / "fixtures" / "tweak" / "missed-win-2p.kifu"
+    annotated = tmp_path / "analysed.kifu"
+    r = CliRunner().invoke(cli, ["analyze", str(src), "-o", str(annotated), "-q"])
+    assert r.exit_code == 0, r.output
+    page = export(annotated)
+    open_page(driver, page)
+    blunders = driver.find_elements("css selector", "#moves .mark-blunder")
+    assert [b.text for b in blunders] == ["??"]
+    li = blunders[0].find_element("xpath", "./ancestor::button")
+    ply = int(li.get_attribute("data-ply"))
+    assert "tweak-this-turn: forced → no" in li.text  # the value, not the [%value] token
+    assert "[%value" not in driver.find_element("id", "moves").text
+    chart = driver.find_element("id", "value-chart")
+    assert chart.find_elements("css selector", "polyline")
+    dot = chart.find_element("css selector", f'circle[data-ply="{ply}"]')
+    assert dot.get_attribute("fill") == "#b91c1c"
+    driver.find_element("id", "first").click()
+    assert shown(driver)[0] == 0
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", chart)
+    dot.click()  # a click on the chart goes to that ply
+    assert shown(driver) == (ply, replay_line(annotated, ply))
+    marker = driver.find_element("id", "value-marker")
+    x0, dx = float(marker.get_attribute("data-x0")), float(marker.get_attribute("data-dx"))
+    assert float(marker.get_attribute("x1")) == pytest.approx(x0 + ply * dx, abs=0.01)
+    svg = chart.find_element("css selector", "svg")
+    # a click in the middle of the chart goes to the ply under it
+    want = driver.execute_script("""
+        var svg = arguments[0], r = svg.getBoundingClientRect();
+        var pt = svg.createSVGPoint(); pt.x = r.left + r.width / 2; pt.y = r.top + r.height / 2;
+        var at = pt.matrixTransform(svg.getScreenCTM().inverse());
+        return Math.round((at.x - arguments[1]) / arguments[2]);""", svg, x0, dx)
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).move_to_element(svg).click().perform()
+    assert 0 < want < 30 and shown(driver) == (want, replay_line(annotated, want))
+    check_clean(driver, page)

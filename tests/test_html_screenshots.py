@@ -37,6 +37,8 @@ def test_screenshots_are_not_blank(tmp_path: Path) -> None:
             check_picture(tmp_path / f"{gid}-{size}.png", width,
                           height if size == "desktop" else None)
         assert (tmp_path / f"{gid}.html").exists()
+    for name in ("analysis", "puzzle"):  # kifu analyze's viewer, a mined puzzle answered
+        check_picture(tmp_path / f"{name}-desktop.png", 1280, 800)
     pytest.importorskip("datasette", reason="datasette (test extra)")
     check_picture(tmp_path / "datasette-records.png", 1280, 800)
     page = (tmp_path / "datasette-records.html").read_text(encoding="utf-8")

@@ -22,6 +22,7 @@ from kifu.notation import (
     record_from_json,
     record_to_json,
 )
+from kifu.notation.record import MARKS, NAGS, ends_with_mark, identity_text
 
 SAMPLE = """\
 [Game "tweak"]
@@ -136,8 +137,9 @@ _ascii_word = st.text(  # action text is printable ASCII (docs/notation.md)
     min_size=1, max_size=8,
 )
 _text = st.lists(_ascii_word.filter(lambda w: not w.startswith("[")), min_size=1,
-                 max_size=3).map(" ".join)
-_move = st.builds(Move, _actor, _text, st.one_of(st.none(), _comment))
+                 max_size=3).map(" ".join).filter(lambda t: not ends_with_mark(t))
+_move = st.builds(Move, _actor, _text, st.one_of(st.none(), _comment),
+                  st.one_of(st.none(), st.sampled_from(MARKS)))
 _record = st.builds(
     Record,
     st.dictionaries(_name, _value, min_size=1, max_size=6),
@@ -183,3 +185,54 @@ def test_rng_reference_values() -> None:
     for _ in range(3000):
         counts[r.below(3)] += 1
     assert all(900 < c < 1100 for c in counts)
+
+
+# --- marks -----------------------------------------------------------------------------------
+
+
+def test_marks_read_write_and_json() -> None:
+    text = ('[Game "tweak"]\n\nd dealer p1\np1 R3xO1 ?? {[%value tweak-this-turn: forced -> no]}'
+            '\np0 R3 !\np1 G4 ?!\np0 !J+\n')
+    rec = parse_record(text)
+    assert [m.mark for m in rec.moves] == [None, "??", "!", "?!", None]
+    assert rec.moves[1].text == "R3xO1" and rec.moves[1].comment.startswith("[%value")
+    assert format_record(rec) == text
+    assert record_from_json(record_to_json(rec)) == rec
+    assert b'"mark":"??"' in record_to_json(rec)
+    loose = parse_record('[Game "tweak"]\n\np1   R3xO1\t??  {c}\n{more}\n')
+    assert loose.moves[0] == Move("p1", "R3xO1", "c more", "??")
+    assert sorted(NAGS) == sorted(MARKS) and NAGS["??"] == 4 and NAGS["!"] == 1
+
+
+def test_a_mark_is_not_part_of_the_game() -> None:
+    plain = parse_record('[Game "tweak"]\n\nd dealer p1\np1 R3\n')
+    marked = parse_record('[Game "tweak"]\n\nd dealer p1\np1 R3 ?? {why}\n')
+    assert identity_text(marked) == identity_text(plain) == format_record(plain)
+    assert identity_text(marked, format_record(marked)) == format_record(plain)
+    assert marked.content_hash() == plain.content_hash()
+    other = parse_record('[Game "tweak"]\n\nd dealer p1\np1 R4 ??\n')
+    assert other.content_hash() != plain.content_hash()
+
+
+@pytest.mark.parametrize("text, what", [
+    ('[Game "x"]\n\np0 ??\n', "f.kifu:3:4: p0 has no action, only the mark ??"),
+])
+def test_mark_errors_are_located(text: str, what: str) -> None:
+    with pytest.raises(NotationError) as e:
+        list(read_records(text, path="f.kifu"))
+    assert str(e.value) == what
+
+
+def test_a_mark_cannot_hide_in_action_text() -> None:
+    with pytest.raises(NotationError, match="last token may not be a mark"):
+        format_record(Record({"Game": "x"}, [Move("p0", "R3 ??")]))
+    with pytest.raises(NotationError, match="bad mark"):
+        format_record(Record({"Game": "x"}, [Move("p0", "R3", None, "?!?")]))  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="Invalid enum value"):
+        record_from_json(b'{"headers": {}, "moves": [{"actor": "p0", "text": "R3", '
+                         b'"mark": "!!!"}]}')
+    assert ends_with_mark("a ?") and ends_with_mark("!!") and not ends_with_mark("!J")
+    assert not ends_with_mark("R3!") and not ends_with_mark("x ???")
+    schema = json_schema()
+    move = schema["$defs"]["Move"]["properties"]["mark"]
+    assert "??" in str(move)

@@ -11,7 +11,15 @@ from kifu import games
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.notation.reader import read_records
-from kifu.notation.record import format_record, record_from_json, record_to_json
+from kifu.notation.record import (
+    MARKS,
+    Move,
+    Record,
+    format_record,
+    identity_text,
+    record_from_json,
+    record_to_json,
+)
 from kifu.notation.replay import record_from_actions, replay
 
 GAMES = games.ids()
@@ -87,6 +95,16 @@ def test_played_records_round_trip_and_replay(gid, data) -> None:
     assert loc.record == record
     assert format_record(loc.record) == text
     assert record_from_json(record_to_json(record)) == record
+    # marks on some moves: the same game, read and written back, replayed the same
+    marks = data.draw(st.lists(st.sampled_from((None, *MARKS)), min_size=len(record.moves),
+                               max_size=len(record.moves)), label="marks")
+    marked = Record(record.headers, [Move(m.actor, m.text, m.comment, k)
+                                     for m, k in zip(record.moves, marks, strict=True)])
+    marked_text = format_record(marked)
+    (back,) = read_records(marked_text)
+    assert back.record == marked and format_record(back.record) == marked_text
+    assert identity_text(marked) == text
+    assert replay(back).actions == actions
     rep = replay(loc)
     assert rep.actions == actions
     assert rep.state.result() == state.result()

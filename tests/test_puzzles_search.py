@@ -107,12 +107,79 @@ def chain(n):
 def test_budget_stops_with_unknown_and_restores_the_state():
     st = TreeState(chain(30), "n0")
     p = prove(st, player=0, goal=goal, budget=Budget(nodes=10), key=lambda s: len(s.history))
-    assert not p.complete and not p.ok and p.nodes == 11
+    assert not p.complete and not p.ok and p.nodes == 11 and p.reason == "nodes"
     assert st.node == "n0" and not st.history
     c = probability(st, player=0, goal=goal, budget=Budget(nodes=5))
-    assert not c.complete
+    assert not c.complete and c.reason == "nodes"
     v = minimax(st, player=0, evaluate=lambda s: s.leaf_value(), budget=Budget(seconds=0))
     assert v.value is None or v.complete
+    assert prove(st, player=0, goal=goal).reason is None
+
+
+def test_the_clock_and_the_memory_stop_a_long_search(monkeypatch):
+    """The time and the memory are looked at every CHECK_EVERY nodes: a search longer than
+    that stops with the reason and the state put back."""
+    import kifu.puzzles.base as base
+
+    st = TreeState(wide(1500))
+    p = prove(st, player=0, goal=goal, budget=Budget(seconds=0))
+    assert (p.complete, p.ok, p.reason) == (False, False, "seconds")
+    assert st.node == "root" and not st.history
+    grown = iter(range(0, 1 << 40, 1 << 20))  # the process seems to grow 1 MB a look
+    monkeypatch.setattr(base, "resident_bytes", lambda: next(grown))
+    v = minimax(st, player=0, evaluate=lambda s: s.leaf_value(), budget=Budget(memory=1 << 19))
+    assert (v.complete, v.value, v.reason) == (False, None, "memory")
+    assert st.node == "root" and not st.history
+
+
+def test_a_tiny_table_stays_bounded_and_exact(monkeypatch):
+    """With a cap of 64 entries (an entry priced at the whole ceiling) the table keeps at
+    most what CHECK_EVERY nodes add past the cap, and the values are those of an unbounded
+    search."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    import kifu.puzzles.search as search
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.data())
+    def check(data):
+        tree = _random_tree(data)
+        ev = lambda s: s.leaf_value()  # noqa: E731
+        plain = minimax(TreeState(tree), player=0, evaluate=ev, values=True)
+        with monkeypatch.context() as m:
+            m.setattr(search, "ENTRY_BYTES", 1 << 40)
+            m.setattr(search, "CHECK_EVERY", 4)
+            tt: dict = {}
+            sizes = []
+            trim = search._Search.trim
+
+            def watch(self):
+                sizes.append(len(self.tt))
+                trim(self)
+
+            m.setattr(search._Search, "trim", watch)
+            small = minimax(TreeState(tree), player=0, evaluate=ev, values=True, tt=tt)
+        assert small.value == plain.value
+        assert [(a.label, v) for a, v in small.values] == [(a.label, v) for a, v in plain.values]
+        assert len(tt) <= 64 + 4 and all(x <= 64 + 4 for x in sizes)
+
+    check()
+    # and a search whose table would hold 1,501 entries: trimmed, same answer
+    st_ = TreeState(wide(1500))
+    with monkeypatch.context() as m:
+        m.setattr(search, "ENTRY_BYTES", 1 << 40)
+        tt = {}
+        p = prove(st_, player=0, goal=goal, tt=tt)
+    assert p.complete and not p.ok and len(tt) <= 64 + search.CHECK_EVERY
+
+
+def wide(n: int) -> dict:
+    """p0 chooses among ``n`` moves, each to a node of p0's with one move to a loss: ``2 n +
+    1`` nodes, ``n + 1`` of them in the table, two deep."""
+    tree = {"root": (0, [(f"e{i}", f"x{i}", None) for i in range(n)]), "lose": (None, 0)}
+    tree.update({f"x{i}": (0, [("a", "lose", None)]) for i in range(n)})
+    return tree
 
 
 def test_transpositions_are_searched_once():
@@ -172,3 +239,24 @@ def test_minimax_bound_cuts_but_never_changes_a_value():
         assert end.leaf_value() == cut.value
 
     check()
+
+
+def test_the_tables_cap_follows_the_measured_memory(monkeypatch):
+    """Meter.full: past the estimated cap, or the first time the process has grown past
+    the tables' share of the ceiling; then the cap becomes what the tables hold (freed
+    memory is reused, so the growth does not fall back and must not trim again)."""
+    import kifu.puzzles.base as base
+
+    rss = iter([0, 100, 600, 700, 1100])
+    monkeypatch.setattr(base, "resident_bytes", lambda: next(rss))
+    m = base.Meter(Budget(memory=1000))
+    assert m.entries(1, 0.5) == 500 and m.full(501) and not m.full(500)
+    m.check()  # grown 100
+    assert not m.full(400)
+    m.check()  # grown 600 > 500
+    assert m.full(300) and m.cap == 300
+    m.check()  # grown 700: the cap stays
+    assert not m.full(150) and m.full(301) and m.cap == 300
+    with pytest.raises(base.OutOfBudget) as e:
+        m.check()  # grown 1100 > the ceiling
+    assert e.value.reason == "memory"

@@ -95,3 +95,34 @@ def test_elo_interval_excludes_zero_for_a_clear_winner():
     clusters = [[("a", "b", 1.0 if i % 4 else 0.0)] for i in range(200)]
     d = elo(clusters, resamples=300).difference("a", "b")
     assert d.excludes(0.0) and d.low > 0
+
+
+def test_seat_fairness_by_hand():
+    from kifu.lab.stats import seat_fairness
+
+    # 60 single-winner games over 3 seats: expected 20 each;
+    # chi2 = (10² + 0² + 10²) / 20 = 10 on 2 df, whose survival function is exp(-x / 2)
+    t = seat_fairness([30, 20, 10])
+    assert t.chi2 == pytest.approx(10.0) and t.df == 2 and t.expected == 20.0
+    assert t.p_value == pytest.approx(math.exp(-5.0))
+    assert not t.small
+    # 4 seats, 8 games: expected 2 (< 5: the approximation is rough); chi2 = (4+0+1+1)/2 = 3
+    # on 3 df: P = erfc(sqrt(1.5)) + sqrt(2 * 1.5 / pi) * exp(-1.5) for 3 df
+    t = seat_fairness([4, 2, 1, 1])
+    x = 3.0
+    p3 = math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    assert t.chi2 == pytest.approx(3.0) and t.df == 3 and t.small
+    assert t.p_value == pytest.approx(p3)
+    assert seat_fairness([0, 0, 0]) is None and seat_fairness([5]) is None
+    assert seat_fairness([10, 10]).p_value == pytest.approx(1.0)
+
+
+def test_stats_imports_scipy_lazily():
+    import subprocess
+    import sys
+
+    code = ("import sys, kifu.lab.stats, kifu.lab.simulate; "
+            "print(any(m == 'scipy' or m.startswith('scipy.') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"

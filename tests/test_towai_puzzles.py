@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from kifu import games
+from kifu.bots.towai import solver_out_line
 from kifu.core.errors import NotationError
 from kifu.core.rng import Rng
-from kifu.games.towai.actions import Rebuild
-from kifu.games.towai.cards import ALL_CARDS, cards_text
+from kifu.games.towai.actions import PLAYS, Rebuild
+from kifu.games.towai.bots import out_line
+from kifu.games.towai.cards import ALL_CARDS, CODE_OF, cards_text
 from kifu.games.towai.state import CHAIN, DEAL, LEAD, OVER, PLAY, REBUILD, SWAP_PHASE
 from kifu.puzzles import Budget, get_question, questions_for
 
@@ -50,12 +52,29 @@ def test_out_this_turn_through_a_rebuild_during_a_draw() -> None:
     assert sol.answer == "yes" and sol.line[0] == "p0 T3"
 
 
+def test_a_win_at_the_turn_cap_with_cards_in_hand_is_not_going_out() -> None:
+    # issue 21: p0 plays D5 or D7 and the round ends at the cap (5 turn ends) with p0
+    # holding the fewest cards (1): p0 wins the round but has not gone out
+    state = GAME.from_line("towai/1;cap=5 P0 day D5D7/D3D4N1/N1N2N3 D5 N4 - p2:0 0,0,0 f0t4")
+    sol = OUT.solve(state)
+    assert sol.answer == "no" and {v.value for v in sol.values} == {"no"}
+    assert out_line(state.copy()) is None and solver_out_line(state.copy()) is None
+    nxt = state.copy()
+    nxt.apply(GAME.parse_action(nxt, "D5"))
+    assert nxt.wins == (1, 0, 0) and nxt.hand_size(0) == 1  # won at the cap, not out
+    # winning the round is still winning the round
+    assert WIN.solve(state).answer == "yes"
+    # with one card fewer, the same play goes out
+    state = GAME.from_line("towai/1;cap=5 P0 day D7/D3D4N1/N1N2N3 D5 N4 D5 p2:0 0,0,0 f0t4")
+    assert OUT.solve(state).answer == "yes" and out_line(state.copy()) == [PLAYS[CODE_OF["D7"]]]
+
+
 # --- the naive brute force ---------------------------------------------------------------------
 
 
 def naive_out(state, player: int, start: int) -> bool:
-    if state.wins[player] > start:
-        return True
+    if state.wins[player] > start:  # the round ended: out only if the player's hand is empty
+        return state.hand_size(player) == 0
     if state.phase in (DEAL, OVER):
         return False
     if state.phase == REBUILD:  # any order will do: try the pool as it is sorted
@@ -89,7 +108,8 @@ def naive_win(state, player: int, start: int) -> bool:
 
 def small_positions(count: int, seed: int):
     """Random small positions: 2-3 players with 1-3 cards each, a short field, deck and
-    discard pile, a lead or a follow to make, a turn cap of 6."""
+    discard pile, a lead or a follow to make, a turn cap of 6, and 0, 4 or 5 turn ends
+    played already (so that the cap often ends the round within the player's turn)."""
     rng = Rng(seed)
     made = 0
     while made < count:
@@ -116,7 +136,7 @@ def small_positions(count: int, seed: int):
         line = " ".join([
             "towai/1;cap=6", phase, side, "/".join(cards_text(h) for h in hands),
             cards_text(field), cards_text(deck), cards_text(discards), last,
-            ",".join("0" * n), f"f{mover}t0",
+            ",".join("0" * n), f"f{mover}t{(0, 4, 5)[rng.below(3)]}",
         ])
         try:
             state = GAME.from_line(line)
@@ -128,6 +148,7 @@ def small_positions(count: int, seed: int):
 
 def test_both_questions_agree_with_the_naive_brute_force() -> None:
     answers = {OUT.name: set(), WIN.name: set()}
+    capped = 0
     budget = Budget(nodes=500_000, seconds=None)
     for state in small_positions(220, seed=15):
         player, start = state.mover, state.wins[state.mover]
@@ -138,9 +159,14 @@ def test_both_questions_agree_with_the_naive_brute_force() -> None:
         assert (win.answer == "yes") == naive_win(state.copy(), player, start), state.to_line()
         answers[OUT.name].add(out.answer)
         answers[WIN.name].add(win.answer)
+        # the engine's own search and the solver-backed bot's agree
+        assert (out_line(state.copy()) is not None) == (out.answer == "yes"), state.to_line()
+        assert (solver_out_line(state.copy()) is not None) == (out.answer == "yes")
+        capped += out.answer == "no" and win.answer == "yes" and state.turns >= 4
         # every first action's stated value agrees too
         for v in out.values:
             nxt = state.copy()
             nxt.apply(GAME.parse_action(nxt, v.action.split(" ", 1)[1]))
             assert (v.value == "yes") == naive_out(nxt, player, start)
     assert answers == {OUT.name: {"yes", "no"}, WIN.name: {"yes", "no"}}
+    assert capped  # some positions win the round at the cap without going out

@@ -246,6 +246,54 @@ def test_r9_r14_cap_fewest_cards_wins_ties_from_the_seat_after_the_first() -> No
     assert state.wins == (1, 0, 0)  # counted from the first player p0 itself
 
 
+def _cap_ties(cap_tie: str, seed: int) -> int:
+    """Random positions one pass short of the cap (2-4 players, any first player, hands of
+    1-3 cards): the round's winner is checked against ruling 9 written out directly."""
+    from kifu.games.towai.cards import cards_text
+
+    rng = Rng(seed)
+    checked = 0
+    for _ in range(400):
+        n = 2 + rng.below(3)
+        first, mover = rng.below(n), rng.below(n)
+        cards = rng.shuffled(ALL_CARDS)
+        hands = []
+        for _ in range(n):
+            k = 1 + rng.below(3)
+            hands.append(sorted(cards[:k]))
+            cards = cards[k:]
+        rules = "towai/1;cap=5" + (";cap_tie=from" if cap_tie == "from" else "")
+        line = " ".join([rules, f"P{mover}", "day", "/".join(cards_text(h) for h in hands),
+                         cards_text(cards[:1]), cards_text(cards[1:2]), "-",
+                         f"p{(mover - 1) % n}:0", ",".join("0" * n), f"f{first}t4"])
+        try:
+            state = GAME.from_line(line)
+        except NotationError:
+            continue
+        state = do(state, "pass")  # the passer draws, then the fifth turn end: the cap
+        sizes = [state.hand_size(s) for s in range(n)]
+        fewest = [s for s in range(n) if sizes[s] == min(sizes)]
+        # "after": counted from the seat after the first player, who comes last among
+        # equals; "from": counted from the first player
+        shift = 1 if cap_tie == "after" else 0
+        want = min(fewest, key=lambda s: (s - first - shift) % n)
+        assert state.wins[want] == 1 and sum(state.wins) == 1, line
+        if len(fewest) > 1 and first in fewest:
+            checked += 1
+            # the first player is in the tie: "after" puts it last, "from" first
+            assert (want == first) == (cap_tie == "from")
+    return checked
+
+
+@pytest.mark.parametrize("cap_tie", ["after", "from"])
+def test_r9_cap_ties_follow_the_clarified_ruling(cap_tie: str) -> None:
+    """Ruling 9 (clarified): by default a tie at the cap goes to the earliest seat counted
+    from the seat after the round's first player, the first player last; ``cap_tie=from``
+    is the variant counting from the first player."""
+    assert TowaiVariant().cap_tie == "after"
+    assert _cap_ties(cap_tie, 9) > 10  # ties that hold the first player, each way
+
+
 # --- ruling 13: leading a Twai --------------------------------------------------------------
 def test_r13_a_led_twai_flips_the_chosen_side_a_led_reset_leads_again() -> None:
     state = do(S("towai/1 L0 day D5T2/D3/N1 - N3 - -:0 0,0,0 f0t0"), "day T2")

@@ -1,23 +1,25 @@
 """Cold and warm perft of kifu's games as ratios to python-chess, measured in one process.
 
-    python tools/perft_ratio.py [GAME ...] [--rounds N]
+    python tools/perft_ratio.py [SUITE ...] [--rounds N]
 
-Each round runs, one after another: python-chess perft 4 from the start position (197,281
-leaves), then for every game its whole ``fixtures/perft/<game>.perft`` suite at each
-position's deepest depth *cold* (every memo of the engine emptied first) and again *warm*
-(straight after, memos filled). Rounds interleave, so a busy moment slows all three alike.
-Times are process CPU time (``time.process_time``), which a shared machine inflates far less
-than wall time, and each figure is the fastest round: a round can only be slowed down by
-other jobs, never sped up. This is how the cold/warm figures of ``docs/performance.md`` are
-measured. The last column is the median over the rounds of each round's ratio to that
-round's python-chess time (neighbours in time, so a slow stretch of the machine mostly
-cancels out).
+A suite is a file ``fixtures/perft/<SUITE>.perft``: a game's own (``tweak``, ``lianxian``)
+or another suite of a game (``lianxian-turns``). Each round runs, one after another:
+python-chess perft 4 from the start position (197,281 leaves), then for every suite all its
+positions at each one's deepest depth *cold* (every memo of the engine emptied first) and
+again *warm* (straight after, memos filled). Rounds interleave, so a busy moment slows all
+alike. Times are process CPU time (``time.process_time``), which a shared machine inflates
+far less than wall time. Two ratios to python-chess are printed: the *fastest* (each
+figure's fastest round: a round can only be slowed down by other jobs, never sped up) and
+the *median* of the round-by-round ratios (each round's figure over the same round's
+python-chess). This is how the cold/warm figures of ``docs/performance.md`` and
+``docs/perf/`` are measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -53,11 +55,9 @@ def _clear_graph_t() -> None:
 
 
 def _clear_lianxian() -> None:
-    from kifu.games.lianxian import placements
+    from kifu.games.lianxian.state import clear_caches
 
-    clear = getattr(placements, "clear_caches", None)
-    if clear is not None:
-        clear()
+    clear_caches()
 
 
 CLEAR: dict[str, Callable[[], None]] = {
@@ -78,27 +78,24 @@ def timed(fn: Callable[[], int]) -> tuple[float, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("games", nargs="*", default=["tweak", "towai"])
+    ap.add_argument("suites", nargs="*", default=["tweak", "towai"])
     ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
     suites = {}
-    for gid in args.games:
-        game = games.get(gid)
-        cases = read_perft(ROOT / "fixtures" / "perft" / f"{game.id}.perft")
-        suites[gid] = [(c.position, *max(c.counts)) for c in cases]
-    best: dict[str, float] = {}
+    for name in args.suites:
+        cases = read_perft(ROOT / "fixtures" / "perft" / f"{name}.perft")
+        suites[name] = (games.get(cases[0].game),
+                        [(c.position, *max(c.counts)) for c in cases])
+    times: dict[str, list[float]] = {}
     nodes: dict[str, int] = {}
-    rounds: dict[str, list[float]] = {}
 
     def note(name: str, sec: float, n: int) -> None:
         nodes[name] = n
-        best[name] = min(best.get(name, float("inf")), sec)
-        rounds.setdefault(name, []).append(sec)
+        times.setdefault(name, []).append(sec)
 
     for _ in range(args.rounds):
         note("python-chess", *timed(lambda: chess_perft(chess.Board(), 4)))
-        for gid, jobs in suites.items():
-            game = games.get(gid)
+        for name, (game, jobs) in suites.items():
             for mode in ("cold", "warm"):
                 if mode == "cold":
                     CLEAR[game.id]()
@@ -112,16 +109,16 @@ def main() -> None:
                         total += got
                     return total
 
-                note(f"{gid} {mode}", *timed(run))
-    anchor = nodes["python-chess"] / best["python-chess"]
-    print(f"{'':16} {'nodes':>9} {'best CPU s':>10} {'nodes/s':>11} {'ratio':>6} "
-          f"{'paired median':>13}")
-    for name, sec in best.items():
-        rate = nodes[name] / sec
-        paired = sorted(nodes[name] / t / (nodes["python-chess"] / c)
-                        for t, c in zip(rounds[name], rounds["python-chess"], strict=True))
-        print(f"{name:16} {nodes[name]:9,} {sec:10.3f} {rate:11,.0f} {rate / anchor:5.2f}x "
-              f"{paired[len(paired) // 2]:12.2f}x")
+                note(f"{name} {mode}", *timed(run))
+    chess_times = times["python-chess"]
+    anchor = nodes["python-chess"] / min(chess_times)
+    print(f"{'':22} {'nodes':>10} {'best CPU s':>10} {'nodes/s':>11} {'fastest':>8} "
+          f"{'median':>7}")
+    for name, secs in times.items():
+        rate = nodes[name] / min(secs)
+        paired = statistics.median(c / s for c, s in zip(chess_times, secs, strict=True))
+        print(f"{name:22} {nodes[name]:10,} {min(secs):10.3f} {rate:11,.0f} "
+              f"{rate / anchor:7.2f}x {paired * nodes[name] / nodes['python-chess']:6.2f}x")
 
 
 if __name__ == "__main__":

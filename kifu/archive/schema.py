@@ -35,6 +35,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
+from urllib.parse import quote
 
 import sqlite_utils
 
@@ -175,18 +176,25 @@ def _patiently(path: str, step: Callable[[], object]) -> object:
 def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
     """Open (and for writing, create or migrate) the archive at ``path``.
 
-    Raises :class:`ArchiveError` for an archive written by a newer kifu, or a file that is
-    not a kifu archive."""
+    Raises :class:`ArchiveError` for an archive written by a newer kifu, a file that is
+    not a kifu archive, a folder, a device, a file that cannot be opened."""
+    if path == "-":
+        raise ArchiveError("--db -: an archive is a file, not standard input or output")
+    if os.path.isdir(path):
+        raise ArchiveError(f"{path}: is a directory, not an archive file")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise ArchiveError(f"{path}: not a regular file (a device or a FIFO cannot hold an "
+                           "archive)")
     if readonly:
         if not os.path.exists(path):
             raise ArchiveError(f"{path}: no such archive (create one with kifu archive import)")
-        conn = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=ro", uri=True,
-                               timeout=BUSY_MS / 1000)
+        conn = _open(path, f"file:{quote(os.fsencode(os.path.abspath(path)))}?mode=ro",
+                     uri=True)
         db = sqlite_utils.Database(conn)
         db.execute("PRAGMA query_only = 1")
         _patiently(path, lambda: _check_version(db, path, readonly=True))
         return db
-    conn = sqlite3.connect(path, timeout=BUSY_MS / 1000)
+    conn = _open(path, path)
     db = sqlite_utils.Database(conn)
     db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
     # WAL: a reader never blocks an import, and an import never blocks readers.
@@ -197,6 +205,13 @@ def connect(path: str, *, readonly: bool = False) -> sqlite_utils.Database:
     db.execute("PRAGMA temp_store = MEMORY")
     _patiently(path, lambda: migrate(db, path))
     return db
+
+
+def _open(path: str, target: str, *, uri: bool = False) -> sqlite3.Connection:
+    try:
+        return sqlite3.connect(target, uri=uri, timeout=BUSY_MS / 1000)
+    except (sqlite3.Error, ValueError) as e:
+        raise ArchiveError(f"{path}: cannot open the archive ({e})") from None
 
 
 def _version(db: sqlite_utils.Database) -> int:

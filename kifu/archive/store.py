@@ -9,6 +9,7 @@ and build rows (``kifu.archive.rows``).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import re
@@ -28,12 +29,13 @@ from kifu.archive.rows import (
     records_import_fn,
     records_import_fn_positions,
 )
-from kifu.archive.schema import connect, db_path
+from kifu.archive.schema import ArchiveError, connect, db_path
+from kifu.archive.sql import DEFAULT_TIMEOUT, SqlRun
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
 from kifu.notation.files import RECORD_SUFFIXES, expand_paths
 from kifu.notation.puzzle import Puzzle
-from kifu.notation.record import HEADER_NAME
+from kifu.notation.record import HEADER_NAME, nfc
 
 BATCH_ROWS = 2000
 """Records per write transaction."""
@@ -182,21 +184,35 @@ class Archive:
 
     def _write_batch(self, db: sqlite_utils.Database, records: list[RecordRow],
                      puzzles: list[PuzzleRow], stats: ImportStats) -> None:
-        db.execute("BEGIN IMMEDIATE")  # one writer at a time; waits for the other's batch
         try:
-            if records:
-                new = self._insert_records(records)
-                stats.duplicates += len(records) - new
-                stats.imported += new
-            if puzzles:
-                new_p = _fresh(db, "puzzles", puzzles)
-                stats.puzzle_duplicates += len(puzzles) - len(new_p)
-                stats.puzzles += len(new_p)
-                self._insert_puzzles(new_p)
+            db.execute("BEGIN IMMEDIATE")  # one writer at a time; waits for the other's batch
+        except sqlite3.Error as e:
+            raise self._write_error(e, records, puzzles, stats) from None
+        try:
+            new = self._insert_records(records) if records else 0
+            new_p = _fresh(db, "puzzles", puzzles) if puzzles else []
+            self._insert_puzzles(new_p)
             db.execute("COMMIT")
-        except BaseException:
-            db.conn.rollback()
+            # counted once stored: a batch whose COMMIT fails (a full disk) is not
+            stats.duplicates += len(records) - new
+            stats.imported += new
+            stats.puzzle_duplicates += len(puzzles) - len(new_p)
+            stats.puzzles += len(new_p)
+        except BaseException as e:
+            with contextlib.suppress(sqlite3.Error):
+                db.conn.rollback()
+            if isinstance(e, sqlite3.Error):
+                raise self._write_error(e, records, puzzles, stats) from None
             raise
+
+    def _write_error(self, e: sqlite3.Error, records: list[RecordRow],
+                     puzzles: list[PuzzleRow], stats: ImportStats) -> ArchiveError:
+        """A batch that could not be written (a full disk, an I/O error): one line naming
+        the archive; the batch was rolled back, the batches before it are stored."""
+        return ArchiveError(
+            f"{self.path}: cannot write: {_one_line(e)}; this batch of {len(records)} "
+            f"record(s) and {len(puzzles)} puzzle(s) was not stored, the "
+            f"{stats.imported} record(s) and {stats.puzzles} puzzle(s) before it are")
 
     def _insert_records(self, rows: list[RecordRow]) -> int:
         """Insert the rows whose canonical text is not stored yet (nor earlier in ``rows``),
@@ -270,6 +286,9 @@ class Archive:
     ) -> Iterator[dict[str, Any]]:
         """Stored puzzles (in the order added) as dicts of their columns."""
         where, params = ["1 = 1"], []
+        for name, value in (("--game", game), ("--question", question)):
+            if value:
+                utf8_text(name, value)
         if game:
             where.append("game = ?")
             params.append(_game_id(game))
@@ -279,16 +298,35 @@ class Archive:
         sql = f"SELECT * FROM puzzles WHERE {' AND '.join(where)} ORDER BY id"
         if limit is not None:
             sql += " LIMIT ?"
-            params.append(limit)
-        yield from self.db.query(sql, params)
+            params.append(sql_int("--limit", limit, 0))
+        try:
+            yield from self.db.query(sql, params)
+        except sqlite3.Error as e:
+            raise ArchiveError(f"{self.path}: {_one_line(e)}") from None
 
     # --- reading ----------------------------------------------------------------------------
     def query(self, filters: Filters | None = None,
               columns: Iterable[str] = RECORD_COLUMNS) -> Iterator[dict[str, Any]]:
         """The records that pass ``filters``, in import order, as dicts of ``columns``."""
         cols = [c for c in columns if c in RECORD_COLUMNS]
-        sql, params = _select(filters or Filters(), ", ".join(f"r.{c}" for c in cols))
-        yield from self.db.query(sql, params)
+        filters = filters or Filters()
+        sql, params = _select(filters, ", ".join(f"r.{c}" for c in cols))
+        if filters.text:
+            self._check_text_query(filters.text)
+        try:
+            yield from self.db.query(sql, params)
+        except sqlite3.Error as e:
+            raise ArchiveError(f"{self.path}: {_one_line(e)}") from None
+
+    def _check_text_query(self, text: str) -> None:
+        """Refuse a ``--text`` that is not an FTS5 query, naming the option, not SQLite."""
+        try:
+            self.db.execute("SELECT count(*) FROM (SELECT rowid FROM records_fts WHERE "
+                            "records_fts MATCH ? LIMIT 1)", [text]).fetchone()
+        except sqlite3.Error as e:
+            raise ArchiveError(f"--text {_clip(text)}: not a full-text query ({_one_line(e)}); "
+                               'quote words with "..." to search for them as they are'
+                               ) from None
 
     def export(self, filters: Filters | None = None) -> Iterator[str]:
         """The canonical text of each selected record, in import order (joined with ``\\n``
@@ -296,11 +334,21 @@ class Archive:
         for row in self.query(filters, columns=("text",)):
             yield row["text"]
 
-    def sql(self, query: str, params: Iterable[Any] = ()) -> tuple[list[str], Iterator[tuple]]:
-        """Run raw SQL (open the archive ``readonly`` to make it read-only)."""
-        cur = self.db.execute(query, list(params))
-        names = [d[0] for d in cur.description or ()]
-        return names, iter(cur)
+    def sql(self, query: str, params: Iterable[Any] = (), *,
+            timeout: float | None = DEFAULT_TIMEOUT, max_rows: int | None = None,
+            run: SqlRun | None = None) -> tuple[list[str], Iterator[tuple]]:
+        """Run one read-only SQL statement, bounded in time (``timeout`` seconds of SQLite
+        work, ``None`` or 0 for none), value size and memory (:mod:`kifu.archive.sql`);
+        at most ``max_rows`` rows. Raises :class:`~kifu.archive.sql.SqlError` (one line).
+        ``run``: a :class:`~kifu.archive.sql.SqlRun` made by the caller (to cancel it)."""
+        run = run or self.sql_run(query, params, timeout=timeout, max_rows=max_rows)
+        return run.start()
+
+    def sql_run(self, query: str, params: Iterable[Any] = (), *,
+                timeout: float | None = DEFAULT_TIMEOUT,
+                max_rows: int | None = None) -> SqlRun:
+        """A bounded query on this archive, not started yet (see :meth:`sql`)."""
+        return SqlRun(self.db.conn, query, params, timeout=timeout, max_rows=max_rows)
 
     def seat_win_rates(self) -> list[dict[str, Any]]:
         """Per game, player count and seat: the finished games, how many that seat won
@@ -428,7 +476,45 @@ def parse_tag(text: str) -> tuple[str, str]:
     return m.group(1), m.group(2)
 
 
+SQL_INT_MAX = (1 << 63) - 1
+"""The largest integer SQLite stores."""
+
+
+def sql_int(name: str, value: int, low: int = -SQL_INT_MAX - 1) -> int:
+    """``value`` if SQLite can take it as an integer not below ``low``, else a one-line
+    error naming the option ``name``."""
+    if not low <= value <= SQL_INT_MAX:
+        shown = str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
+        raise KifuError(f"{name}: {shown} is out of range ({low} to {SQL_INT_MAX})")
+    return value
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return repr(text if len(text) <= n else text[:n] + "...")
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())[:300] or type(e).__name__
+
+
+def utf8_text(name: str, value: str) -> str:
+    """``value`` if it is text SQLite can take; a file name's undecodable bytes reach
+    Python as lone surrogates (PEP 383), which no stored text can match."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise KifuError(f"{name}: {_clip(value)} is not UTF-8 text") from None
+    return value
+
+
 def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
+    for field in ("game", "rules", "player", "result", "winner", "date_from", "date_to",
+                  "position", "text"):
+        value = getattr(f, field)
+        if isinstance(value, str):
+            utf8_text("--" + {"date_from": "from", "date_to": "to"}.get(field, field), value)
+    for name, value in f.tags:
+        utf8_text("--tag", f"{name}={value}")
     where: list[str] = []
     params: list[Any] = []
     if f.game:
@@ -442,7 +528,7 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
     if f.player:
         won = " AND won = 1" if f.won else ""
         where.append(f"r.id IN (SELECT record_id FROM record_players WHERE name = ?{won})")
-        params.append(f.player)
+        params.append(nfc(f.player))  # names are stored in NFC
     if f.winner_seat is not None:
         where.append("instr(',' || r.winner_seats || ',', ?) > 0")
         params.append(f",{f.winner_seat},")
@@ -451,14 +537,16 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
         params.append(f.result)
     if f.winner:
         where.append("r.winner = ?")
-        params.append(f.winner)
+        params.append(nfc(f.winner))
     for name, value in f.tags:
         where.append("json_extract(r.tags, ?) = ?")
         params += [f'$."{name}"', value]
     if f.min_plies is not None:
+        sql_int("--min-plies", f.min_plies)
         where.append("r.plies >= ?")
         params.append(f.min_plies)
     if f.max_plies is not None:
+        sql_int("--max-plies", f.max_plies)
         where.append("r.plies <= ?")
         params.append(f.max_plies)
     if f.date_from:
@@ -479,5 +567,5 @@ def _select(f: Filters, columns: str) -> tuple[str, list[Any]]:
     sql += " ORDER BY r.id"
     if f.limit is not None:
         sql += " LIMIT ?"
-        params.append(f.limit)
+        params.append(sql_int("--limit", f.limit, 0))
     return sql, params

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from kifu.core.errors import KifuError, VariantError
 from kifu.core.game import DEALER, Action, Bot, Game
 from kifu.core.rng import Rng
-from kifu.core.variant import Variant
+from kifu.core.variant import Variant, short
 
 MAX_PLIES = 100_000
 """A bot game longer than this is an engine bug, not a game: it is stopped with an error."""
@@ -32,6 +32,16 @@ def _game_bots(game: Game) -> dict[str, type[Bot]]:
     return {**game.bots, **extra.get(game.id, {})}
 
 
+def _search_bots(game: Game) -> dict[str, type[Bot]]:
+    """The game-independent searchers, for every game with a world sampler."""
+    if type(game).world_sampler is Game.world_sampler:
+        return {}
+    from kifu.bots.ismcts import IsmctsBot
+    from kifu.bots.pimc import PimcBot
+
+    return {"pimc": PimcBot, "ismcts": IsmctsBot}
+
+
 def classic_bots(game: Game) -> list[str]:
     """The names of the game's own bots, in registry order (the order the golden traces
     cycle through: adding a bot elsewhere must not change them)."""
@@ -39,13 +49,34 @@ def classic_bots(game: Game) -> list[str]:
 
 
 def bot_names(game: Game) -> list[str]:
-    """Every bot name ``game`` can be played by."""
-    return classic_bots(game)
+    """Every bot name ``game`` can be played by (the searchers' without parameters)."""
+    return classic_bots(game) + list(_search_bots(game))
+
+
+def bot_descriptions(game: Game) -> list[str]:
+    """Every bot of ``game``, the searchers with their parameters at this game's defaults
+    (``pimc:worlds=8:actions=64``): what ``kifu games`` lists."""
+    search = _search_bots(game)
+    return classic_bots(game) + [cls.describe(game) for cls in search.values()]  # type: ignore[attr-defined]
+
+
+def search_parameters() -> dict[str, dict[str, str]]:
+    """The searchers' parameters and what each means (``{"pimc": {"worlds": "..."}}``),
+    for listings; each game's defaults are in :func:`bot_descriptions`."""
+    from kifu.bots.ismcts import IsmctsBot
+    from kifu.bots.pimc import PimcBot
+
+    def span(p) -> str:
+        return f"{p.kind(p.low)}..{p.kind(p.high)}"
+
+    return {cls.name: {k: f"{p.help} ({p.kind.__name__}, {span(p)})"
+                       for k, p in cls.PARAMS.items()} for cls in (PimcBot, IsmctsBot)}
 
 
 def bot_class(game: Game, name: str) -> type[Bot] | None:
     """The class of a bot (for its properties, e.g. ``open_hand``), or ``None``."""
-    return _game_bots(game).get(name.partition(":")[0])
+    base = name.partition(":")[0]
+    return _game_bots(game).get(base) or _search_bots(game).get(base)
 
 
 def default_bot(game: Game) -> str:
@@ -54,12 +85,25 @@ def default_bot(game: Game) -> str:
 
 
 def make_bot(game: Game, name: str, seat: int, rng: Rng) -> Bot:
-    """A bot for ``seat`` from its name (raises :class:`VariantError` for an unknown one)."""
-    cls = _game_bots(game).get(name)
-    if cls is None:
-        known = ", ".join(bot_names(game))
-        raise VariantError(f"{game.id} has no bot {name!r} (known: {known})")
-    return cls(seat, rng)
+    """A bot for ``seat`` from its name, parameters included (``pimc:worlds=16``); raises
+    :class:`VariantError` for an unknown bot or a bad parameter."""
+    base, colon, params = name.partition(":")
+    cls = _game_bots(game).get(base)
+    if cls is not None:
+        if colon:
+            raise VariantError(f"{game.id} bot {short(base)} takes no parameters "
+                               f"(in {short(name)})")
+        return cls(seat, rng)
+    search = _search_bots(game).get(base)
+    if search is None:
+        known = ", ".join(bot_descriptions(game))
+        raise VariantError(f"{game.id} has no bot {short(name)} (known: {known})")
+    return search(seat, rng, game=game, **search.parse_params(params))  # type: ignore[attr-defined]
+
+
+def check_bot(game: Game, name: str) -> None:
+    """Raise :class:`VariantError` unless ``name`` is a bot of ``game`` (parameters too)."""
+    make_bot(game, name, 0, Rng(0))
 
 
 def make_bots(game: Game, names: Sequence[str], rng: Rng) -> list[Bot]:

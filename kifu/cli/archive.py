@@ -2,25 +2,55 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import functools
 import json
+import math
 import os
+import signal
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import click
 
 from kifu.archive import Archive, Filters
-from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, parse_tag
+from kifu.archive.schema import db_path
+from kifu.archive.sql import DEFAULT_TIMEOUT, SqlRun
+from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, parse_tag, sql_int
 from kifu.cli.common import handle_errors
-from kifu.cli.options import quiet_option
+from kifu.cli.options import quiet_option, seconds_callback
 from kifu.cli.scale import executor_options
+from kifu.core.errors import KifuError
 from kifu.notation.batch import CHUNK_RECORDS
-from kifu.notation.files import input_files
+from kifu.notation.files import check_output, input_files, open_output, same_file
 
 TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
+
+
+def archive_files(db: str | None) -> list[str]:
+    """The archive file ``--db`` names and its SQLite side files: none may be an output
+    or an input of the same command."""
+    path = db_path(db)
+    return [path] + [path + suffix for suffix in ("-wal", "-shm", "-journal")]
+
+
+def sql_range(name: str, low: int = -(1 << 63)) -> Callable[[click.Context, click.Parameter,
+                                                              Any], Any]:
+    """A callback refusing an integer SQLite cannot take (``--limit 2**64``) in one line."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is None:
+            return value
+        try:
+            return sql_int(name, value, low)
+        except KifuError as e:
+            from kifu.cli.common import CliError
+
+            raise CliError(str(e)) from None
+
+    return check
 
 
 def db_option(func: Callable) -> Callable:
@@ -67,6 +97,11 @@ def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_siz
     record already in the archive is skipped and counted. Exit code 1 if any was invalid.
     """
     files = input_files(paths)  # a missing path is refused before the archive is opened
+    archive_names = archive_files(db)
+    for f in files:
+        if f != "-" and any(same_file(f, a) for a in archive_names):
+            raise KifuError(f"{f}: the archive (--db {db_path(db)}) is also an input; "
+                            "import from another file")
     total = sum(os.path.getsize(p) for p in files if p != "-" and os.path.isfile(p))
     errors = 0
 
@@ -113,13 +148,15 @@ def filter_options(func: Callable) -> Callable:
                      help="With --player: only the records that player won."),
         click.option("--tag", "tags", multiple=True, metavar="NAME=VALUE",
                      help="A header's value (repeatable)."),
-        click.option("--min-plies", type=int), click.option("--max-plies", type=int),
+        click.option("--min-plies", type=int, callback=sql_range("--min-plies")),
+        click.option("--max-plies", type=int, callback=sql_range("--max-plies")),
         click.option("--from", "date_from", metavar="YYYY.MM.DD", help="Dated on or after."),
         click.option("--to", "date_to", metavar="YYYY.MM.DD", help="Dated on or before."),
         click.option("--position", metavar="LINE",
                      help="Records that reach this position (needs import --positions)."),
         click.option("--text", metavar="QUERY", help="Full-text search in comments (FTS5)."),
-        click.option("--limit", type=int, help="At most this many records."),
+        click.option("--limit", type=int, callback=sql_range("--limit", 0),
+                     help="At most this many records (rows, with --sql)."),
     ]
     for opt in reversed(options):
         func = opt(func)
@@ -138,19 +175,29 @@ FILTER_KEYS = ("game", "rules", "player", "result", "winner", "winner_seat", "wo
 @archive.command("query")
 @db_option
 @filter_options
-@click.option("--sql", metavar="SQL", help="Run this read-only SQL instead of the filters.")
+@click.option("--sql", metavar="SQL",
+              help="Run this one read-only SQL statement instead of the filters.")
+@click.option("--timeout", type=click.FloatRange(0, 1e9), default=DEFAULT_TIMEOUT,
+              show_default=True, metavar="SECONDS", callback=seconds_callback,
+              help="--sql: stop the query after this much work (0: no limit).")
 @output_options
 @handle_errors
-def query_cmd(db, sql, fmt, **kw) -> None:
+def query_cmd(db, sql, timeout, fmt, **kw) -> None:
     """Select records by game, rules, player, result, tags, length, date, a position reached
     or comment text; or run read-only SQL (--sql). Filters combine with AND.
+
+    --sql takes one read-only statement, stopped after --timeout seconds of work or by
+    Ctrl-C; a value may have at most 64 MiB. --limit caps its rows.
 
     Example: kifu archive query --game tweak --player Ann --min-plies 30 -f json
     """
     with Archive(db, readonly=True) as a:
-        if sql:
-            names, rows = a.sql(sql)
-            _emit((dict(zip(names, r, strict=True)) for r in rows), fmt, names)
+        if sql is not None:
+            run = a.sql_run(sql, timeout=timeout, max_rows=kw["limit"])
+            with _cancel_on_interrupt(run):
+                names, rows = a.sql(sql, run=run)
+                with contextlib.closing(rows):
+                    _emit((dict(zip(names, r, strict=True)) for r in rows), fmt, names)
             return
         filters = make_filters({k: kw[k] for k in FILTER_KEYS})
         cols = ("text",) if fmt == "records" else (
@@ -158,18 +205,44 @@ def query_cmd(db, sql, fmt, **kw) -> None:
         _emit(a.query(filters, columns=cols), fmt, list(cols))
 
 
+@contextlib.contextmanager
+def _cancel_on_interrupt(run: SqlRun) -> Iterator[None]:
+    """Ctrl-C cancels the query (SQLite stops at its next check), whatever it is doing."""
+    try:
+        old = signal.signal(signal.SIGINT, lambda signum, frame: run.cancel())
+    except ValueError:  # not the main thread: Ctrl-C is not ours to take
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _json_value(value: Any) -> Any:
+    """A value JSON can hold: a blob as ``{"$base64": true, "encoded": ...}`` (the form
+    Datasette uses), an infinite or NaN float as a string."""
+    if isinstance(value, bytes):
+        return {"$base64": True, "encoded": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
 def _emit(rows: Iterable[dict[str, Any]], fmt: str, names: list[str]) -> None:
     if fmt == "records":
         first = True
         for row in rows:
             text = row.get("text")
-            if text is None:
-                raise click.ClickException("-f records needs a text column")
+            if not isinstance(text, str):
+                raise KifuError("-f records needs a text column of text (a record or a "
+                                "puzzle), one a row")
             click.echo(("" if first else "\n") + text, nl=False)
             first = False
     elif fmt == "json":
         for row in rows:
-            click.echo(json.dumps(row, ensure_ascii=False))
+            click.echo(json.dumps({k: _json_value(v) for k, v in row.items()},
+                                  ensure_ascii=False))
     else:
         _table(rows, names)
 
@@ -196,9 +269,15 @@ def _table(rows: Iterable[dict[str, Any]], names: list[str]) -> None:
 @handle_errors
 def export_cmd(db, output, **kw) -> None:
     """Write the selected records (default: all) back as notation: each byte for byte the
-    canonical text that was imported, in import order, one blank line between records."""
+    canonical text that was imported, in import order, one blank line between records.
+    A file is written whole or not at all, never over the archive itself."""
+    inputs = archive_files(db)
+    check_output(output, inputs=inputs)
     with Archive(db, readonly=True) as a:
-        _write_stream(output, _joined(a.export(make_filters({k: kw[k] for k in FILTER_KEYS}))))
+        texts = _joined(a.export(make_filters({k: kw[k] for k in FILTER_KEYS})))
+        with open_output(output, inputs=inputs) as out:
+            for part in texts:
+                out.write(part)
 
 
 def _joined(texts: Iterable[str]) -> Iterator[str]:
@@ -208,32 +287,22 @@ def _joined(texts: Iterable[str]) -> Iterator[str]:
         first = False
 
 
-def _write_stream(path: str, parts: Iterable[str]) -> None:
-    """Stream ``parts`` to ``path`` (``-``: stdout), atomically for a file."""
-    if path == "-":
-        for p in parts:
-            click.echo(p, nl=False)
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            for p in parts:
-                f.write(p)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 @archive.command("stats")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="The figures as one JSON object.")
+@click.option("--by", type=click.Choice(["rules", "players"]), default=None,
+              help="The figures of kifu simulate (lengths, scores, seat win rates with "
+                   "intervals, the game's own events) per rule set, or per line-up of "
+                   "players, replayed from the stored records.")
+@click.option("--game", default=None, help="With --by: only this game's records.")
 @handle_errors
-def stats_cmd(db, as_json) -> None:
+def stats_cmd(db, as_json, by, game) -> None:
     """Counts per game (records, finished, average length, players), each seat's win rate
-    per game and player count (with its 95% interval), puzzles, positions."""
+    per game and player count (with its 95% interval), puzzles, positions; with --by rules
+    (or players), the per-rule-set figures of kifu simulate."""
+    if by is not None:
+        _stats_by(db, by, game, as_json)
+        return
     with Archive(db, readonly=True) as a:
         s = a.stats()
     if as_json:
@@ -256,11 +325,32 @@ def stats_cmd(db, as_json) -> None:
     click.echo(f"puzzles: {puzzles}; positions indexed: {s['positions_indexed']}")
 
 
+def _stats_by(db: str | None, by: str, game: str | None, as_json: bool) -> None:
+    import msgspec
+
+    from kifu.archive.corpus import stats_by
+    from kifu.lab.simulate import summary_table
+
+    with Archive(db, readonly=True) as a:
+        groups = stats_by(a, by, Filters(game=game))
+    if as_json:
+        click.echo(msgspec.json.format(msgspec.json.encode(groups), indent=2).decode())
+        return
+    for k, g in enumerate(groups):
+        lineup = f", players {g.lineup}" if g.lineup is not None else ""
+        click.echo(("\n" if k else "") + f"{g.game}, {g.players} players, rules {g.rules}"
+                   f"{lineup}:")
+        for line in summary_table(g.metrics, g.players, ["records"], [g.summary]):
+            click.echo(line)
+    if not groups:
+        click.echo("no records")
+
+
 @archive.command("puzzles")
 @db_option
 @click.option("--game", help="Only this game's puzzles.")
 @click.option("--question", help="Only this question (with or without its argument).")
-@click.option("--limit", type=int)
+@click.option("--limit", type=int, callback=sql_range("--limit", 0))
 @click.option("-f", "--format", "fmt", default="table", show_default=True,
               type=click.Choice(["table", "records", "json"]),
               help="table, records (the canonical puzzle blocks) or json.")

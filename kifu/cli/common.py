@@ -3,8 +3,11 @@ files and writing outputs live in :mod:`kifu.notation.files`."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -34,9 +37,14 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except KifuError as e:
             raise CliError(str(e)) from None
+        except BrokenPipeError:  # the reader went away (| head): stop quietly
+            with contextlib.suppress(Exception):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())  # no second error when Python exits
+            raise SystemExit(1) from None
         except OSError as e:
-            name = e.filename if e.filename is not None else ""
-            raise CliError(f"{name}: {e.strerror or e}") from None
+            why = e.strerror or str(e) or type(e).__name__
+            raise CliError(f"{e.filename}: {why}" if e.filename is not None else why) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -13,7 +13,14 @@ from kifu.cli.replay import pick_record
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
 from kifu.notation.batch import Stop, iter_file
-from kifu.notation.diff import diff_records, renumber_rules_diff, rules_diff_record
+from kifu.notation.diff import (
+    RulesDiff,
+    RulesSummary,
+    diff_records,
+    renumber_rules_diff,
+    rules_diff_record,
+    summarize_rules,
+)
 
 
 @click.command(short_help="Compare two records, or a corpus under two rule sets.")
@@ -35,7 +42,11 @@ def diff(a, b, index, rules, sets, as_json, workers, dask, chunk_size, quiet) ->
     """Compare the records A and B: headers, then the first ply where the actions differ
     (with both actions and the position before it). With --rules SPEC or --set FIELD=VALUE,
     replay each record of A under its own rules and under the other rules, and compare the
-    legality of every action, every intermediate position and the result.
+    legality of every action, every intermediate position and the result: say for each
+    record whether the game ends sooner there (with the result and winner), ends another
+    way, is refused at an action those rules forbid, or cannot be replayed (a different
+    deck); then a summary (kinds, winners changed, mean length before and after). To
+    measure how play itself would change, use kifu simulate.
 
     Exit code 0 when the records are identical (or nothing changes under the other rules),
     1 when they differ. Example: kifu diff corpus.kifu --set grey_open=anyone
@@ -100,25 +111,98 @@ def _diff_rules(path: str, rules: str | None, sets: tuple[str, ...], as_json: bo
         rows.append(item[1])
     changed = [r for r in rows if r.outcome_changed]
     differ = [r for r in rows if not r.same]
+    summary = summarize_rules(rows)
     if as_json:
         echo_json({"rules": label, "records": len(rows), "changed": len(changed),
-                   "differ": len(differ), "diffs": rows})
+                   "differ": len(differ), "summary": summary, "diffs": rows})
     else:
-        for r in [] if quiet else differ:
-            earlier = "" if r.position_ply is None else \
-                f" (the positions differ from ply {r.position_ply})"
-            if r.ply is not None:
-                click.echo(f"#{r.index}: refused under {r.rules_b}{earlier}: {r.error}")
-            elif r.outcome_changed:
-                click.echo(f"#{r.index}: result {_scores(r.result_a)} -> {_scores(r.result_b)}"
-                           f" under {r.rules_b}{earlier}")
-            else:
-                click.echo(f"#{r.index}: same result; the positions differ after ply "
-                           f"{r.position_ply}: {r.position_a} | {r.position_b}")
+        for line in [] if quiet else _record_lines(differ):
+            click.echo(line)
         click.echo(f"{len(differ)} of {len(rows)} record(s) differ under {label} "
                    f"({len(changed)} change outcome)")
+        for line in [] if quiet else _summary_lines(summary, rows):
+            click.echo(line)
     if differ:
         raise SystemExit(1)
+
+
+def _record_lines(differ: list[RulesDiff]) -> list[str]:
+    """One line a record that changes; the records the other rules cannot replay (their
+    deal is impossible there) are told once, with the first one's error."""
+    out = []
+    for r in differ:
+        earlier = "" if r.position_ply is None else \
+            f" (the positions differ from ply {r.position_ply})"
+        under = f"under {r.changes}"
+        if r.kind == "sooner":
+            out.append(f"#{r.index}: ends at ply {r.plies_b} {under} (was {r.plies_a}): "
+                       f"result {_scores(r.result_b)}, {_winner_words(r)}")
+        elif r.kind == "refused":
+            out.append(f"#{r.index}: refused at ply {r.ply} {under}, an action those rules "
+                       f"forbid{earlier}: {r.error}")
+        elif r.kind == "unfinished":
+            out.append(f"#{r.index}: not over at the record's end (ply {r.plies_a}) {under}"
+                       f"{earlier}; result {_scores(r.result_a)} under its own rules")
+        elif r.kind == "result":
+            out.append(f"#{r.index}: result {_scores(r.result_a)} -> {_scores(r.result_b)} "
+                       f"{under}{earlier}, {_winner_words(r)}")
+        elif r.kind == "positions":
+            out.append(f"#{r.index}: same result; the positions differ after ply "
+                       f"{r.position_ply}: {r.position_a} | {r.position_b}")
+    lost = [r for r in differ if r.kind == "unreplayable"]
+    if lost:
+        out.append(f"#{lost[0].index}" + (f" and {len(lost) - 1} more" if len(lost) > 1 else "")
+                   + f": not replayable under {lost[0].changes}, the dealer's action is "
+                   f"impossible there: {lost[0].error}")
+    return out
+
+
+def _winner_words(r: RulesDiff) -> str:
+    if r.winners_b is None:
+        return "no winner"
+    now = "winner " + ", ".join(f"p{s}" for s in r.winners_b)
+    if r.winner_changed and r.winners_a is not None:
+        return now + " (was " + ", ".join(f"p{s}" for s in r.winners_a) + ")"
+    return now + " (unchanged)"
+
+
+def _summary_lines(s: RulesSummary, rows: list[RulesDiff]) -> list[str]:
+    k = s.kinds
+    words = {"unchanged": "unchanged", "positions": "same result by other positions",
+             "result": "another result", "sooner": "end sooner",
+             "unfinished": "not over at their end", "refused": "refused at an action",
+             "unreplayable": "not replayable"}
+    out = ["summary: " + ", ".join(f"{k[name]} {words[name]}" for name in words
+                                    if k[name] or name in ("unchanged", "refused",
+                                                           "unreplayable", "sooner"))]
+    if s.with_results:
+        out.append(f"winners changed in {s.winners_changed} of the {s.with_results} record(s) "
+                   "with a result under both")
+    if s.mean_plies_a is not None:
+        out.append(f"mean length {s.mean_plies_a} -> {s.mean_plies_b} plies (the records "
+                   "that end under both)")
+    example = rows[0] if rows else None
+    hint = ""
+    if example is not None:
+        game = example.rules_a.partition("/")[0]
+        fields = example.changes.split(";")
+        if example.changes != example.rules_b and not any(
+                f.endswith("=default") for f in fields):
+            change = " ".join(f"--set {f}" for f in fields)
+        else:
+            change = f"--rules '{example.rules_b}'"
+        hint = f"kifu simulate {game} -n {example.players} --rules '{example.rules_a}' {change}"
+    if k["unreplayable"]:
+        out.append("the dealer's deal is impossible under the other rules (a different deck): "
+                   f"this corpus cannot be replayed under them; try {hint}")
+    elif k["refused"] or k["unfinished"]:
+        out.append("a record shows only the play that happened: where the other rules part "
+                   f"from it, what players would do is unknown; to play it out, try {hint}")
+    elif rows and k["unchanged"] == len(rows):
+        out.append("every action stays legal and every outcome is the same: a record cannot "
+                   "show how players would use the new freedom; to measure how play changes, "
+                   f"try {hint}")
+    return out
 
 
 def _scores(scores) -> str:

@@ -3,14 +3,13 @@ file (a puzzle sheet)."""
 
 from __future__ import annotations
 
-import io
 import re
 
 import click
 
 from kifu.cli.common import handle_errors
 from kifu.core.errors import KifuError
-from kifu.notation.files import display_name, load_records, read_stream, write_output
+from kifu.notation.files import display_name, open_binary, read_stream, with_head, write_output
 from kifu.notation.views import parse_seat
 
 _HEADER = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)\s")
@@ -56,32 +55,27 @@ def html_cmd(file: str, index: int, seat: str | None, ply: int | None, output: s
     Example: kifu html g.kifu --player 0 -o g.html
     """
     from kifu.html import puzzle_page, record_page
-    from kifu.notation.puzzle import load_puzzles
+    from kifu.notation.puzzle import read_puzzle_stream
 
     name = display_name(file)
-    data = click.get_binary_stream("stdin").read() if file == "-" else None
-    if data is None:
-        with open(file, "rb") as f:
-            head = f.read(4096)
-    else:
-        head = data[:4096]
-    if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
-        if seat is not None or ply is not None:
-            raise KifuError("--player and --ply are for a game record, not a puzzle sheet")
-        try:
-            text = None if data is None else data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise KifuError(f"{name}: not UTF-8 text (byte {e.start + 1})") from None
-        title = "Puzzles" if file == "-" else f"Puzzles: {name}"
-        write_output(output, puzzle_page(load_puzzles(name, text), title=title),
-                     inputs=(file,))
-        return
-    locs = list(load_records(file) if data is None else read_stream(io.BytesIO(data), name))
-    if not locs:
-        raise KifuError(f"{name}: no record in the file")
-    if not 1 <= index <= len(locs):
-        raise KifuError(f"{name}: there is no record #{index} (the file has {len(locs)})")
-    loc = locs[index - 1]
-    players = loc.record.players
-    where = None if seat is None else parse_seat(seat, players, len(players))
-    write_output(output, record_page(loc, seat=where, index=index, ply=ply), inputs=(file,))
+    with open_binary(file) as raw:  # streamed, as every record file is read
+        head, f = with_head(raw)
+        if first_block_is_puzzle(head.decode("utf-8", errors="replace")):
+            if seat is not None or ply is not None:
+                raise KifuError("--player and --ply are for a game record, not a puzzle sheet")
+            title = "Puzzles" if file == "-" else f"Puzzles: {name}"
+            page = puzzle_page(read_puzzle_stream(f, name), title=title)
+        else:
+            chosen, count = None, 0
+            for loc in read_stream(f, name):  # the whole file is checked, one record kept
+                count += 1
+                if count == index:
+                    chosen = loc
+            if not count:
+                raise KifuError(f"{name}: no record in the file")
+            if chosen is None:
+                raise KifuError(f"{name}: there is no record #{index} (the file has {count})")
+            players = chosen.record.players
+            where = None if seat is None else parse_seat(seat, players, len(players))
+            page = record_page(chosen, seat=where, index=index, ply=ply)
+    write_output(output, page, inputs=(file,))

@@ -9,7 +9,7 @@ import click
 import msgspec
 
 from kifu import games
-from kifu.bots import bot_names
+from kifu.bots import bot_descriptions, search_parameters
 from kifu.cli.common import echo_json, handle_errors
 from kifu.cli.options import non_negative
 from kifu.core.errors import KifuError, NotationError
@@ -28,7 +28,7 @@ def games_cmd(as_json) -> None:
     for gid in games.ids():
         g = games.get(gid)
         rows.append({"id": g.id, "title": g.title, "players": [g.min_players, g.max_players],
-                     "rules": g.rules_spec(), "bots": bot_names(g),
+                     "rules": g.rules_spec(), "bots": bot_descriptions(g),
                      "fields": [msgspec.structs.asdict(f) for f in describe_fields(g.Variant)]})
     if as_json:
         echo_json(rows)
@@ -42,6 +42,11 @@ def games_cmd(as_json) -> None:
         click.echo(f"\n{r['id']}")
         fields = [[f"  {f['name']}", f["default"] or '""', f["meaning"]] for f in r["fields"]]
         click.echo(_aligned([["  FIELD", "DEFAULT", "MEANING"], *fields]))
+    click.echo("\nThe searchers take parameters in their name, e.g. pimc:worlds=16 "
+               "(each game's defaults in BOTS above; docs/bots.md):")
+    for bot, params in search_parameters().items():
+        for key, meaning in params.items():
+            click.echo(f"  {bot}:{key}=  {meaning}")
 
 
 def _aligned(rows: list[list[str]]) -> str:
@@ -51,10 +56,28 @@ def _aligned(rows: list[list[str]]) -> str:
                                 row[-1]]).rstrip() for row in rows)
 
 
-@click.command(short_help="Print the JSON Schema of a record or a puzzle.")
-@click.argument("kind", type=click.Choice(["record", "puzzle"]), default="record")
+@click.command(short_help="Print the JSON Schema of a record, a puzzle or a report.")
+@click.argument("kind", type=click.Choice(["record", "puzzle", "match", "simulate",
+                                           "analysis"]), default="record")
 def schema(kind) -> None:
-    """Print the JSON Schema of a record (default) or a puzzle (their JSON forms)."""
+    """Print the JSON Schema of a record (default), a puzzle, a match report, a simulation
+    report or a line of an analysis (their JSON forms: kifu validate/replay --json, kifu
+    puzzles, kifu match --json, kifu simulate --json, kifu analyze --json)."""
+    if kind == "match":
+        from kifu.lab.match import match_json_schema
+
+        click.echo(json.dumps(match_json_schema(), indent=2))
+        return
+    if kind == "simulate":
+        from kifu.lab.simulate import simulate_json_schema
+
+        click.echo(json.dumps(simulate_json_schema(), indent=2))
+        return
+    if kind == "analysis":
+        from kifu.lab.analyze import analysis_schema
+
+        click.echo(json.dumps(analysis_schema(), indent=2))
+        return
     if kind == "puzzle":
         from kifu.notation.puzzle import puzzle_json_schema
 

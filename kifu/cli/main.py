@@ -8,7 +8,9 @@ command's own help, so the two cannot drift apart).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -17,18 +19,25 @@ from kifu import __version__
 
 # name -> (module, attribute, the short help of `kifu --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "analyze": ("kifu.cli.analyze", "analyze",
+                "Judge the decisions of played records with the exact solvers."),
     "archive": ("kifu.cli.archive", "archive", "A SQLite archive of records and puzzles."),
     "diff": ("kifu.cli.diff", "diff", "Compare two records, or a corpus under two rule sets."),
     "games": ("kifu.cli.info", "games_cmd",
              "List the games, their players, bots and rule variants."),
     "html": ("kifu.cli.html_cmd", "html_cmd", "Write a self-contained HTML viewer or puzzle page."),
+    "match": ("kifu.cli.match", "match",
+              "Rank bots by playing them against each other, seats rotated."),
     "perft": ("kifu.cli.info", "perft_cmd",
              "Count the leaves of the action tree below a position."),
     "play": ("kifu.cli.play", "play", "Let bots play GAME from a seed and write the records."),
     "puzzles": ("kifu.cli.puzzles", "puzzles", "Make puzzles (see docs/puzzles.md)."),
     "record": ("kifu.cli.record", "record", "Record a game as it is played at a table."),
     "replay": ("kifu.cli.replay", "replay", "Replay a record and show a position."),
-    "schema": ("kifu.cli.info", "schema", "Print the JSON Schema of a record or a puzzle."),
+    "schema": ("kifu.cli.info", "schema",
+               "Print the JSON Schema of a record, a puzzle, a match or a simulation."),
+    "simulate": ("kifu.cli.simulate", "simulate",
+                 "Measure what a rule change does: paired bot games, with intervals."),
     "solve": ("kifu.cli.solve", "solve", "Solve puzzles, or ask a question of one position."),
     "trace": ("kifu.cli.trace", "trace", "Golden traces: regenerate or check them."),
     "validate": ("kifu.cli.validate", "validate", "Check that records are well formed and legal."),
@@ -72,6 +81,11 @@ def cli() -> None:
     Every FILE argument accepts - for stdin; every -o accepts - for stdout. Errors are one
     line, FILE:LINE:COL: message, with exit code 1.
     """
+    # a file name that is not UTF-8 reaches Python as lone surrogates (PEP 383): echo it
+    # back as the bytes it was, not as a UnicodeEncodeError
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from kifu.cli.common import CliError
+from kifu.core.variant import short
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,7 +45,7 @@ def parse_seed(text: str) -> int | str:
     if bad is not None:
         raise CliError(f"--seed: the seed may not contain the control character {bad!r}")
     if text[0] in "+-" or all(c.isnumeric() for c in text):
-        raise CliError(f"--seed: {text!r} is not a plain ASCII integer (0-9, an optional "
+        raise CliError(f"--seed: {short(text)} is not a plain ASCII integer (0-9, an optional "
                        "leading -); give an integer or a text seed")
     return text
 
@@ -53,7 +54,7 @@ def parse_date(text: str) -> str:
     """A ``Date`` tag: ``YYYY.MM.DD``, with ``??`` for an unknown part (``2026.??.??``)."""
     m = _DATE.match(text)
     if not m:
-        raise CliError(f"--date: {text!r} is not YYYY.MM.DD (or ????.??.?? when unknown)")
+        raise CliError(f"--date: {short(text)} is not YYYY.MM.DD (or ????.??.?? when unknown)")
     _year, month, day = m.groups()
     if month != "??" and not 1 <= int(month) <= 12:
         raise CliError(f"--date: there is no month {month}")
@@ -89,6 +90,14 @@ def positive(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     return check
 
 
+def seconds_callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Refuse NaN, which passes a ``click.FloatRange`` and would turn a time limit off."""
+    if value is not None and value != value:
+        raise CliError(f"{param.opts[-1] if param.opts else 'seconds'}: not a number of "
+                       "seconds")
+    return value
+
+
 def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A callback refusing negative values (``perft --depth -1``)."""
 
@@ -100,10 +109,53 @@ def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], A
     return check
 
 
+INPUTS = "kifu.inputs"
+"""``ctx.meta`` key: the files an option read (``--cards``), which no output may replace."""
+
+
+def option_inputs(ctx: click.Context | None = None) -> list[str]:
+    """The files the options of the running command read (see :data:`INPUTS`)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    return list(ctx.meta.get(INPUTS, ())) if ctx is not None else []
+
+
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\Z", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """A memory size: bytes, or with a unit K, M, G, T (powers of 1024; ``KB``, ``MiB``
+    alike).
+
+    >>> parse_size("512M"), parse_size("1.5G"), parse_size("4096")
+    (536870912, 1610612736, 4096)
+    """
+    m = _SIZE.match(text.strip()) if len(text) <= 40 else None  # 400 digits: no float
+    if not m:
+        raise CliError(f"--max-memory: not a size: {text[:40]!r} (e.g. 512M, 2G)")
+    size = int(float(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " "))
+    if size < 1:
+        raise CliError(f"--max-memory: the size must be at least one byte, not {text!r}")
+    return size
+
+
+def max_memory_option(func: F) -> F:
+    """``--max-memory SIZE``: the memory a puzzle search may take (its tables are sized
+    for it; default 1G)."""
+    from kifu.puzzles.base import DEFAULT_MEMORY
+
+    return click.option(
+        "--max-memory", "max_memory", metavar="SIZE", default=str(DEFAULT_MEMORY),
+        callback=lambda ctx, param, value: parse_size(value),
+        help="The memory a search may take, e.g. 512M, 4G (default 1G); past it the "
+             "answer is 'unknown'.")(func)
+
+
 def _load_cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Load and register an Alice card-set file; its set's name (or None)."""
     if value is None:
         return None
+    if ctx is not None:
+        ctx.meta.setdefault(INPUTS, []).append(value)
     from kifu import games
     from kifu.core.errors import KifuError
 

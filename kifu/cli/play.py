@@ -13,6 +13,7 @@ from kifu.cli.common import handle_errors, parse_variant_options
 from kifu.cli.options import (
     cards_option,
     date_callback,
+    option_inputs,
     positive,
     quiet_option,
     seed_callback,
@@ -21,7 +22,7 @@ from kifu.cli.options import (
 )
 from kifu.core.errors import VariantError
 from kifu.lab.play import play_record
-from kifu.notation.files import write_output
+from kifu.notation.files import check_output, write_output
 from kifu.notation.record import format_record, record_to_json
 
 
@@ -34,7 +35,10 @@ from kifu.notation.record import format_record, record_to_json
 @click.option("--bot", "bot", default=None,
               help="One bot for every seat (default: greedy, else random).")
 @click.option("--bots", "bots", default=None,
-              help="Comma-separated bots, one per seat, e.g. ai,ai,random.")
+              help="Comma-separated bots, one per seat, e.g. ai,ai,random or "
+                   "pimc:worlds=16,greedy. Every game has random, greedy, "
+                   "pimc[:worlds=N:actions=N:z=X] and ismcts[:iters=N:worlds=N:c=X:actions=N]; "
+                   "kifu games lists the rest and each game's defaults.")
 @variant_options
 @cards_option(use=True)
 @click.option("--games", "count", type=int, default=1, show_default=True,
@@ -54,6 +58,8 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
     The record holds every dealer action explicitly (the seed only chooses them), so it
     replays with no RNG. Example: kifu play tweak --players 3 --seed 7 -o g.kifu
     """
+    inputs = option_inputs()
+    check_output(output, inputs=inputs)
     game = games.get(game_name)
     game.check_players(players)
     variant = with_cards(game, parse_variant_options(game, rules, sets), cards)
@@ -83,4 +89,4 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
             else:
                 chunks.append(format_record(record))
     text = "".join(chunks) if as_json else "\n".join(chunks)
-    write_output(output, text)
+    write_output(output, text, inputs=inputs)

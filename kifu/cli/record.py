@@ -14,7 +14,7 @@ import contextlib
 import datetime
 import os
 import sys
-import tempfile
+import time
 import unicodedata
 
 import click
@@ -32,10 +32,17 @@ from kifu.cli.options import (
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import DEALER, Action, Game, State, actor_name, parse_actor
 from kifu.core.rng import Rng
+from kifu.core.text import ascii_words, non_ascii_problem, read_text_file
+from kifu.core.variant import short
+from kifu.notation.files import check_output, open_output, write_output
 from kifu.notation.reader import parse_records
-from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record
+from kifu.notation.record import ACTOR, UNFINISHED, Move, Record, format_record, nfc
 from kifu.notation.replay import legal_texts, replay, setup_of
 from kifu.notation.views import open_seats, parse_seat, picture
+
+MAX_RESUME = 16_000_000
+"""The largest file ``--resume`` reads, in bytes (one record: 100,000 actions fit in a few
+megabytes; ``docs/notation.md``, "Limits")."""
 
 HELP = """commands:
   ACTION        the action of the player to move, e.g. R3xO1 (or with its actor: p1 R3xO1)
@@ -46,39 +53,65 @@ HELP = """commands:
   help          this text"""
 
 
-def _fsync_dir(path: str) -> None:
-    try:
-        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
+LOCK_PREFIX, LOCK_SUFFIX = ".", ".kifu-lock"
+"""The lock of record ``F`` is ``.F.kifu-lock`` beside it (``RecordLock``)."""
 
 
-def replace_durably(path: str, text: str) -> None:
-    """Write ``text`` to a temporary file, fsync it, rename it over ``path`` (keeping the
-    old file's mode), fsync the directory: the file is either the old or the new text."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except FileNotFoundError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path)
+class RecordLock:
+    """One writer per record file: an advisory lock (``fcntl.flock``) on ``.F.kifu-lock``
+    beside ``F`` (its real path), holding the holder's pid and start time.
+
+    The record file itself is replaced by rename when a game ends, so it cannot carry the
+    lock; the lock file is removed by its holder on release, and a holder killed with
+    SIGKILL leaves a file whose lock the kernel has released (the next writer takes it)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        real = os.path.realpath(path)
+        self.lock_path = os.path.join(os.path.dirname(real),
+                                      LOCK_PREFIX + os.path.basename(real) + LOCK_SUFFIX)
+        self.fd = -1
+
+    def acquire(self) -> None:
+        import fcntl
+
+        for _ in range(20):  # a holder removing its lock file as we open it: try again
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as e:
+                raise KifuError(f"{self.path}: cannot lock the record ({self.lock_path}: "
+                                f"{e.strerror or e})") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.read(fd, 200).decode("utf-8", "replace").strip()
+                os.close(fd)
+                raise KifuError(
+                    f"{self.path} is being recorded by another kifu "
+                    f"({holder or 'a process that is starting'}); only one writer at a "
+                    "time: carry on there, or stop it first") from None
+            try:
+                current = os.stat(self.lock_path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                current = False
+            if current:
+                break
+            os.close(fd)
+        else:  # pragma: no cover - twenty holders in a row
+            raise KifuError(f"{self.path}: cannot lock the record; try again")
+        self.fd = fd
+        since = time.strftime("%Y-%m-%d %H:%M:%S")
+        with contextlib.suppress(OSError):  # who holds it: only informative (a full disk)
+            os.ftruncate(fd, 0)
+            os.write(fd, f"pid {os.getpid()}, since {since}\n".encode())
+
+    def release(self) -> None:
+        if self.fd < 0:
+            return
+        with contextlib.suppress(OSError):
+            os.unlink(self.lock_path)
+        os.close(self.fd)  # closing releases the lock
+        self.fd = -1
 
 
 class Recorder:
@@ -95,24 +128,19 @@ class Recorder:
         self.rng = Rng(seed).fork(0) if seed is not None else None
         self.fd = -1
         self.offsets: list[int] = []  # the file offset where each move line starts
+        self.bots: dict = {}  # seat -> Bot: seats a bot plays (--bots p1=pimc)
 
     # --- the file ---------------------------------------------------------------------
     def open(self, *, create: bool) -> None:
         """Write the file in canonical form (atomically) and open it for appending."""
         text = format_record(self.record)
-        if create:
-            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
-            fd = os.open(self.path, flags, 0o644)
-            try:
-                os.write(fd, text.encode("utf-8"))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            _fsync_dir(self.path)
+        if create:  # whole or not at all: never an empty file on a full disk
+            with open_output(self.path, exclusive=True) as out:
+                out.write(text)
         else:
             with open(self.path, encoding="utf-8", newline="") as f:
                 if f.read() != text:
-                    replace_durably(self.path, text)
+                    write_output(self.path, text)
         prefix = format_record(Record(self.record.headers, [], self.record.comment))
         pos = len(prefix.encode("utf-8"))
         for m in self.record.moves:
@@ -125,9 +153,24 @@ class Recorder:
         return format_record(Record({}, [m])).lstrip("\n")
 
     def append(self, move: Move) -> None:
-        self.offsets.append(os.fstat(self.fd).st_size)
-        os.write(self.fd, self._line(move).encode("utf-8"))
-        os.fsync(self.fd)
+        """Append one action line and sync it; a failed write (a full disk) is cut away
+        again, so the file keeps exactly the actions before it, and names the file."""
+        end = os.fstat(self.fd).st_size
+        data = self._line(move).encode("utf-8")
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view) :]
+            os.fsync(self.fd)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, end)
+                os.fsync(self.fd)
+            raise KifuError(
+                f"{self.path}: cannot write: {e.strerror or e}; the record keeps its "
+                f"{len(self.record.moves)} plies before this one (kifu record --resume "
+                f"{self.path} carries on)") from None
+        self.offsets.append(end)
         self.record.moves.append(move)
 
     def truncate(self) -> None:
@@ -140,7 +183,7 @@ class Recorder:
         assert result is not None
         self.record.headers["Result"] = result.to_text()
         self.close()
-        replace_durably(self.path, format_record(self.record))
+        write_output(self.path, format_record(self.record))
         return result.to_text()
 
     def close(self) -> None:
@@ -153,20 +196,26 @@ class Recorder:
         seat = self.state.to_move
         assert seat is not None
         move = Move(actor_name(seat), self.game.format_action(self.state, action))
-        self.state.push(action)
         self.append(move)
+        self.state.push(action)
         self.actions.append(action)
         self.auto.append(auto)
         return move
 
     def deal_from_seed(self) -> list[Move]:
-        """Play the dealer's actions the seed gives, until a player is to move."""
+        """Play the dealer's actions the seed gives and the bot seats' choices, until a
+        person is to move (``undo`` takes them back with the action typed before)."""
         moves = []
-        while self.rng is not None and self.state.to_move == DEALER:
-            action = self.game.chance_action(self.state, self.rng)
+        while True:
+            mover = self.state.to_move
+            if self.rng is not None and mover == DEALER:
+                action = self.game.chance_action(self.state, self.rng)
+            elif mover is not None and mover in self.bots:
+                action = self.bots[mover].choose(self.state)
+            else:
+                return moves
             self.state.check(action)
             moves.append(self.push(action, True))
-        return moves
 
     def undo(self) -> list[Move]:
         """Take back the last action typed (and the seeded dealer actions after it)."""
@@ -212,6 +261,9 @@ class Recorder:
         state, game = self.state, self.game
         mover = state.to_move
         assert mover is not None
+        problem = non_ascii_problem(text)
+        if problem:  # action text is ASCII: a lookalike is refused, never read as ASCII
+            raise NotationError(f"an action is ASCII: {problem[1]}", col=problem[0] + 1)
         first, _, rest = text.partition(" ")
         if rest and ACTOR.match(first):
             try:
@@ -287,8 +339,12 @@ class Recorder:
               help="The record file to write (it must not exist yet).")
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue the unfinished record in FILE.")
+@click.option("--bots", "bots", default=None, metavar="SEAT=BOT,...",
+              help="Seats a bot plays beside the people, e.g. p1=pimc,p2=greedy (kifu games "
+                   "lists the bots); written to the Bots header, so --resume keeps them.")
 @handle_errors
-def record(game_name, players, names, seed, rules, sets, cards, date, output, resume) -> None:
+def record(game_name, players, names, seed, rules, sets, cards, date, output, resume,
+           bots) -> None:
     """Record a game as it is played: type each action at the prompt.
 
     The player to move is named at the prompt; ? lists the legal actions, undo takes one
@@ -298,9 +354,12 @@ def record(game_name, players, names, seed, rules, sets, cards, date, output, re
     Example: kifu record tweak --players 3 --seed 7 -o game.kifu
     """
     if resume is not None:
-        if game_name or output or players or names or seed is not None or rules or sets:
+        if game_name or output or players or names or seed is not None or rules or sets \
+                or bots:
             raise KifuError("--resume FILE takes no GAME and no other option")
-        rec = _resumed(resume)
+        if resume == "-":
+            raise KifuError("--resume needs the record's file, not stdin")
+        path = resume
     else:
         if game_name is None:
             raise KifuError("record needs a GAME (or --resume FILE)")
@@ -308,26 +367,59 @@ def record(game_name, players, names, seed, rules, sets, cards, date, output, re
             raise KifuError("record needs -o FILE, the record to write")
         if output == "-":
             raise KifuError("record writes a real file (-o FILE), not stdout")
-        if os.path.exists(output):
-            raise KifuError(f"{output} exists; continue it with --resume {output}, or choose "
-                            "another file")
-        rec = _new(game_name, players, names, seed, rules, sets, cards, date, output)
+        path = output
+    if resume is None or os.path.lexists(resume):
+        check_output(path)  # a folder, a read-only file: refused before anything is typed
+    lock = RecordLock(path)
+    lock.acquire()
     try:
-        _loop(rec)
+        if resume is not None:
+            rec = _resumed(resume)
+        else:
+            if os.path.lexists(output):
+                raise KifuError(f"{output} exists; continue it with --resume {output}, or "
+                                "choose another file")
+            rec = _new(game_name, players, names, seed, rules, sets, cards, date, output,
+                       bots)
+        try:
+            _loop(rec)
+        finally:
+            rec.close()
     finally:
-        rec.close()
+        lock.release()
 
 
 def _check_name(name: str) -> str:
     if not name or name != name.strip() or "," in name or '"' in name or any(
         unicodedata.category(c)[0] == "C" for c in name
     ):
-        raise KifuError(f"--names: bad player name {name!r} (no commas, quotes or control "
-                        "characters, no leading or trailing spaces)")
-    return name
+        raise KifuError(f"--names: bad player name {short(name)} (no commas, quotes or "
+                        "control characters, no leading or trailing spaces)")
+    return nfc(name)
 
 
-def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> Recorder:
+def _bot_seats(game: Game, text: str, players: int, seed: int | str | None) -> dict:
+    """``p1=pimc,p2=greedy`` -> seat -> (bot name, bot); each bot draws from its own
+    stream of the seed."""
+    from kifu.bots import make_bot
+
+    out = {}
+    for item in text.replace(",", " ").split():
+        who, eq, name = item.partition("=")
+        try:
+            seat = parse_actor(who)
+        except ValueError as e:
+            raise KifuError(f"--bots {item!r}: {e}") from None
+        if not eq or not name or not 0 <= seat < players or seat in out:
+            raise KifuError(f"--bots {item!r}: expected SEAT=BOT for a seat p0..p{players - 1}"
+                            ", each seat once")
+        rng = Rng(seed if seed is not None else "record").fork(seat + 1)
+        out[seat] = (name, make_bot(game, name, seat, rng))
+    return dict(sorted(out.items()))
+
+
+def _new(game_name, players, names, seed, rules, sets, cards, date, output,
+         bots=None) -> Recorder:
     game = games.get(game_name)
     roster = [_check_name(x.strip()) for x in names.split(",")] if names else None
     if players is None:
@@ -349,18 +441,18 @@ def _new(game_name, players, names, seed, rules, sets, cards, date, output) -> R
     }
     if seed is not None:
         headers["Seed"] = str(seed)
+    seated = _bot_seats(game, bots, players, seed) if bots else {}
+    if seated:
+        headers["Bots"] = " ".join(f"{actor_name(s)}={name}" for s, (name, _) in seated.items())
     rec = Recorder(game, game.new_state(players, variant), Record(headers, []), output, seed)
+    rec.bots = {s: bot for s, (_, bot) in seated.items()}
     rec.open(create=True)
     return rec
 
 
 def _resumed(path: str) -> Recorder:
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise KifuError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    # bounded and strict UTF-8 (an invalid byte is reported at its line and column)
+    text = read_text_file(path, limit=MAX_RESUME, what="a record file to resume")
     if text and not text.endswith("\n"):
         # a line cut short by a crash was never acknowledged: drop it, keep the rest
         keep, _, torn = text.rpartition("\n")
@@ -381,6 +473,9 @@ def _resumed(path: str) -> Recorder:
         except CliError as e:
             raise KifuError(f"{path}: Seed header: {e.message}") from None
     rec = Recorder(game, game.new_state(setup.players, setup.variant), record, path, seed)
+    if record.headers.get("Bots"):
+        rec.bots = {s: bot for s, (_, bot) in
+                    _bot_seats(game, record.headers["Bots"], setup.players, seed).items()}
     for a in rep.actions:
         rec.state.push(a)
     rec.adopt(rep.actions)
@@ -388,8 +483,12 @@ def _resumed(path: str) -> Recorder:
     if rec.state.to_move is not None or record.headers.get("Result") == UNFINISHED:
         click.echo(f"resuming {path} after ply {len(rep.actions)}")
     else:
-        raise KifuError(f"{path} is finished already (Result {record.headers['Result']!r})")
+        raise KifuError(f"{path} is finished already (Result {short(record.headers['Result'])})")
     return rec
+
+
+MAX_ENTRY = 10_000
+"""The longest line read at the prompt, in bytes (a longer one is refused)."""
 
 
 def _read(prompt: str, tty: bool) -> str | None:
@@ -403,62 +502,85 @@ def _read(prompt: str, tty: bool) -> str | None:
             return None
     click.echo(prompt, nl=False)
     sys.stdout.flush()
-    return sys.stdin.readline() or None
+    line = sys.stdin.readline(MAX_ENTRY + 1)
+    if len(line) > MAX_ENTRY:
+        raise KifuError(f"<stdin>: a line longer than {MAX_ENTRY} characters")
+    return line or None
+
+
+class Refused(Exception):
+    """A piped line that was refused: it ends the recording."""
 
 
 def _loop(rec: Recorder) -> None:
+    """Read entries until the game ends or the input does. At a terminal a refused entry
+    is explained and the prompt repeats; from a pipe or a file the first refused line ends
+    the recording (exit code 1): the record keeps exactly the actions before it, and the
+    message names the input line (``<stdin>:LINE: ...``)."""
     tty = sys.stdin.isatty()
-    refused = 0
+    lineno = 0
+    stopped = ""
+
+    def refuse(message: str) -> None:
+        if tty:
+            click.echo(message, err=True)
+            return
+        raise Refused(f"<stdin>:{lineno}: {message}")
+
     for m in rec.deal_from_seed():
         click.echo(f"{m.actor} {m.text}")
-    while rec.state.to_move is not None:
-        hint = rec.dealer_hint()
-        if hint:
-            click.echo(hint)
-        line = _read(rec.prompt(), tty)
-        if line is None:
-            click.echo("")
-            break
-        if not tty:
-            click.echo(line.rstrip("\n"))
-        entry = " ".join(line.split())
-        if not entry:
-            continue
-        word, _, arg = entry.partition(" ")
-        if entry in ("?", "legal"):
-            click.echo(rec.legal_help())
-            continue
-        if entry in ("help", "h"):
-            click.echo(HELP)
-            continue
-        if entry in ("quit", "q", "exit"):
-            break
-        if entry == "undo":
-            undone = rec.undo()
-            if not undone:
-                click.echo("nothing to undo")
-            for m in undone:
-                click.echo(f"undone: {m.actor} {m.text}")
-            continue
-        if word == "show":
-            try:
-                seat = parse_seat(arg, rec.players, rec.state.n) if arg else None
-            except KifuError as e:
-                click.echo(str(e).replace("--player", "show"), err=True)
+    try:
+        while rec.state.to_move is not None:
+            hint = rec.dealer_hint()
+            if hint:
+                click.echo(hint)
+            line = _read(rec.prompt(), tty)
+            if line is None:
+                click.echo("")
+                break
+            lineno += 1
+            if not tty:
+                click.echo(line.rstrip("\n"))
+            entry = " ".join(ascii_words(line))  # U+00A0 and the like are no spaces
+            if not entry:
                 continue
-            click.echo(picture(rec.state, seat, rec.public))
-            continue
-        try:
-            action = rec.parse(entry)
-        except (NotationError, IllegalActionError) as e:
-            refused += 1
-            reason = e.message if isinstance(e, NotationError) else str(e)
-            click.echo(f"refused {entry!r}: {reason} (? lists the legal actions)", err=True)
-            continue
-        m = rec.push(action, False)
-        click.echo(f"{m.actor} {m.text}")
-        for m in rec.deal_from_seed():
+            word, _, arg = entry.partition(" ")
+            if entry in ("?", "legal"):
+                click.echo(rec.legal_help())
+                continue
+            if entry in ("help", "h"):
+                click.echo(HELP)
+                continue
+            if entry in ("quit", "q", "exit"):
+                break
+            if entry == "undo":
+                undone = rec.undo()
+                if not undone:
+                    click.echo("nothing to undo")
+                for m in undone:
+                    click.echo(f"undone: {m.actor} {m.text}")
+                continue
+            if word == "show":
+                try:
+                    seat = parse_seat(arg, rec.players, rec.state.n) if arg else None
+                except KifuError as e:
+                    refuse(str(e).replace("--player", "show"))
+                    continue
+                click.echo(picture(rec.state, seat, rec.public))
+                continue
+            try:
+                action = rec.parse(entry)
+            except (NotationError, IllegalActionError) as e:
+                reason = e.message if isinstance(e, NotationError) else str(e)
+                refuse(f"refused {short(entry)}: {reason} (? lists the legal actions)")
+                continue
+            m = rec.push(action, False)
             click.echo(f"{m.actor} {m.text}")
+            for m in rec.deal_from_seed():
+                click.echo(f"{m.actor} {m.text}")
+    except Refused as e:
+        stopped = str(e)
+        click.echo(stopped, err=True)
     if rec.state.to_move is None:
         result = rec.finish()
         click.echo(f"game over after {len(rec.actions)} plies: Result {result!r}; "
@@ -466,5 +588,5 @@ def _loop(rec: Recorder) -> None:
     else:
         click.echo(f"{rec.path}: {len(rec.actions)} plies saved; carry on with: "
                    f"kifu record --resume {rec.path}")
-    if refused and not tty:
+    if stopped:
         raise SystemExit(1)

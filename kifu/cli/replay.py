@@ -16,6 +16,7 @@ from kifu.cli.common import handle_errors
 from kifu.cli.options import cards_option
 from kifu.core.errors import KifuError
 from kifu.core.game import Game, State, actor_name
+from kifu.core.variant import short
 from kifu.notation.files import display_name, load_records
 from kifu.notation.reader import SKIP, Located, RecordBuilder
 from kifu.notation.record import Record, format_record
@@ -81,9 +82,9 @@ def parse_records_option(text: str) -> tuple[int, int | None]:
         a = int(lo)
         b = (int(hi) if hi else None) if dash else a
     except ValueError:
-        raise KifuError(f"--records {text!r}: give all, N, A-B or A-") from None
+        raise KifuError(f"--records {short(text)}: give all, N, A-B or A-") from None
     if a < 1 or (b is not None and b < a):
-        raise KifuError(f"--records {text!r}: records are numbered from 1, A-B with A <= B")
+        raise KifuError(f"--records {short(text)}: records are numbered from 1, A-B with A <= B")
     return a, b
 
 
@@ -292,7 +293,7 @@ def _stepper(loc: Located, index: int, ply: int | None, fmt: str, player: str | 
             click.echo(STEP_HELP)
             continue
         else:
-            click.echo(f"unknown command {line.strip()!r}: {STEP_HELP}")
+            click.echo(f"unknown command {short(line.strip())}: {STEP_HELP}")
             continue
         if not 0 <= target <= total:
             click.echo(f"no ply {target}: the record has plies 0..{total}")

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
 
 import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
-from kifu.cli.options import QuestionCommand, cards_option, quiet_option
+from kifu.cli.options import QuestionCommand, cards_option, max_memory_option, quiet_option
 from kifu.core.errors import KifuError
 from kifu.notation.puzzle import (
     Checked,
@@ -26,6 +25,7 @@ from kifu.notation.puzzle import (
     load_puzzles,
 )
 from kifu.puzzles import UNKNOWN, Budget, Solution
+from kifu.puzzles.base import REASONS
 
 PUZZLE_SUFFIXES = (".kifu", ".json", ".ndjson")
 
@@ -42,10 +42,7 @@ def iter_puzzles(sources: tuple[str, ...]) -> Iterator[LocatedPuzzle]:
     """The puzzles of every source, in order (files, directories, ``-`` for stdin)."""
     for source in sources:
         for path in puzzle_paths(source):
-            if path == "-":
-                yield from load_puzzles("<stdin>", sys.stdin.read())
-            else:
-                yield from load_puzzles(path)
+            yield from load_puzzles(path)  # - is stdin, read as a file is
 
 
 def archive_puzzles(db: str, game: str) -> Iterator[LocatedPuzzle]:
@@ -77,7 +74,13 @@ def result_dict(checked: Checked, sol: Solution) -> dict:
         "nodes": sol.nodes,
         "seconds": round(sol.seconds, 6),
         "complete": sol.complete,
+        "reason": sol.reason,
     }
+
+
+def why_unknown(sol: Solution) -> str:
+    """Why a search stopped before its answer (a budget ran out)."""
+    return REASONS.get(sol.reason or "", "the search ran out of its budget")
 
 
 def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
@@ -97,8 +100,9 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
         click.echo(f"{checked.located.where()}: {p.question}: {sol.answer}")
         return
     click.echo(f"{checked.located.where()}: {p.question}")
-    click.echo(f"  answer: {sol.answer}" + ("" if p.answer is None else
-                                            f"  (stated: {p.answer})"))
+    click.echo(f"  answer: {sol.answer}"
+               + (f" ({why_unknown(sol)})" if not sol.complete else "")
+               + ("" if p.answer is None else f"  (stated: {p.answer})"))
     if sol.line:
         click.echo(f"  line:   {'; '.join(sol.line)}")
     for v in sol.values:
@@ -119,13 +123,14 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per puzzle.")
 @click.option("--budget-nodes", type=click.IntRange(1), help="Stop a search after N nodes.")
 @click.option("--budget-seconds", type=click.FloatRange(0), help="Stop a search after S s.")
+@max_memory_option
 @click.option("--db", "db", metavar="PATH", default=None,
               help="Solve the puzzles stored in this archive (kifu archive); SOURCE is then "
                    "a game id, or 'all'.")
 @quiet_option("One line a puzzle (its answer); with --check, only the puzzles that fail.")
 @handle_errors
 def solve(source, position, question, check, as_json, budget_nodes, budget_seconds,
-          db=None, quiet=False) -> None:
+          max_memory, db=None, quiet=False) -> None:
     """Solve the puzzles in FILE (or every .kifu/.json file in DIR; - for stdin), or ask
     --question of one GAME POSITION (a position line).
 
@@ -133,7 +138,7 @@ def solve(source, position, question, check, as_json, budget_nodes, budget_secon
     searched and the time. A search past its budget answers 'unknown'. Exit code 1 on bad
     input (one located line) and, with --check, when an answer differs from the stated one.
     """
-    budget = Budget(budget_nodes, budget_seconds)
+    budget = Budget(budget_nodes, budget_seconds, max_memory)
     if position is not None:
         checked = check_puzzle(_single(source, position, question))
         emit(checked, solve_one(checked, budget), as_json=as_json, check=False, quiet=quiet)
@@ -151,7 +156,7 @@ def solve(source, position, question, check, as_json, budget_nodes, budget_secon
         if check and (checked.puzzle.answer is None or sol.answer != checked.puzzle.answer):
             bad += 1
             why = ("no stated answer" if checked.puzzle.answer is None else
-                   "the search ran out of its budget" if sol.answer == UNKNOWN else
+                   why_unknown(sol) if sol.answer == UNKNOWN else
                    f"stated {checked.puzzle.answer!r}, solved {sol.answer!r}")
             click.echo(f"{lp.where()}: {checked.puzzle.question}: {why}", err=True)
     if check and not as_json and not quiet:

@@ -9,8 +9,8 @@ import click
 from kifu import games
 from kifu.cli.common import handle_errors
 from kifu.cli.options import quiet_option
+from kifu.core.errors import KifuError
 from kifu.notation.trace import (
-    TraceMismatch,
     _game_of,
     check_trace,
     default_directory,
@@ -72,7 +72,7 @@ def check_cmd(names, directory, quiet) -> None:
                 continue
             try:
                 lines = check_trace(path)
-            except TraceMismatch as e:
+            except KifuError as e:  # a mismatch, or a malformed or unreadable file
                 bad += 1
                 click.echo(str(e), err=True)
                 continue

@@ -4,9 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+MAX_MESSAGE = 2_000
+"""The longest error message, in characters. Messages quote a short excerpt of bad input
+(``kifu.core.variant.short``); a message that would still be longer is clipped here, so no
+input is echoed whole. The fuzz targets treat a clipped message as a bug to fix at its
+source (``CLIPPED`` in the message)."""
+CLIPPED = "[message clipped"
+
+
+def clip_message(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` cut to ``limit`` characters, saying so (``[message clipped: N characters]``).
+
+    >>> clip_message("x" * 5000, 60)
+    'xxxxxxxxxxxxxxxxxxxxxx... [message clipped: 5000 characters]'
+    """
+    if len(text) <= limit:
+        return text
+    tail = f"... {CLIPPED}: {len(text)} characters]"
+    return text[: max(0, limit - len(tail))] + tail
+
 
 class KifuError(ValueError):
-    """Base class of every error kifu raises on bad input."""
+    """Base class of every error kifu raises on bad input. Its message is at most
+    :data:`MAX_MESSAGE` characters (longer ones are clipped)."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str) and len(args[0]) > MAX_MESSAGE:
+            args = (clip_message(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class NotationError(KifuError):
@@ -76,8 +101,12 @@ def multiset_diff(given: Iterable[int], wanted: Iterable[int],
         else:
             missing.append(c)
     parts = []
-    if extra:
-        parts.append(f"extra {text(sorted(extra))}")
-    if missing:
-        parts.append(f"missing {text(sorted(missing))}")
+    for what, codes in (("extra", extra), ("missing", missing)):
+        if codes:  # at most SHOWN of them: the list may come from a huge input
+            more = f" and {len(codes) - SHOWN} more" if len(codes) > SHOWN else ""
+            parts.append(f"{what} {text(sorted(codes)[:SHOWN])}{more}")
     return ", ".join(parts)
+
+
+SHOWN = 40
+"""How many cards :func:`multiset_diff` names of each kind."""

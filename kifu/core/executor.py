@@ -75,6 +75,10 @@ class InlineExecutor(cf.Executor):
         return future
 
 
+MAX_WORKERS = 256
+"""The most local worker processes (or LocalCluster workers) a run may start: a mistyped
+``--workers 1000000`` is refused instead of starting a process per chunk."""
+
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler (``--dask ADDRESS``) before giving up."""
 
@@ -121,8 +125,10 @@ def _dask_client(address: str, workers: int):  # pragma: no cover - exercised wi
         return distributed.Client(cluster), cluster
     try:
         return distributed.Client(address, timeout=CONNECT_TIMEOUT), None
-    except (OSError, TimeoutError, ValueError) as e:
-        raise KifuError(f"--dask {address}: cannot reach the Dask scheduler ({e})") from None
+    except Exception as e:  # any bad address: a missing port, an unknown or broken protocol
+        why = " ".join(str(e).split())[:200] or type(e).__name__
+        raise KifuError(f"--dask {address[:100]}: cannot reach the Dask scheduler ({why})"
+                        ) from None
 
 
 @contextmanager
@@ -134,6 +140,8 @@ def executor(workers: int = 1, dask: str | None = None) -> Iterator[cf.Executor]
     bad count or a missing dask extra."""
     if workers < 1:
         raise KifuError(f"--workers must be at least 1, not {workers}")
+    if workers > MAX_WORKERS:
+        raise KifuError(f"--workers may be at most {MAX_WORKERS}, not {workers}")
     if dask is not None:
         client, cluster = _dask_client(dask, workers)
         try:
@@ -146,8 +154,25 @@ def executor(workers: int = 1, dask: str | None = None) -> Iterator[cf.Executor]
     if workers == 1:
         yield InlineExecutor()
         return
-    with cf.ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = cf.ProcessPoolExecutor(max_workers=workers)
+    try:
         yield pool
+    except BaseException:  # Ctrl-C, an error, or the consumer stopped early: stop now
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: cf.ProcessPoolExecutor) -> None:
+    """Shut a process pool down without waiting for the chunks it runs or has queued
+    (their results are not wanted): cancel them and end the worker processes."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # gone after shutdown
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=10)
 
 
 def chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:

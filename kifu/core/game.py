@@ -13,13 +13,13 @@ dealer action with an explicit outcome, so a list of actions replays with no RNG
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from fractions import Fraction
 from typing import Any, ClassVar
 
 import msgspec
 
-from kifu.core.errors import IllegalActionError, NotationError, VariantError
+from kifu.core.errors import IllegalActionError, KifuError, NotationError, VariantError
 from kifu.core.registry import canonical_id
 from kifu.core.rng import Rng
 from kifu.core.variant import Variant, rules_spec, short, variant_from_pairs
@@ -34,7 +34,8 @@ def actor_name(seat: int) -> str:
 
 
 def parse_actor(text: str) -> int:
-    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises ``ValueError`` otherwise.
+    """The seat of an actor token (``d``, ``p0``, ``p1``...); raises :class:`NotationError`
+    (column 1 of the token) otherwise.
 
     >>> parse_actor("p2"), parse_actor("d") == DEALER
     (2, True)
@@ -50,7 +51,8 @@ def parse_actor(text: str) -> int:
         and (digits[0] != "0" or len(digits) == 1)
     ):
         return int(digits)
-    raise ValueError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)")
+    raise NotationError(f"bad actor {short(text)}: expected d or p0, p1, ... (ASCII digits)",
+                        col=1)
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -286,6 +288,23 @@ class Game(ABC):
     @abstractmethod
     def chance_action(self, state: State, rng: Rng) -> Action:
         """A dealer action for ``state`` drawn from ``rng`` (how a seed expands)."""
+
+    # --- worlds (hidden information) ----------------------------------------------------
+    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
+        """What ``seat`` knows of ``state``, worked out once, as a function that draws
+        *worlds*: full states ``seat`` cannot tell from ``state`` (the same ``view(seat)``,
+        and nothing that contradicts what earlier actions showed it, read from
+        ``state.history`` when that starts at the beginning of the game), with the hidden
+        parts drawn uniformly from what is consistent. Each game writes it in
+        ``kifu/games/<game>/worlds.py`` (which parts count as known: ``docs/bots.md``).
+
+        The default raises :class:`KifuError`: the game has no sampler."""
+        raise KifuError(f"{self.id} has no world sampler (kifu/games/<game>/worlds.py)")
+
+    def sample_world(self, state: State, seat: int, rng: Rng) -> State:
+        """One world for ``seat`` drawn from ``rng`` (see :meth:`world_sampler`, which a
+        caller drawing many worlds of one position should use instead)."""
+        return self.world_sampler(state, seat)(rng)
 
     # --- variants -----------------------------------------------------------------------
     def check_players(self, players: int) -> None:

@@ -7,6 +7,7 @@ importing :mod:`kifu.games`; the engines are loaded by :func:`kifu.games.get`.
 from __future__ import annotations
 
 from kifu.core.errors import VariantError
+from kifu.core.variant import short
 
 # id -> (module, a Game instance or class); aliases map to ids.
 _REGISTRY: dict[str, tuple[str, str]] = {
@@ -35,5 +36,5 @@ def canonical_id(name: str) -> str:
     if key in _REGISTRY:
         return key
     if key in PLANNED:
-        raise VariantError(f"game {name!r} is not implemented yet (known: {', '.join(ids())})")
-    raise VariantError(f"unknown game {name!r} (known: {', '.join(ids())})")
+        raise VariantError(f"game {short(name)} is not implemented yet (known: {', '.join(ids())})")
+    raise VariantError(f"unknown game {short(name)} (known: {', '.join(ids())})")

@@ -36,6 +36,14 @@ def short(text: str, limit: int = 40) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
+def clip(text: str, limit: int = 40) -> str:
+    """``text`` as it is (no quotes) when short, else its first ``limit`` characters and
+    its length: for card lists and the like, which error messages write bare."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
 class Variant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Base class of every game's rule-variant struct (all fields must have defaults).
 

@@ -6,6 +6,7 @@ Each game lives in its own package and is imported on first use, so the CLI star
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 from kifu.core.game import Game
 from kifu.core.registry import _REGISTRY, PLANNED, canonical_id, ids
@@ -28,4 +29,16 @@ def get(name: str) -> Game:
     return game
 
 
-__all__ = ["PLANNED", "canonical_id", "get", "ids"]
+def metrics_of(name: str) -> ModuleType:
+    """The module of a game's own event counts (``kifu/games/<game>/metrics.py``): its
+    ``METRICS`` (name -> one-line meaning), ``metrics(state) -> dict[str, int]`` and,
+    optionally, ``RATES`` (the counts that are 0 or 1 a game, reported as shares).
+
+    >>> list(metrics_of("graph-t").METRICS)[:2]
+    ['turns', 'tricks']
+    """
+    module, _attr = _REGISTRY[canonical_id(name)]
+    return importlib.import_module(f"{module}.metrics")
+
+
+__all__ = ["PLANNED", "canonical_id", "get", "ids", "metrics_of"]

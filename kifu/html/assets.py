@@ -62,6 +62,32 @@ table.headers td { padding: 2px 0; word-break: break-word; }
   margin: 12px 0; }
 .sheet .q { font-weight: 600; }
 .answer { background: #eef7ee; border-radius: 6px; padding: 6px 10px; margin-top: 8px; }
+.sheet .level { margin: 2px 0; color: var(--muted); font-size: .92rem; }
+.themes { list-style: none; display: flex; flex-wrap: wrap; gap: 4px; padding: 0; margin: 4px 0; }
+.themes li { background: #eef1f8; border: 1px solid #c9d3ea; border-radius: 10px;
+  padding: 0 8px; font-size: .8rem; color: #2b3a67; }
+.choices { display: flex; flex-wrap: wrap; gap: 6px; margin: 8px 0; align-items: center; }
+.sheet .choices button { min-height: 36px; padding: 4px 10px; font-family: "DejaVu Sans Mono",
+  ui-monospace, Menlo, Consolas, monospace; }
+.sheet .choices button.right { background: #d7f0dc; border-color: #2a9d4f; }
+.sheet .choices button.wrong { background: #fbe0e0; border-color: #d62828; }
+.feedback { border-radius: 6px; padding: 6px 10px; font-weight: 600; }
+.feedback.right { background: #d7f0dc; color: #14532d; }
+.feedback.wrong { background: #fbe0e0; color: #7f1d1d; }
+table.values { border-collapse: collapse; font-size: .88rem; margin: 6px 0; }
+table.values caption { text-align: left; color: var(--muted); }
+table.values td { padding: 1px 10px 1px 0; font-family: "DejaVu Sans Mono", ui-monospace,
+  Menlo, Consolas, monospace; }
+table.values tr.win td { color: #14532d; font-weight: 600; }
+table.values tr.chosen td { background: var(--cur); }
+details.pos { margin: 6px 0; font-size: .85rem; }
+.mark { font-weight: 700; margin-left: .3em; }
+.mark-blunder { color: #b91c1c; }
+.mark-mistake { color: #c2410c; }
+.mark-good { color: #15803d; }
+.value { display: block; color: var(--muted); font-size: .8rem; margin-left: 2.6em; }
+details.chart-more { font-size: .8rem; color: var(--muted); }
+.chart svg[data-clickable] { cursor: pointer; }
 footer { color: var(--muted); font-size: .8rem; padding: 16px 12px; }
 @media (min-width: 861px) {
   /* a laptop screen holds the picture, the controls and the score line at once */
@@ -88,7 +114,7 @@ REPLAY_JS = """
   var txt = document.getElementById("text");
   var slider = document.getElementById("slider");
   var info = document.getElementById("plyinfo");
-  var marker = document.getElementById("chart-marker");
+  var markers = Array.prototype.slice.call(document.querySelectorAll(".chart-marker"));
   var list = document.getElementById("moves");
   var items = Array.prototype.slice.call(list.querySelectorAll("button[data-ply]"));
   var nav = {first: document.getElementById("first"), prev: document.getElementById("prev"),
@@ -102,12 +128,12 @@ REPLAY_JS = """
     pos.textContent = p.line;
     if (txt) { txt.textContent = p.text; }
     slider.value = String(i);
-    if (marker) {
+    markers.forEach(function (marker) {
       var x = String(Number(marker.getAttribute("data-x0")) +
                      i * Number(marker.getAttribute("data-dx")));
       marker.setAttribute("x1", x);
       marker.setAttribute("x2", x);
-    }
+    });
     slider.setAttribute("aria-valuetext", "ply " + i + " of " + last);
     var said = "Ply " + i + " of " + last;
     items.forEach(function (b) {
@@ -135,6 +161,20 @@ REPLAY_JS = """
   items.forEach(function (b) {
     b.addEventListener("click", function () { show(Number(b.getAttribute("data-ply"))); });
   });
+  markers.forEach(function (marker) {  // a click on a chart goes to the ply under it
+    var svg = marker.ownerSVGElement;
+    svg.addEventListener("click", function (e) {
+      var dot = e.target.getAttribute && e.target.getAttribute("data-ply");
+      if (dot !== null && dot !== undefined && dot !== "") { show(Number(dot)); return; }
+      var pt = svg.createSVGPoint();
+      pt.x = e.clientX;
+      pt.y = e.clientY;
+      var at = pt.matrixTransform(svg.getScreenCTM().inverse());
+      var dx = Number(marker.getAttribute("data-dx")) || 1;
+      show(Math.round((at.x - Number(marker.getAttribute("data-x0"))) / dx));
+    });
+    svg.setAttribute("data-clickable", "1");
+  });
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.target === slider) { return; }
     var k = e.key;
@@ -158,15 +198,61 @@ REPLAY_JS = """
 PUZZLE_JS = """
 (function () {
   "use strict";
-  var buttons = document.querySelectorAll("button[data-reveal]");
-  Array.prototype.forEach.call(buttons, function (b) {
+  var node = document.getElementById("kifu-data");
+  var data = node ? JSON.parse(node.textContent).puzzles || {} : {};
+  function setOpen(b, open) {
+    var box = document.getElementById(b.getAttribute("data-reveal"));
+    box.hidden = !open;
+    b.setAttribute("aria-expanded", open ? "true" : "false");
+    b.textContent = open ? "Hide the answer" : "Show the answer";
+  }
+  var reveals = document.querySelectorAll("button[data-reveal]");
+  Array.prototype.forEach.call(reveals, function (b) {
     b.addEventListener("click", function () {
-      var box = document.getElementById(b.getAttribute("data-reveal"));
-      var open = box.hidden;
-      box.hidden = !open;
-      b.setAttribute("aria-expanded", open ? "true" : "false");
-      b.textContent = open ? "Hide the answer" : "Show the answer";
+      setOpen(b, document.getElementById(b.getAttribute("data-reveal")).hidden);
     });
+  });
+  function answerOf(k) {
+    return document.querySelector('button[data-reveal="pz' + k + '-a"]');
+  }
+  function play(b) {
+    var k = b.getAttribute("data-pz"), item = data[k];
+    if (!item) { return; }
+    var i = b.hasAttribute("data-pick")
+      ? Number(document.getElementById(b.getAttribute("data-pick")).value)
+      : Number(b.getAttribute("data-act"));
+    var v = item.values[i];
+    if (!v) { return; }
+    var right = v[1] === item.answer;
+    var fb = document.getElementById("pz" + k + "-fb");
+    fb.hidden = false;
+    fb.className = "feedback " + (right ? "right" : "wrong");
+    if (right) {
+      var rest = item.line.length && item.line[0] === v[0] ? item.line.slice(1) : null;
+      var said = "Right: " + v[0] + " reaches " + item.answer + ".";
+      if (rest && rest.length) { said += " The line goes on: " + rest.join("; ") + "."; }
+      else if (!rest && item.line.length) {
+        said += " Another winning line: " + item.line.join("; ") + ".";
+      }
+      fb.textContent = said;
+      setOpen(answerOf(k), true);
+    } else {
+      fb.textContent = "Not this one: " + v[0] + " gives " + v[1] + ", short of " +
+        item.answer + ". Try again, or show the answer.";
+    }
+    if (!b.hasAttribute("data-pick")) {
+      b.classList.add(right ? "right" : "wrong");
+      b.setAttribute("aria-pressed", "true");
+    }
+    var rows = document.querySelectorAll("#pz" + k + "-a tr[data-act]");
+    Array.prototype.forEach.call(rows, function (r) {
+      if (Number(r.getAttribute("data-act")) === i) { r.classList.add("chosen"); }
+    });
+    document.getElementById("pz" + k).setAttribute("data-result", right ? "right" : "wrong");
+  }
+  var choices = document.querySelectorAll("button.choice");
+  Array.prototype.forEach.call(choices, function (b) {
+    b.addEventListener("click", function () { play(b); });
   });
   document.body.setAttribute("data-ready", "1");
 })();

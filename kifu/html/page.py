@@ -23,11 +23,14 @@ from kifu.core.game import State
 from kifu.html import draw
 from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS
 from kifu.html.svg import fit, line_chart
-from kifu.notation.puzzle import Checked, LocatedPuzzle, check_puzzle
+from kifu.html.words import difficulty_words, question_words
+from kifu.notation.annotation import parse_values, without_tokens
+from kifu.notation.puzzle import Checked, LocatedPuzzle, check_puzzle, puzzle_themes
 from kifu.notation.reader import Located
 from kifu.notation.record import Record
 from kifu.notation.replay import replay, setup_of
 from kifu.notation.views import open_seats, seat_view
+from kifu.puzzles import Budget
 
 PRIVATE_TAGS = ("Seed",)
 """Headers left out of a seat's view: a seed expands to every hidden card of the game."""
@@ -131,7 +134,7 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     for i, (move, action) in enumerate(zip(rec.moves, actions, strict=True), 1):
         shown = draw.public_move(game.id, state, move.actor, move.text, seat)
         comment = move.comment if shown == move.text else None
-        moves.append((i, move.actor, shown, comment))
+        moves.append((i, move.actor, shown, comment, move.mark if shown == move.text else None))
         state.push(action)
         plies.append(_ply(state, seat, draw_fn, public))
         keep_scores()
@@ -146,19 +149,26 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     pieces, packed = pack(plies)
     items = ['<li><button type="button" data-ply="0" data-say="start">'
              '<span class="n">0</span>start</button></li>']
-    for i, actor, text, comment in moves:
+    for i, actor, text, comment, mark in moves:
+        values = parse_values(comment)
+        comment = without_tokens(comment)
         c = f'<span class="comment">{esc(comment)}</span>' if comment else ""
+        c += "".join(f'<span class="value">{esc(v.question)}: {esc(v.value)} → '
+                     f"{esc(v.played)}</span>" for v in values)
+        m = (f'<span class="mark {MARK_CLASS.get(mark, "")}" title="{esc(MARK_WORDS[mark])}">'
+             f"{esc(mark)}</span>") if mark else ""
         full = ""
         if len(text) > FOLD:  # a deal: its first word here, the whole text folded below
             short = text.split(" ", 1)[0] + " …"
             full = (f'<details class="full"><summary>the whole action ({len(text)} '
                     f'characters)</summary><code>{esc(text)}</code></details>')
             text = short
-        say = f"{actor} {text}" + (f", {comment}" if comment else "")
+        say = (f"{actor} {text}" + (f" {mark} ({MARK_WORDS[mark]})" if mark else "")
+               + (f", {comment}" if comment else ""))
         items.append(
             f'<li><button type="button" data-ply="{i}" data-say="{esc(say)}">'
             f'<span class="n">{i}.</span><span class="actor">{esc(actor)}</span>'
-            f"{esc(text)}{c}</button>{full}</li>"
+            f"{esc(text)}{m}{c}</button>{full}</li>"
         )
     chart = ""
     if score_line is not None and any(series):
@@ -167,6 +177,11 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
         chart = ('<div id="chart" class="chart">'
                  + line_chart(series, labels, title=f"{score_line[0]} over the game")
                  + "</div>")
+    values = value_chart(game.id, rec, setup.players, names,
+                         [m[4] for m in moves] if seat is not None else None)
+    if values:  # an analysed record: its value chart under the picture, the score line folded
+        chart = values + (f'<details class="chart-more"><summary>Score line</summary>{chart}'
+                          "</details>" if chart else "")
     record_comment = (f'<p class="note">{esc(rec.comment)}</p>' if rec.comment else "")
     if seat is None:
         text_box = (f'<details id="textpic"{" open" if generic else ""}><summary>Text picture'
@@ -209,6 +224,70 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     return _document(title, body, REPLAY_JS)
 
 
+MARK_WORDS = {"??": "a forced win thrown away", "?": "value lost",
+              "!": "the only winning action", "!!": "brilliant", "!?": "interesting",
+              "?!": "dubious"}
+MARK_CLASS = {"??": "mark-blunder", "?": "mark-mistake", "?!": "mark-mistake",
+              "!": "mark-good", "!!": "mark-good", "!?": "mark-good"}
+MARK_COLOUR = {"??": "#b91c1c", "?": "#ea580c", "!": "#15803d"}
+
+
+def value_chart(game_id: str, rec: Record, players: int, names: list[str],
+                shown_marks: list[str | None] | None = None) -> str:
+    """The chart of an analysed record (``kifu analyze -o``): for one question (the game's
+    first that was judged), each seat's value at its judged plies (the position's value for
+    the player to move, in the question's unit; held flat between them), a dot per marked
+    ply; a click on it goes to that ply. Empty when the record holds no ``[%value]``."""
+    from kifu.lab.analyze import DEFAULT_QUESTIONS, SCALES
+
+    per_ply: list[dict[str, str]] = [{} for _ in range(len(rec.moves) + 1)]
+    seen: list[str] = []
+    for i, m in enumerate(rec.moves, 1):
+        for v in parse_values(m.comment):
+            per_ply[i][v.question] = v.value
+            if v.question not in seen:
+                seen.append(v.question)
+    if not seen:
+        return ""
+    order = [q for q in DEFAULT_QUESTIONS.get(game_id, ()) if q in seen] + seen
+    question = order[0]
+    scale = SCALES.get(question.split(" ", 1)[0])
+    if scale is None:
+        return ""
+    total = len(rec.moves)
+    raw: list[list[float | None]] = [[None] * (total + 1) for _ in range(players)]
+    for i, m in enumerate(rec.moves, 1):
+        value = per_ply[i].get(question)
+        if value is None or not m.actor.startswith("p"):
+            continue
+        s = int(m.actor[1:])
+        if s < players:  # drawn at ply i, the move judged (the value of the position
+            raw[s][i] = scale.worth(value, players)  # before it, for its player)
+    series: list[list[float]] = []
+    for s in range(players):
+        known = [v for v in raw[s] if v is not None]
+        if not known:
+            series.append([])
+            continue
+        line, last = [], known[0]
+        for v in raw[s]:
+            last = v if v is not None else last
+            line.append(last)
+        series.append(line)
+    dots = []
+    for i, m in enumerate(rec.moves, 1):
+        mark = m.mark if shown_marks is None else shown_marks[i - 1]
+        if mark in MARK_COLOUR and m.actor.startswith("p") and int(m.actor[1:]) < players:
+            dots.append((int(m.actor[1:]), i, MARK_COLOUR[mark],
+                         f"ply {i}: {m.actor} {m.text} {mark} ({MARK_WORDS[mark]})"))
+    labels = [f"p{s}" + (f" {fit(names[s], 10)}" if s < len(names) and names[s] else "")
+              for s in range(players)]
+    title = f"value to the mover: {question} ({scale.unit})"
+    return ('<div id="value-chart" class="chart">'
+            + line_chart(series, labels, title=title, marker_id="value-marker", dots=dots)
+            + "</div>")
+
+
 def _ply(state: State, seat: int | None, draw_fn: Any,
          public: frozenset[int]) -> dict[str, str]:
     if seat is None:
@@ -218,42 +297,96 @@ def _ply(state: State, seat: int | None, draw_fn: Any,
 
 # --- a puzzle sheet ----------------------------------------------------------------------
 
+BUTTONS = 48
+"""Up to this many legal first actions, a puzzle shows one button each; past it, a list."""
+PAGE_BUDGET = 2_000_000
+"""Nodes the page may search per puzzle for the values of its first actions."""
+
+
 def puzzle_page(puzzles: Iterable[LocatedPuzzle], *, title: str = "Puzzles") -> str:
-    """A sheet of puzzles (``kifu.notation.puzzle``): each one's position drawn, its
-    question, and a button that reveals the answer, the line and the comment. Each puzzle
-    is checked first (``check_puzzle``: a located error names the header at fault)."""
-    articles = [_puzzle(k, check_puzzle(lp)) for k, lp in enumerate(puzzles, 1)]
+    """A sheet of puzzles (``kifu.notation.puzzle``) to solve: each one's position drawn, its
+    question in plain words, its difficulty in words and its themes, the legal first
+    actions as buttons (a click says right or wrong, then shows the line and the value of
+    every first action), and a button that reveals the answer. Each puzzle is checked
+    first (``check_puzzle``: a located error names the header at fault) and solved for the
+    values of its first actions."""
+    data: dict[str, Any] = {}
+    articles = []
+    for k, lp in enumerate(puzzles, 1):
+        html, item = _puzzle(k, check_puzzle(lp))
+        articles.append(html)
+        if item is not None:
+            data[str(k)] = item
     body = f"""<header><h1>{esc(title)}</h1>
-<p class="sub">{len(articles)} puzzle(s). Work each one out, then reveal the answer.</p></header>
+<p class="sub">{len(articles)} puzzle(s). Choose a first action to try it, or reveal the \
+answer.</p></header>
 <main class="sheet">
 {"".join(articles)}
 </main>
-<footer>Written by kifu html.</footer>"""
+<footer>Written by kifu html.</footer>
+{_json_script({"puzzles": data})}"""
     return _document(title, body, PUZZLE_JS)
 
 
-def _puzzle(k: int, checked: Checked) -> str:
+def _puzzle(k: int, checked: Checked) -> tuple[str, dict[str, Any] | None]:
     p, game, state = checked.puzzle, checked.game, checked.state
     picture = draw.drawer(game.id)(state, None)
-    meta = " · ".join(esc(f"{name} {value}") for name, value in
-                      (("difficulty", p.difficulty), ("source", p.source)) if value)
+    words = question_words(game.id, p.question, state)
+    level = difficulty_words(p.difficulty)
+    source = f'<p class="note">Source: {esc(p.source)}</p>' if p.source else ""
+    themes = puzzle_themes(p)
+    chips = ("<ul class=\"themes\" aria-label=\"Themes\">"
+             + "".join(f"<li>{esc(t)}</li>" for t in themes) + "</ul>") if themes else ""
     line_html = ""
     if p.solution:
         steps = "".join(f"<li>{esc(step)}</li>" for step in p.solution)
         line_html = f"<p>Line:</p><ol>{steps}</ol>"
     comment = f'<p class="note">{esc(p.comment)}</p>' if p.comment else ""
     generic = "" if draw.has_drawer(game.id) else f"<pre>{esc(state.render())}</pre>"
-    summary = getattr(checked.question, "summary", "")
-    return f"""<article aria-labelledby="pz{k}-h">
+    sol = checked.question.solve(state.copy(), Budget(nodes=PAGE_BUDGET))
+    choices, values_html, item = "", "", None
+    if sol.complete and sol.values:
+        answer = sol.answer
+        item = {"answer": answer, "values": [[v.action, v.value] for v in sol.values],
+                "line": p.solution or sol.line}
+        prefix = f"{sol.values[0].action.split(' ', 1)[0]} "
+        if len(sol.values) <= BUTTONS:
+            buttons = "".join(
+                f'<button type="button" class="choice" data-pz="{k}" data-act="{i}">'
+                f"{esc(v.action.removeprefix(prefix))}</button>"
+                for i, v in enumerate(sol.values))
+            choices = (f'<div class="choices" role="group" aria-label="First actions of '
+                       f'{esc(prefix.strip())}">{buttons}</div>')
+        else:
+            options = "".join(f'<option value="{i}">{esc(v.action.removeprefix(prefix))}'
+                              "</option>" for i, v in enumerate(sol.values))
+            choices = (f'<div class="choices"><label for="pz{k}-sel">{len(sol.values)} first '
+                       f'actions:</label> <select id="pz{k}-sel" size="6">{options}</select> '
+                       f'<button type="button" class="choice" data-pz="{k}" data-pick="pz{k}-sel">'
+                       "Play it</button></div>")
+        win = ' class="win"'
+        rows = "".join(
+            f'<tr data-act="{i}"{win if v.value == answer else ""}>'
+            f"<td>{esc(v.action)}</td><td>{esc(v.value)}</td></tr>"
+            for i, v in enumerate(sol.values))
+        values_html = (f'<table class="values"><caption>Every first action'
+                       f"</caption>{rows}</table>")
+    stated = p.answer or (sol.answer if sol.complete else "not given")
+    html = f"""<article aria-labelledby="pz{k}-h" id="pz{k}">
 <h2 id="pz{k}-h">Puzzle {k}: {esc(game.title)}</h2>
-<p class="note">{meta}</p>
+<p class="q" id="pz{k}-q">{esc(words)}</p>
+{f'<p class="level">Difficulty: {esc(level)}</p>' if level else ""}
+{chips}
 <div class="board">{picture}</div>
 {generic}
-<p class="posline">Position line:</p><code id="pz{k}-pos">{esc(p.position)}</code>
-<p class="q" id="pz{k}-q">Question: {esc(p.question)}</p>
-<p class="note">{esc(summary)}</p>
+{choices}
+<p class="feedback" id="pz{k}-fb" aria-live="polite" hidden></p>
 <button type="button" data-reveal="pz{k}-a" aria-expanded="false" aria-controls="pz{k}-a">\
 Show the answer</button>
-<div class="answer" id="pz{k}-a" hidden><p>Answer: <strong>{esc(p.answer or "not given")}\
-</strong></p>{line_html}{comment}</div>
+<div class="answer" id="pz{k}-a" hidden><p>Answer: <strong>{esc(stated)}</strong> \
+<span class="note">({esc(p.question)})</span></p>{line_html}{values_html}{comment}</div>
+<details class="pos"><summary>Position line</summary><code id="pz{k}-pos">\
+{esc(p.position)}</code></details>
+{source}
 </article>"""
+    return html, item

@@ -8,7 +8,8 @@ Chromium at a laptop's 1280×800 and at a phone's width, at its last ply (where 
 opens); ``OUT/<game>-desktop.png`` and ``OUT/<game>-phone.png`` are written, next to each
 game's page ``OUT/<game>.html``. When Datasette is installed, the fixtures are also imported
 into an archive, ``kifu archive serve`` is started on it and its records table is
-photographed: ``OUT/datasette-records.png``. :func:`layout` reports what the tests check on
+photographed: ``OUT/datasette-records.png``; an analysed record and a sheet of mined puzzles
+too (:func:`shoot_analysis`). :func:`layout` reports what the tests check on
 each page (the controls in view, the names shown). Needs ``chromium`` and
 ``chromium-driver`` (see ``docs/html.md``).
 """
@@ -27,6 +28,7 @@ from kifu import games
 from kifu.html import browser
 from kifu.html.page import record_page
 from kifu.lab.play import play_record
+from kifu.notation.files import write_output
 from kifu.notation.reader import Located, read_records
 from kifu.notation.record import Record
 
@@ -69,7 +71,7 @@ def write_pages(out: Path, root: Path = ROOT) -> dict[str, tuple[Path, list[str]
         loc = sample_record(gid, root)
         rec = loc.record if isinstance(loc, Located) else loc
         page = out / f"{gid}.html"
-        page.write_text(record_page(loc), encoding="utf-8")
+        write_output(str(page), record_page(loc))
         pages[gid] = (page, rec.players)
     return pages
 
@@ -133,6 +135,7 @@ def shoot(out: Path, root: Path = ROOT) -> list[Path]:
                 driver.save_screenshot(str(png))
                 shots.append(png)
         browser.set_viewport(driver, *SIZES["desktop"], mobile=False)
+        shots += shoot_analysis(driver, out, root)
         png = shoot_datasette(driver, out, root)
         if png is not None:
             shots.append(png)
@@ -189,12 +192,53 @@ def shoot_datasette(driver: Any, out: Path, root: Path = ROOT) -> Path | None:
                                   " + window.scrollY - 180)", table)
             png = out / "datasette-records.png"
             driver.save_screenshot(str(png))
-            (out / "datasette-records.html").write_text(driver.page_source, encoding="utf-8")
+            write_output(str(out / "datasette-records.html"), driver.page_source)
             return png
         finally:
             proc.terminate()
             proc.wait(timeout=30)
             log.close()
+
+
+def shoot_analysis(driver: Any, out: Path, root: Path = ROOT) -> list[Path]:
+    """``OUT/analysis-desktop.png``: the TWEAK missed-win fixture analysed (``kifu analyze``)
+    at the ply marked ``??``, its value chart under the picture; ``OUT/puzzle-desktop.png``:
+    the puzzles mined from it, the first one answered right by a click."""
+    from kifu.html.page import puzzle_page
+    from kifu.lab.analyze import analyze_record
+    from kifu.lab.mine import mine_record
+    from kifu.notation.puzzle import LocatedPuzzle
+
+    src = root / "fixtures" / "tweak" / "missed-win-2p.kifu"
+    (loc,) = read_records(src.read_text(encoding="utf-8"), path=str(src))
+    analysis = analyze_record(loc, file=src.name)
+    blunder = next(p.ply for p in analysis.plies if p.mark == "??")
+    page = out / "analysis.html"
+    page.write_text(record_page(analysis.record, ply=blunder), encoding="utf-8")
+    driver.get(page.resolve().as_uri())
+    driver.find_element("css selector", "#value-chart svg")
+    shots = [out / "analysis-desktop.png"]
+    driver.save_screenshot(str(shots[0]))
+    puzzles = mine_record(loc, file=f"fixtures/tweak/{src.name}")
+    sheet = out / "puzzles.html"
+    sheet.write_text(puzzle_page([LocatedPuzzle(p, "mined", k)
+                                  for k, p in enumerate(puzzles, 1)], title="Mined puzzles"),
+                     encoding="utf-8")
+    driver.get(sheet.resolve().as_uri())
+    last = len(puzzles)
+    driver.execute_script(f"""
+        var art = document.getElementById("pz{last}");
+        var data = JSON.parse(document.getElementById("kifu-data").textContent).puzzles;
+        var item = data["{last}"];
+        for (var i = 0; i < item.values.length; i++) {{
+          if (item.values[i][1] === item.answer) {{
+            art.querySelector('button[data-act="' + i + '"]').click(); break;
+          }}
+        }}
+        art.scrollIntoView();""")
+    shots.append(out / "puzzle-desktop.png")
+    driver.save_screenshot(str(shots[1]))
+    return shots
 
 
 def main(argv: list[str] | None = None) -> int:

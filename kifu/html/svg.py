@@ -120,14 +120,20 @@ PALETTE = ("#0b57d0", "#d62828", "#2a9d4f", "#b8860b", "#7d3fb8", "#00838f")
 
 
 def line_chart(series: Sequence[Sequence[float]], labels: Sequence[str], *, title: str,
-               width: int = 640, height: int = 96, marker: bool = True) -> str:
+               width: int = 640, height: int = 96, marker: bool = True,
+               marker_id: str = "chart-marker",
+               dots: Sequence[tuple[int, int, str, str]] = ()) -> str:
     """A small chart of one line per series over the plies (x = the index in each series,
     every series as long): a y axis from the least to the greatest value, a legend, and
     (``marker``) a vertical line ``id="chart-marker"`` that a page moves to the current
     ply (its ``data-x0`` and ``data-dx`` give x = x0 + ply * dx).
 
-    Shared by the replay viewer's score line and, later, other per-ply charts (a value
-    per ply): a chart is values and labels, nothing of a game."""
+    ``marker_id``: the marker's id when a page has several charts (each marker also has
+    ``class="chart-marker"``). ``dots``: ``(series, index, colour, label)`` circles on the
+    lines (the analysis marks), each with its index in ``data-ply`` and a tooltip.
+
+    Shared by the replay viewer's score line and the value chart of an analysed record: a
+    chart is values and labels, nothing of a game."""
     count = max((len(s) for s in series), default=0)
     names = [labels[k] if k < len(labels) else f"p{k}" for k in range(len(series))]
     legend_w = sum(24 + 6.5 * len(name) for name in names)
@@ -164,8 +170,14 @@ def line_chart(series: Sequence[Sequence[float]], labels: Sequence[str], *, titl
         last = f"{names[k]}: {s[-1]:g} at the end"
         body.append(item(last, f'<polyline points="{points}" fill="none" '
                                f'stroke="{PALETTE[k % len(PALETTE)]}" stroke-width="2"/>'))
+    for k, i, colour, label in dots:
+        if 0 <= k < len(series) and 0 <= i < len(series[k]):
+            body.append(f'<circle cx="{left + i * dx:.1f}" cy="{y_of(series[k][i]):.1f}" r="3.5" '
+                        f'fill="{colour}" stroke="#fff" stroke-width="1" data-ply="{i}">'
+                        f"<title>{esc(label)}</title></circle>")
     if marker:
-        body.append(f'<line id="chart-marker" x1="{left}" y1="{top}" x2="{left}" '
+        body.append(f'<line id="{marker_id}" class="chart-marker" x1="{left}" y1="{top}" '
+                    f'x2="{left}" '
                     f'y2="{top + plot_h}" stroke="{INK}" stroke-width="1" '
                     f'stroke-dasharray="3 2" data-x0="{left}" data-dx="{dx:.4f}"/>')
     body.append(text(left, height - 3, "ply 0", size=9, fill=MUTED))

@@ -23,7 +23,15 @@ from collections.abc import Hashable, Sequence
 
 import msgspec
 import numpy as np
-from scipy import stats
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use: it takes longer to import than the rest of
+    kifu, and a command that never computes an interval should not pay for it."""
+    from scipy import stats
+
+    return stats
+
 
 CONFIDENCE = 0.95
 ELO_SCALE = 400.0
@@ -68,7 +76,7 @@ def mean_ci(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval
     se = float(x.std(ddof=1)) / math.sqrt(n)
     if se == 0.0:
         return Interval(m, m, m, n)
-    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * se
+    half = float(_scipy_stats().t.ppf(0.5 + confidence / 2, n - 1)) * se
     return Interval(m, m - half, m + half, n)
 
 
@@ -83,7 +91,7 @@ def proportion_ci(successes: int, trials: int, confidence: float = CONFIDENCE,
     """
     if trials == 0:
         return Interval(math.nan, math.nan, math.nan, 0)
-    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=confidence,
+    ci = _scipy_stats().binomtest(successes, trials).proportion_ci(confidence_level=confidence,
                                                           method=method)
     return Interval(successes / trials, float(ci.low), float(ci.high), trials)
 
@@ -95,6 +103,39 @@ def paired_difference_ci(a: Sequence[float], b: Sequence[float],
     if len(a) != len(b):
         raise ValueError(f"paired samples need equal lengths, not {len(a)} and {len(b)}")
     return mean_ci(np.asarray(a, dtype=float) - np.asarray(b, dtype=float), confidence)
+
+
+class FairnessTest(msgspec.Struct, frozen=True):
+    """Pearson's chi-square test of "every seat wins equally often": the first places of
+    each seat (``counts``), the count each would have under fairness (``expected``), the
+    statistic, its degrees of freedom and the p-value. ``small`` warns that some expected
+    count is below 5, where the chi-square approximation is rough."""
+
+    counts: list[int]
+    expected: float
+    chi2: float
+    df: int
+    p_value: float
+    small: bool
+
+
+def seat_fairness(counts: Sequence[int]) -> FairnessTest | None:
+    """The chi-square goodness-of-fit test (``scipy.stats.chisquare``) of seat win counts
+    against equal shares; ``None`` with fewer than two seats or no win at all. Pass games
+    with a single winner (a shared first place is not one seat's win).
+
+    >>> t = seat_fairness([30, 20, 10])        # (10² + 0² + 10²) / 20 = 10, 2 df
+    >>> t.chi2, t.df, round(t.p_value, 5)      # P(chi²₂ > 10) = e^-5
+    (10.0, 2, 0.00674)
+    """
+    k = len(counts)
+    total = int(sum(counts))
+    if k < 2 or total == 0:
+        return None
+    res = _scipy_stats().chisquare(np.asarray(counts, dtype=float))
+    expected = total / k
+    return FairnessTest([int(c) for c in counts], expected, float(res.statistic), k - 1,
+                        float(res.pvalue), expected < 5)
 
 
 # --- Elo --------------------------------------------------------------------------------
@@ -206,7 +247,7 @@ def elo(clusters: Sequence[Sequence[Outcome]], players: Sequence[Hashable] | Non
 
     point = ratings_of(np.arange(d)) if d else np.zeros(k + k * (k - 1))
     if d >= 2:
-        res = stats.bootstrap((np.arange(d),), ratings_of, vectorized=False,
+        res = _scipy_stats().bootstrap((np.arange(d),), ratings_of, vectorized=False,
                               n_resamples=resamples, method="percentile",
                               confidence_level=confidence, rng=np.random.default_rng(seed))
         low = np.atleast_1d(res.confidence_interval.low)
@@ -231,10 +272,12 @@ def elo_from_score(p: float) -> float:
 __all__ = [
     "CONFIDENCE",
     "EloTable",
+    "FairnessTest",
     "Interval",
     "elo",
     "elo_from_score",
     "mean_ci",
     "paired_difference_ci",
     "proportion_ci",
+    "seat_fairness",
 ]

@@ -40,11 +40,11 @@ from kifu.notation.files import (
     MAX_LINE,
     TEXT,
     _Lines,
-    _open_binary,
     display_name,
     json_lines,
     json_records,
     load_records,
+    open_binary,
     read_head,
 )
 from kifu.notation.puzzle import check_located_puzzle, is_puzzle
@@ -276,7 +276,7 @@ def iter_file(
         yield from _parsed(load(path), display_name(path), fn, run, chunk_records)
         return
     name = display_name(path)
-    with _open_binary(path) as f:
+    with open_binary(path) as f:
         src = _Lines(f, name)
         try:
             kind, head = read_head(src)

@@ -8,12 +8,14 @@ through here (``kifu.cli``, ``kifu.archive``, ``kifu.notation.batch``, ``kifu.ht
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import itertools
 import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from kifu.core.errors import KifuError, NotationError
@@ -38,7 +40,7 @@ CHUNK = 1 << 18
 """Bytes read at a time by the line reader (a few lines past it at most are held)."""
 
 
-def _open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
+def open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
     if path == "-":  # stdin is read, not closed
         return contextlib.nullcontext(getattr(sys.stdin, "buffer", sys.stdin))
     return open(path, "rb")
@@ -159,6 +161,36 @@ class _Lines:
             yield [_decode(last, self.lineno, self.name)], False
 
 
+class _Prefixed(io.RawIOBase):
+    """A stream that gives ``head`` again before the rest of ``f`` (see :func:`with_head`)."""
+
+    def __init__(self, head: bytes, f: IO[bytes]):
+        self.head = head
+        self.f = f
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self.head:
+            n = min(len(b), len(self.head))
+            b[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        read = getattr(self.f, "read1", self.f.read)
+        data = read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+def with_head(f: IO[bytes], size: int = 4096) -> tuple[bytes, IO[bytes]]:
+    """The first ``size`` bytes of ``f`` (fewer at its end) and a stream that reads all of
+    ``f`` from its start, those bytes included: a look at a file or a pipe (standard input)
+    before choosing its reader, without reading it whole."""
+    head = f.read(size)
+    return head, io.BufferedReader(_Prefixed(head, f))
+
+
 def is_json(text: str) -> bool:
     """JSON starts with ``{`` or ``[{``; a text record starts with ``[Tag``."""
     s = text.lstrip()
@@ -176,17 +208,23 @@ def load_records(path: str, visitor: Any = None, *,
     line at a time; only a JSON document (one record or a list) is read whole, up to
     :data:`MAX_JSON` bytes. Every error is a :class:`NotationError` with ``file:line:col``.
     """
-    with _open_binary(path) as f:
+    with open_binary(path) as f:
         yield from read_stream(f, display_name(path), visitor, keep_text=keep_text)
 
 
 def read_stream(f: IO[bytes], name: str, visitor: Any = None, *,
-                keep_text: bool = False) -> Iterator[Located]:
-    """The records of a binary stream named ``name`` (what :func:`load_records` reads)."""
+                keep_text: bool = False,
+                json: Callable[[str], Iterable[Any]] | None = None) -> Iterator[Any]:
+    """The records of a binary stream named ``name`` (what :func:`load_records` reads).
+
+    ``json``: what to make of a JSON stream instead of records (the puzzle reader's
+    decoder): it gets the whole document as text, at most :data:`MAX_JSON` bytes."""
     src = _Lines(f, name)
     kind, head = read_head(src)
     if kind == TEXT:
         yield from text_records(head, src, name, visitor=visitor, keep_text=keep_text)
+    elif kind is not None and json is not None:
+        yield from json(_json_document(src, head, name))
     elif kind is not None:
         yield from json_records(src, head, name, kind)
 
@@ -248,15 +286,20 @@ def json_records(src: _Lines, head: list[str], name: str, kind: str) -> Iterator
         yield from json_lines(src, name)
         return
     # one JSON document (a record over several lines, or a list): read whole, bounded
+    for r in records_from_json(_json_document(src, head, name), path=name):
+        yield Located(r, name, start, [], {})
+
+
+def _json_document(src: _Lines, head: list[str], name: str) -> str:
+    """The rest of a JSON stream whose first lines are ``head``, read whole (at most
+    :data:`MAX_JSON` bytes) and decoded (strict UTF-8)."""
     parts = [s.encode("utf-8") for s in head]
     size = sum(len(p) for p in parts)
     rest = src.f.read(MAX_JSON + 1 - size)
     if size + len(rest) > MAX_JSON:
         raise NotationError(f"a JSON document may have at most {MAX_JSON} bytes", line=1,
                             col=1, path=name)
-    data = b"".join(parts) + rest
-    for r in records_from_json(_decode_all(data, name), path=name):
-        yield Located(r, name, start, [], {})
+    return _decode_all(b"".join(parts) + rest, name)
 
 
 def _decode_all(data: bytes, name: str) -> str:
@@ -274,81 +317,234 @@ def is_json_path(path: str) -> bool:
     return path.endswith((".json", ".ndjson"))
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (symlinks followed, hard links and
+    devices compared by inode); a path that does not exist is compared by its real path."""
     try:
         return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        try:
+            return os.path.realpath(a) == os.path.realpath(b)
+        except (OSError, ValueError):
+            return False
 
 
-def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
-    """Write ``text`` to ``path`` (``-`` = stdout).
+OUTPUT_BUFFER = 1 << 18
+"""Bytes gathered before an output is written to (:class:`Output`)."""
 
-    A regular file (or a new one) is replaced atomically through a temporary file in its
-    directory, synced before the rename, keeping the old file's permission bits: a crash or
-    a full disk never leaves a half-written file, and the old file stays intact until the
-    new one is complete. Anything else (a device such as ``/dev/null``, a FIFO) is written
-    straight to; a symlink is followed and its target replaced. An output path that is
-    also one of ``inputs`` is refused. Failures raise :class:`KifuError` (one line)."""
-    if path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    for other in inputs:
-        if other != "-" and _same_file(other, path):
-            raise KifuError(f"{path}: the output is also an input; write to another file")
+
+def _why(e: BaseException) -> str:
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+def _stat(path: str, name: str) -> os.stat_result | None:
     try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise KifuError(f"{path}: cannot write: {e.reason}") from None
-    real = os.path.realpath(path)
-    try:
-        st: os.stat_result | None = os.stat(real)
+        return os.stat(path)
     except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise KifuError(f"{path}: cannot write: {e.strerror}") from None
+        return None
+    except (OSError, ValueError) as e:
+        raise KifuError(f"{name}: cannot write: {_why(e)}") from None
+
+
+def check_output(path: str, *, inputs: Iterable[str] = (), exclusive: bool = False) -> None:
+    """Refuse, with one line naming ``path``, an output that would be refused at the end:
+    one of ``inputs`` (the same file by any name), a directory, a read-only file, a folder
+    that does not exist. Commands call it before their work, so a long run is not lost to
+    a mistyped ``-o``; :func:`open_output` calls it again. ``exclusive``: the file must
+    not exist yet."""
+    if path == "-":
+        return
+    if not path:
+        raise KifuError("the output file name is empty")
+    for other in inputs:
+        if other and other != "-" and same_file(other, path):
+            raise KifuError(f"{path}: the output is also an input ({other}); "
+                            "write to another file")
     try:
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            with open(real, "wb", buffering=0) as out:
-                view = memoryview(data)
-                while view:
-                    view = view[out.write(view) :]
-            return
-        _replace(real, data, st)
+        real = os.path.realpath(path)
+    except (OSError, ValueError) as e:
+        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+    st = _stat(real, path)
+    if st is None:
+        directory = os.path.dirname(real) or "."
+        if not os.path.isdir(directory):
+            raise KifuError(f"{path}: cannot write: no folder {directory}")
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise KifuError(f"{path}: cannot write: Permission denied")
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise KifuError(f"{path}: cannot write: it is a directory")
+    if exclusive:
+        raise KifuError(f"{path}: cannot write: the file exists already")
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        raise KifuError(f"{path}: cannot write: not a file, a character device or a FIFO")
+    if stat.S_ISREG(st.st_mode) and (not st.st_mode & 0o222 or not os.access(real, os.W_OK)):
+        raise KifuError(f"{path}: cannot write: the file is read-only (kifu does not "
+                        "replace it; make it writable or choose another file)")
+
+
+class Output:
+    """An output being written (what :func:`open_output` gives): ``write(text)`` gathers
+    UTF-8 bytes and writes them in blocks; an error names the file."""
+
+    def __init__(self, name: str, fd: int) -> None:
+        self.name = name
+        self.fd = fd
+        self._parts: list[bytes] = []
+        self._size = 0
+        self.written = 0
+
+    def write(self, text: str) -> None:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise KifuError(f"{self.name}: cannot write: {e.reason}") from None
+        self._parts.append(data)
+        self._size += len(data)
+        if self._size >= OUTPUT_BUFFER:
+            self.flush()
+
+    def flush(self) -> None:
+        data = b"".join(self._parts)
+        self._parts, self._size = [], 0
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fd, view) :]
+        except OSError as e:
+            raise KifuError(f"{self.name}: cannot write: {_why(e)}") from None
+        self.written += len(data)
+
+
+class _Stdout(Output):
+    def __init__(self) -> None:
+        super().__init__("<stdout>", -1)
+
+    def flush(self) -> None:
+        data = b"".join(self._parts)
+        self._parts, self._size = [], 0
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            sys.stdout.flush()
+            buffer.write(data)
+            buffer.flush()
+        self.written += len(data)
+
+
+@contextlib.contextmanager
+def open_output(path: str, *, inputs: Iterable[str] = (),
+                exclusive: bool = False) -> Iterator[Output]:
+    """The one way kifu writes an output file: ``with open_output(path) as out:
+    out.write(text)`` (``-`` = stdout), for outputs too big to hold whole.
+
+    A regular file (or a new one) is written to a temporary file in its folder, synced and
+    renamed over it when the block ends without an exception, keeping the old file's mode
+    (and owner, for root): a crash, a full disk, a failed write or an exception in the
+    block leaves the old file (or none) and no temporary file. A device (``/dev/null``) or a
+    FIFO is written straight to, never replaced; a symlink is followed and its target
+    replaced. Refused up front (:func:`check_output`): an output that is one of ``inputs``,
+    a directory, a read-only file. Every failure is a :class:`KifuError` naming ``path``.
+
+    ``exclusive``: create the file, never replace one (``kifu record -o``): the finished
+    temporary file is hard-linked into place, which fails if the name exists by then."""
+    inputs = list(inputs)
+    check_output(path, inputs=inputs, exclusive=exclusive)
+    if path == "-":
+        out: Output = _Stdout()
+        yield out
+        out.flush()
+        return
+    real = os.path.realpath(path)
+    st = _stat(real, path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            fd = os.open(real, os.O_WRONLY)
+        except OSError as e:
+            raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+        try:
+            out = Output(path, fd)
+            yield out
+            out.flush()
+        finally:
+            os.close(fd)
+        return
+    directory = os.path.dirname(real) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
     except OSError as e:
-        raise KifuError(f"{path}: cannot write: {e.strerror or e}") from None
-
-
-def _replace(real: str, data: bytes, st: os.stat_result | None) -> None:
-    directory = os.path.dirname(real)
-    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
+        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            out = Output(path, fd)
+            yield out
+            out.flush()
             os.fsync(fd)
         finally:
             os.close(fd)
-        if st is not None:
-            mode = stat.S_IMODE(st.st_mode)
+        _settle(tmp, st)
+        check_output(path, inputs=inputs, exclusive=exclusive)  # it may have changed
+        if exclusive:
+            _link_new(tmp, real)
         else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
+            os.replace(tmp, real)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    with contextlib.suppress(OSError):  # make the rename durable (best effort)
-        dfd = os.open(directory, os.O_RDONLY)
+    fsync_directory(directory)
+
+
+def _link_new(tmp: str, real: str) -> None:
+    """Put ``tmp`` at ``real`` only if nothing is there (a hard link fails on an existing
+    name); on a file system without hard links, a rename after a last check."""
+    try:
+        os.link(tmp, real)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(real):
+            raise FileExistsError(errno.EEXIST, "the file exists already") from None
+        os.replace(tmp, real)
+        return
+    os.unlink(tmp)
+
+
+def _settle(tmp: str, st: os.stat_result | None) -> None:
+    """Give the temporary file the mode (and, for root, the owner) of the file it replaces,
+    or a new file's mode under the umask."""
+    if st is not None:
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        if os.geteuid() == 0:
+            with contextlib.suppress(OSError):
+                os.chown(tmp, st.st_uid, st.st_gid)
+        return
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+
+
+def fsync_directory(directory: str) -> None:
+    """Make a rename or a new file in ``directory`` durable (best effort)."""
+    with contextlib.suppress(OSError):
+        dfd = os.open(directory or ".", os.O_RDONLY)
         try:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
+    """Write ``text`` to ``path`` (``-`` = stdout) through :func:`open_output`: whole or
+    not at all, never over one of ``inputs``, never replacing a device, a FIFO or a
+    read-only file."""
+    with open_output(path, inputs=inputs) as out:
+        out.write(text)
 
 
 # --- which files a command reads -------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 import msgspec
 
 from kifu.core.errors import NotationError
+from kifu.core.text import read_text_file
 from kifu.core.variant import short
 
 _COUNT = re.compile(r"([0-9]{1,3}) +([0-9]{1,18})\Z")
@@ -28,12 +29,8 @@ class PerftCase(msgspec.Struct, frozen=True):
 
 def read_perft(path: str | Path) -> list[PerftCase]:
     """The cases of the perft file at ``path`` (its stem names the default game)."""
-    name = str(path)
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise NotationError(f"invalid UTF-8 at byte {e.start}", path=name) from None
-    return parse_perft(text, path=name, game=Path(path).stem)
+    text = read_text_file(path, what="a perft file")  # bounded, strict UTF-8
+    return parse_perft(text, path=str(path), game=Path(path).stem)
 
 
 def parse_perft(text: str, *, path: str = "<perft>", game: str = "") -> list[PerftCase]:

@@ -31,6 +31,7 @@ position, a well-formed answer, a legal solution line. Each failure is a one-lin
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
@@ -38,13 +39,26 @@ import msgspec
 
 from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import Game, State, actor_name
+from kifu.core.text import ascii_words, non_ascii_problem
 from kifu.core.variant import short
 from kifu.notation.reader import Visitor, read_records
-from kifu.notation.record import ACTOR, Record, format_record
+from kifu.notation.record import (
+    ACTOR,
+    MAX_JSON_DEPTH,
+    Record,
+    format_record,
+    json_too_deep,
+    value_problem,
+)
 
 KNOWN = ("Game", "Rules", "Position", "Question", "Answer", "Solution", "Difficulty", "Source")
 """The puzzle headers, in their canonical order (any other tag follows them)."""
 REQUIRED = ("Game", "Position", "Question")
+THEMES = "Themes"
+"""The tag that says what a puzzle is about: theme words separated by single spaces, each of
+lower-case letters, digits and ``-=/.`` (``tweak-this-turn possible odds-1/3 thief``). It is
+kept among the other tags (after the known headers); :func:`puzzle_themes` reads it."""
+_THEME = re.compile(r"[a-z0-9][a-z0-9=/.-]{0,39}\Z")
 
 
 class Puzzle(msgspec.Struct, omit_defaults=True):
@@ -101,16 +115,38 @@ class LocatedPuzzle(msgspec.Struct):
 # --- text --------------------------------------------------------------------------------------
 
 
+def puzzle_themes(p: Puzzle) -> list[str]:
+    """The words of a puzzle's ``Themes`` tag (none if it has no such tag)."""
+    return p.tags.get(THEMES, "").split()
+
+
+def themes_problem(value: str) -> tuple[int, str] | None:
+    """(column, what is wrong) with a ``Themes`` value, or None."""
+    col = 1
+    for word in value.split(" "):
+        if not _THEME.match(word):
+            return col, (f"bad theme {word!r}: a theme is lower-case letters, digits and "
+                         "- = / . (at most 40), themes are separated by one space")
+        col += len(word) + 1
+    return None
+
+
 def split_solution(value: str) -> list[str]:
     """The items of a ``Solution`` header (``"p0 !J+; p0 R3"``), each single-spaced.
 
     >>> split_solution("p0 !J+;p0  O4xO2")
     ['p0 !J+', 'p0 O4xO2']
     """
-    items = [" ".join(x.split()) for x in value.split(";")]
-    if value.strip() == "":
+    items = [_words(x) for x in value.split(";")]
+    if not ascii_words(value):
         return []
     return items
+
+
+def _words(text: str) -> str:
+    """``text`` with its runs of ASCII white space made one space, ends trimmed (other
+    "spaces", U+00A0 and the like, stay: they are refused as not ASCII)."""
+    return " ".join(ascii_words(text))
 
 
 def _puzzle_from_headers(headers: dict[str, str], comment: str | None) -> Puzzle:
@@ -123,9 +159,9 @@ def _puzzle_from_headers(headers: dict[str, str], comment: str | None) -> Puzzle
     return Puzzle(
         game=headers.get("Game", ""),
         rules=rules,
-        position=" ".join(position.split()),
-        question=" ".join(headers.get("Question", "").split()),
-        answer=None if "Answer" not in headers else " ".join(headers["Answer"].split()),
+        position=_words(position),
+        question=_words(headers.get("Question", "")),
+        answer=None if "Answer" not in headers else _words(headers["Answer"]),
         solution=None if sol is None else split_solution(sol),
         difficulty=headers.get("Difficulty"),
         source=headers.get("Source"),
@@ -225,7 +261,7 @@ def format_puzzle(p: Puzzle) -> str:
         headers["Source"] = p.source
     for k, v in p.tags.items():
         if k in KNOWN:
-            raise ValueError(f"tag {k} is a puzzle field")
+            raise NotationError(f"tag {short(k)} is a puzzle field, not a tag")
         headers[k] = v
     text = format_record(Record(headers, [], p.comment))
     # format_record puts a few record tags (Players, Date, Result) right after Rules; a
@@ -261,6 +297,9 @@ def puzzles_from_json(data: bytes | str, *, path: str = "<text>") -> list[Locate
     """A JSON document holding one puzzle or a list, or JSON lines (one puzzle a line).
     Raises a located :class:`NotationError` for bad JSON."""
     text = data if isinstance(data, str) else data.decode("utf-8")
+    if json_too_deep(text):
+        raise NotationError(f"bad JSON puzzle: arrays and objects nested more than "
+                            f"{MAX_JSON_DEPTH} deep", path=path)
     try:
         if text.lstrip().startswith("["):
             puzzles = _list_decoder.decode(text)
@@ -271,8 +310,22 @@ def puzzles_from_json(data: bytes | str, *, path: str = "<text>") -> list[Locate
             else:
                 puzzles = [_decoder.decode(text)]
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise NotationError(f"bad JSON puzzle: {e}", path=path) from None
-    return [LocatedPuzzle(p, path, i) for i, p in enumerate(puzzles, 1)]
+        raise NotationError(f"bad JSON puzzle: {short(str(e), 200)}", path=path) from None
+    return [LocatedPuzzle(_as_text_reads(p, path, i), path, i)
+            for i, p in enumerate(puzzles, 1)]
+
+
+def _as_text_reads(p: Puzzle, path: str, index: int) -> Puzzle:
+    """A JSON puzzle as the text reader would give it: written as text (which refuses what
+    the text cannot hold, e.g. a control character or a double space in a comment) and read
+    back (white space made single), so both forms accept one language."""
+    try:
+        found = list(read_puzzles(format_puzzle(p), path=path))
+    except NotationError as e:
+        raise NotationError(f"puzzle {index}: {e.message}", path=path) from None
+    if len(found) != 1:  # pragma: no cover - format_puzzle writes one block
+        raise NotationError(f"puzzle {index}: cannot be written as one puzzle", path=path)
+    return found[0].puzzle
 
 
 def puzzle_json_schema() -> dict[str, Any]:
@@ -286,20 +339,30 @@ def looks_like_json(text: str) -> bool:
 
 
 def load_puzzles(path: str, text: str | None = None) -> Iterator[LocatedPuzzle]:
-    """The puzzles of a file, text or JSON (``text`` given: read from it instead), with
-    their locations. A text file is streamed."""
-    if text is None:
-        with open(path, encoding="utf-8") as f:
-            head = f.read(1024)
-            if not looks_like_json(head):
-                f.seek(0)
-                yield from read_puzzles(f, path=path)
-                return
-            text = head + f.read()
-    if looks_like_json(text):
-        yield from puzzles_from_json(text, path=path)
-    else:
-        yield from read_puzzles(text, path=path)
+    """The puzzles of a file (``-`` for standard input), text or JSON, with their
+    locations; with ``text`` given, the puzzles of that text, named ``path``.
+
+    A file is read as record files are (:mod:`kifu.notation.files`): as bytes, strict
+    UTF-8, text streamed line by line within the line limits, a JSON document read whole
+    up to ``MAX_JSON`` bytes."""
+    if text is not None:
+        if looks_like_json(text):
+            yield from puzzles_from_json(text, path=path)
+        else:
+            yield from read_puzzles(text, path=path)
+        return
+    from kifu.notation.files import display_name, open_binary
+
+    with open_binary(path) as f:
+        yield from read_puzzle_stream(f, display_name(path))
+
+
+def read_puzzle_stream(f: IO[bytes], name: str) -> Iterator[LocatedPuzzle]:
+    """The puzzles of a binary stream named ``name`` (what :func:`load_puzzles` reads)."""
+    from kifu.notation.files import read_stream
+
+    yield from read_stream(f, name, PuzzleBuilder(name),
+                           json=lambda text: puzzles_from_json(text, path=name))
 
 
 # --- checking -----------------------------------------------------------------------------------
@@ -323,6 +386,15 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
     from kifu.puzzles import get_question
 
     p = lp.puzzle
+    for header, value in (("Game", p.game), ("Rules", p.rules), ("Position", p.position),
+                          ("Question", p.question), ("Answer", p.answer),
+                          ("Solution", "; ".join(p.solution or ()))):
+        problem = non_ascii_problem(value or "")
+        if problem:  # lookalikes ("ſ" for "s", U+00A0 for a space) are refused, not read
+            raise lp.error(header, f"a {header} is ASCII: {problem[1]}", problem[0] + 1)
+        problem = value_problem(value or "")  # what a text header may not hold (JSON)
+        if problem:
+            raise lp.error(header, problem[1], problem[0] + 1)
     try:
         game = games.get(p.game)
     except KifuError as e:
@@ -335,7 +407,7 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
         raise lp.error("Position", f"a position line starts with its rules, e.g. "
                        f"{game.rules_spec()}; {short(head, 24)} is not a rules token") from None
     if other_id != game.id:
-        raise lp.error("Position", f"the position is of game {other!r}, not {game.id}")
+        raise lp.error("Position", f"the position is of game {short(other)}, not {game.id}")
     try:
         variant = game.parse_rules(p.rules)
     except KifuError as e:
@@ -348,7 +420,7 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
         raise lp.error("Position", str(e)) from None
     if game.rules_spec(state.variant) != game.rules_spec(variant):
         raise lp.error(
-            "Rules", f"the Rules header {p.rules!r} differs from the position's rules "
+            "Rules", f"the Rules header {short(p.rules)} differs from the position's rules "
             f"{game.rules_spec(state.variant)!r}",
         )
     try:
@@ -371,6 +443,10 @@ def check_puzzle(lp: LocatedPuzzle) -> Checked:
             raise lp.error("Answer", e.message, e.col) from None
     if p.solution is not None:
         _check_line(lp, game, state, p.solution)
+    if THEMES in p.tags:
+        problem = themes_problem(p.tags[THEMES])
+        if problem:
+            raise lp.error(THEMES, problem[1], problem[0])
     canonical = msgspec.structs.replace(
         p, game=game.id, rules=game.rules_spec(variant), question=question.spec,
         answer=answer,
@@ -394,20 +470,21 @@ def check_located_puzzle(loc: Any) -> Checked:
 
 def is_puzzle_file(path: str) -> bool:
     """Whether a text file starts with a puzzle block (its first header block has a
-    ``Question`` and a ``Position`` header)."""
+    ``Question`` and a ``Position`` header); only its first 64 KiB are looked at."""
     if path == "-" or not os.path.isfile(path):
         return False
     names = set()
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for raw in f:
-            s = raw.strip()
-            if not s:
-                if names:
-                    break
-                continue
-            if not s.startswith("["):
+    with open(path, "rb") as f:
+        head = f.read(1 << 16).decode("utf-8", "replace")
+    for raw in head.split("\n"):
+        s = raw.strip()
+        if not s:
+            if names:
                 break
-            names.add(s[1:].split(" ", 1)[0].split('"', 1)[0])
+            continue
+        if not s.startswith("["):
+            break
+        names.add(s[1:].split(" ", 1)[0].split('"', 1)[0])
     return {"Question", "Position"} <= names
 
 
@@ -452,7 +529,7 @@ def _check_line(lp: LocatedPuzzle, game: Game, state: State, items: list[str]) -
     col = 1
     for i, item in enumerate(items, 1):
         actor, _, text = item.partition(" ")
-        where = f"Solution item {i} {item!r}"
+        where = f"Solution item {i} {short(item)}"
         if not ACTOR.match(actor) or not text:
             raise lp.error("Solution", f"{where}: expected 'actor action'", col)
         if s.to_move is None:

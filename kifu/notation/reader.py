@@ -18,6 +18,7 @@ import msgspec
 from kifu.core.errors import NotationError
 from kifu.notation.record import (
     ACTOR,
+    MARKS,
     MAX_ACTIONS,
     MAX_HEADERS,
     MAX_LINE,
@@ -28,12 +29,14 @@ from kifu.notation.record import (
     comment_problem,
     excerpt,
     name_problem,
+    nfc,
     value_problem,
 )
 
 SKIP = object()
 """Returned by ``Visitor.end_headers`` to skip the moves of a record."""
 
+_MARKS = frozenset(MARKS)
 _ACTORS = frozenset(["d", *(f"p{i}" for i in range(100))])
 """Actor tokens the fast path knows (others go the general way, through ``ACTOR``)."""
 
@@ -58,6 +61,9 @@ class Visitor:
 
     def move_comment(self, text: str) -> None:
         """A comment on a line of its own after a move: it belongs to that move."""
+
+    def mark(self, mark: str) -> None:
+        """The mark of the move just read (``??``; see ``MARKS``), sent right after it."""
 
     def end_record(self) -> Any:
         return None
@@ -109,7 +115,11 @@ class RecordBuilder(Visitor):
     def move_comment(self, text: str) -> None:
         last = self.moves[-1]
         joined = text if last.comment is None else f"{last.comment} {text}"
-        self.moves[-1] = Move(last.actor, last.text, joined)
+        self.moves[-1] = Move(last.actor, last.text, joined, last.mark)
+
+    def mark(self, mark: str) -> None:
+        last = self.moves[-1]
+        self.moves[-1] = Move(last.actor, last.text, last.comment, mark)  # type: ignore[arg-type]
 
     def end_record(self) -> Located:
         return Located(
@@ -409,7 +419,7 @@ def read_records(
                 # no space at its end to be what the general fast path below would take.
                 if in_body and pending is None and not skipping:
                     actor, _, text = raw.partition(" ")
-                    if actor in actors and text and text[-1] != " ":
+                    if actor in actors and text and text[-1] not in " !?":
                         nmoves += 1
                         if nmoves > max_actions:
                             raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
@@ -442,6 +452,7 @@ def read_records(
                     and "}" not in text
                     and "  " not in text
                     and text == text.strip()
+                    and text[-1] not in "!?"  # a mark: the general path reads it
                 ):
                     if notes:
                         flush_notes(nmoves)
@@ -522,6 +533,8 @@ def read_records(
                     raise NotationError(f"a record may have at most {MAX_HEADERS} headers",
                                         line=lineno, col=1, path=path)
                 name, value = _parse_header(first, lineno, path)
+                if name == "Players" and not value.isascii():
+                    value = nfc(value)  # one spelling of each name (NFC)
                 vis.header(name, value, lineno)
                 continue
             if c == "%":  # escape line: ignored, like PGN's
@@ -561,6 +574,10 @@ def read_records(
             comment = None
             brace = first.find("{")
             if brace >= 0:
+                early = first.find("}", 0, brace)
+                if early >= 0:  # "p0 } {x}": the action text would hold the brace
+                    raise NotationError("} without {", line=lineno, col=indent + early + 1,
+                                        path=path)
                 end = first.find("}", brace)
                 if end < 0:
                     raise NotationError(
@@ -588,6 +605,15 @@ def read_records(
             norm = text.strip(" \t")
             if "  " in norm or "\t" in norm:
                 norm = " ".join(w for w in norm.replace("\t", " ").split(" ") if w)
+            mark = None
+            if norm[-1:] in ("!", "?"):  # a last token that is a mark: the move's mark
+                head, _, last = norm.rpartition(" ")
+                if last in _MARKS:
+                    if not head:
+                        raise NotationError(
+                            f"{actor} has no action, only the mark {last}", line=lineno,
+                            col=indent + len(actor) + 2, path=path)
+                    mark, norm = last, head
             if not norm:
                 raise NotationError(f"{actor} has no action", line=lineno,
                                     col=indent + len(actor) + 1, path=path)
@@ -600,6 +626,8 @@ def read_records(
                 raise NotationError(f"a record may have at most {MAX_ACTIONS} actions",
                                     line=lineno, col=1, path=path)
             vis.move(actor, norm, comment, lineno, indent + len(actor) + 2)
+            if mark is not None:
+                vis.mark(mark)
         if state is not None:
             state.idle = (pending is None and depth == 0 and not after_header
                           and (in_body or not in_record))

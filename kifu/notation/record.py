@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -38,6 +39,15 @@ ACTOR = re.compile(r"(?:d|p(?:0|[1-9][0-9]{0,5}))\Z")
 ACTION_TEXT = re.compile(r"[!-z|~]+(?: [!-z|~]+)*\Z")
 """Action text: printable ASCII tokens (no braces) separated by single spaces."""
 UNFINISHED = "*"
+
+MARKS = ("!", "?", "!!", "??", "!?", "?!")
+"""The marks a move may carry (PGN's move glyphs, python-chess's NAGs 1 to 6): written after
+the action text, as its own last token (``p1 R3xO1 ??``). ``kifu analyze`` writes ``??``
+(a win thrown away), ``?`` (value lost) and ``!`` (the only winning action found)."""
+Mark = Literal["!", "?", "!!", "??", "!?", "?!"]
+_MARKS = frozenset(MARKS)
+NAGS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+"""Each mark's PGN numeric annotation glyph (``$4`` is ``??``), for export to PGN tools."""
 
 # --- limits (docs/notation.md, "Limits") ---------------------------------------------------
 MAX_LINE = 1_000_000
@@ -58,11 +68,14 @@ carriage return would end the line; the others are refused so no file holds them
 
 
 class Move(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One action of a record: its actor (``d``, ``p0``..), its text, an optional comment."""
+    """One action of a record: its actor (``d``, ``p0``..), its text, an optional comment
+    and an optional mark (one of :data:`MARKS`, e.g. ``??``). Comments and marks are
+    annotations: they are not part of the game (:func:`identity_text`)."""
 
     actor: str
     text: str
     comment: str | None = None
+    mark: Mark | None = None
 
 
 class Record(msgspec.Struct, omit_defaults=True):
@@ -98,6 +111,24 @@ def split_players(value: str) -> list[str]:
     if not value.strip():
         return []
     return [p.strip() for p in value.split(",")]
+
+
+def nfc(text: str) -> str:
+    """``text`` in Unicode normal form C: player names are stored and compared so (``José``
+    typed as one code point or as ``e`` plus a combining accent is one player).
+
+    >>> nfc("Jose\u0301") == "Jos\u00e9"
+    True
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def normalize_record(record: Record) -> Record:
+    """``record`` with its ``Players`` header in NFC (as the text reader gives it)."""
+    players = record.headers.get("Players") if isinstance(record.headers, dict) else None
+    if isinstance(players, str) and not players.isascii():
+        record.headers["Players"] = nfc(players)
+    return record
 
 
 def join_players(names: Iterable[str]) -> str:
@@ -148,10 +179,27 @@ def comment_problem(text: str) -> tuple[int, str] | None:
     return None
 
 
+def mark_problem(mark: object) -> str | None:
+    """What is wrong with a move's mark (None or one of :data:`MARKS`), or None."""
+    if mark is None or mark in _MARKS:
+        return None
+    return f"bad mark {excerpt(str(mark))}: a mark is one of {' '.join(MARKS)}"
+
+
+def ends_with_mark(text: str) -> bool:
+    """Whether the last token of ``text`` is a mark (then it cannot be action text: the
+    reader takes it as the move's mark)."""
+    return text[-1:] in ("!", "?") and text.rpartition(" ")[2] in _MARKS
+
+
 def action_problem(text: str) -> tuple[int, str] | None:
     """(index, what is wrong) with an action's text (printable ASCII tokens, no braces,
-    single spaces), or None."""
+    single spaces, the last token not a mark), or None."""
     if ACTION_TEXT.match(text):
+        if ends_with_mark(text):
+            at = text.rfind(" ") + 1
+            return at, (f"an action's last token may not be a mark ({' '.join(MARKS)}): "
+                        f"{excerpt(text)}")
         return None
     if not text:
         return 0, "empty action text"
@@ -203,6 +251,9 @@ def check_record(record: Record, *, path: str | None = None, line: int = 0) -> N
         ap = action_problem(m.text)
         if ap:
             raise bad(f"action {i}", ap[1])
+        mp = mark_problem(m.mark)
+        if mp:
+            raise bad(f"action {i}", mp)
         if m.comment is not None:
             cp = comment_problem(m.comment)
             if cp:
@@ -227,7 +278,15 @@ def _moves_ok(moves: list[Move]) -> bool:
     joined = "\n".join(texts)
     if joined.count("\n") != len(texts) - 1 or not _TEXTS.match(joined):
         return False
-    return all(comment_problem(c) is None for m in moves if (c := m.comment) is not None)
+    if ("!\n" in joined or "?\n" in joined or joined[-1] in "!?") and any(
+            ends_with_mark(t) for t in texts):
+        return False
+    for m in moves:  # one pass for comments and marks
+        if (c := m.comment) is not None and comment_problem(c) is not None:
+            return False
+        if m.mark is not None and m.mark not in _MARKS:
+            return False
+    return True
 
 
 def _record_ok(record: Record) -> bool:
@@ -277,7 +336,10 @@ def format_record(record: Record, *, checked: bool = False,
         return f"{head}\n{moves_text}\n"
     out = [head]
     for m in record.moves:
-        if m.comment is None:
+        if m.mark is not None:
+            out.append(f"{m.actor} {m.text} {m.mark}" if m.comment is None
+                       else f"{m.actor} {m.text} {m.mark} {{{m.comment}}}")
+        elif m.comment is None:
             out.append(f"{m.actor} {m.text}")
         else:
             out.append(f"{m.actor} {m.text} {{{m.comment}}}")
@@ -319,15 +381,53 @@ def _json_error(e: Exception, data: bytes | str, path: str | None, line: int) ->
     return NotationError(f"bad JSON record: {message}", line=line or 1, col=1, path=path)
 
 
+MAX_JSON_DEPTH = 32
+"""The deepest nesting of arrays and objects a JSON document may have (a list of records
+needs 4: list, record, moves, move). msgspec decodes recursively, and past Python's
+recursion limit it raises ``RecursionError``: documents deeper than this are refused
+first."""
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_EMPTY_PAIR = re.compile(rb"\[\]|\{\}")
+
+
+def json_too_deep(data: bytes | str) -> bool:
+    """Whether ``data`` nests arrays and objects more than :data:`MAX_JSON_DEPTH` deep
+    (brackets inside strings do not count). Malformed JSON may be called deep; it is
+    refused either way.
+
+    >>> json_too_deep(b'[{"moves": [{"text": "[[["}]}]'), json_too_deep("[" * 40 + "]" * 40)
+    (False, True)
+    """
+    raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:
+        return False
+    brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    for _ in range(MAX_JSON_DEPTH):  # each pass takes away the innermost level
+        fewer = _EMPTY_PAIR.sub(b"", brackets)
+        if fewer == brackets:
+            return False
+        brackets = fewer
+    return _EMPTY_PAIR.search(brackets) is not None
+
+
+def _check_depth(data: bytes | str, path: str | None, line: int) -> None:
+    if json_too_deep(data):
+        raise NotationError(f"bad JSON record: arrays and objects nested more than "
+                            f"{MAX_JSON_DEPTH} deep", line=line or 1, col=1, path=path)
+
+
 def record_from_json(data: bytes | str, *, path: str | None = None, line: int = 0) -> Record:
     """Decode one record and check it as the text reader would (raises
     :class:`NotationError`, located at ``line`` of ``path``)."""
+    _check_depth(data, path, line)
     try:
         record = _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
         raise _json_error(e, data, path, line) from None
     check_record(record, path=path, line=line or 1)
-    return record
+    return normalize_record(record)
 
 
 def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Record]:
@@ -338,6 +438,7 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
     except UnicodeDecodeError as e:
         raise _json_error(e, data, path, 0) from None
     if text.lstrip().startswith("["):
+        _check_depth(text, path, 0)
         try:
             records = _list_decoder.decode(text)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as e:
@@ -347,6 +448,7 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
                 check_record(r, path=path)
             except NotationError as e:
                 raise NotationError(f"record {i}: {e.message}", path=path) from None
+            normalize_record(r)
         return records
     lines = text.split("\n")
     numbered = [(i, line) for i, line in enumerate(lines, 1) if line.strip()]
@@ -356,7 +458,10 @@ def records_from_json(data: bytes | str, *, path: str | None = None) -> list[Rec
 
 
 def complete_json(line: str) -> bool:
-    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines)."""
+    """Whether ``line`` is a whole JSON value (then a file of them is JSON lines; a line
+    nested too deep is not, and is refused as part of a document)."""
+    if json_too_deep(line):
+        return False
     try:
         msgspec.json.decode(line)
     except msgspec.DecodeError:
@@ -373,24 +478,33 @@ def json_schema() -> dict[str, Any]:
 
 
 def identity_text(record: Record, text: str | None = None) -> str:
-    """What identifies a game: its canonical text without the comments (the record's and
-    every action's). Two records that differ only in comments, or in layout, are the same
-    game; a different header value or action makes another game. Annotations added to a
-    record later belong here too: this is the one place that decides what they are.
+    """What identifies a game: its canonical text without the annotations: the comments
+    (the record's and every action's, ``[%value ...]`` included) and the marks (``??``).
+    Two records that differ only in annotations, or in layout, are the same game; a
+    different header value or action makes another game. This is the one place that
+    decides what annotations are.
 
-    ``text``: the record's canonical text when already written (a text without ``{`` has
-    no comment, so it is its own identity).
+    ``text``: the record's canonical text when already written (a text without ``{`` and
+    without a mark is its own identity).
 
     >>> rec = Record({"Game": "tweak"}, [Move("d", "dealer p1", "a comment")], "notes")
     >>> identity_text(rec)
     '[Game "tweak"]\\n\\nd dealer p1\\n'
     """
-    if text is not None and "{" not in text:
+    if text is not None and not has_annotations(text):
         return text
-    if record.comment is None and all(m.comment is None for m in record.moves):
+    if record.comment is None and all(m.comment is None and m.mark is None
+                                      for m in record.moves):
         return text if text is not None else format_record(record)
     bare = Record(record.headers, [Move(m.actor, m.text) for m in record.moves])
     return format_record(bare, checked=True)
+
+
+def has_annotations(text: str) -> bool:
+    """Whether a record's canonical text may hold an annotation (a comment or a mark):
+    False only when it surely holds none (no ``{``, no ``?`` and no line ending in ``!``;
+    the test is a few memory scans, so an archive import pays almost nothing for it)."""
+    return "{" in text or "?" in text or "!\n" in text
 
 
 def identity_hash(record: Record, text: str | None = None) -> str:

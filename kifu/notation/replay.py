@@ -9,7 +9,7 @@ import msgspec
 from kifu import games
 from kifu.core.errors import IllegalActionError, KifuError, NotationError, VariantError
 from kifu.core.game import DEALER, Action, Game, Result, State, actor_name, parse_actor
-from kifu.core.variant import Variant
+from kifu.core.variant import Variant, short
 from kifu.notation.reader import Located
 from kifu.notation.record import UNFINISHED, Move, Record, excerpt, split_players
 
@@ -184,8 +184,8 @@ def _step(game: Game, state: State, move: Move, ply: int, line: int, path: str) 
     """The action of ``move`` at ``ply``, checked (not played); raises the located error."""
     try:
         seat = parse_actor(move.actor)
-    except ValueError as e:
-        raise _error(game, state, move, ply, line, path, str(e), legal=()) from None
+    except NotationError as e:
+        raise _error(game, state, move, ply, line, path, e.message, legal=()) from None
     mover = state.to_move
     if mover is None:
         raise _error(game, state, move, ply, line, path, "the game is already over",
@@ -225,7 +225,8 @@ def _check_result(rec: Record, game: Game, state: State, line_of, path: str, pli
     if result is None:
         if tag != UNFINISHED:
             raise ReplayError(
-                f"after ply {plies} the game is not over, so Result must be \"*\", not {tag!r}",
+                f"after ply {plies} the game is not over, so Result must be \"*\", "
+                f"not {short(tag)}",
                 line=_result_line(line_of, path), col=2, path=path, ply=plies, rule="result",
             )
         return
@@ -233,7 +234,7 @@ def _check_result(rec: Record, game: Game, state: State, line_of, path: str, pli
     want = " ".join(map(str, result.scores)) if type(result) is Result else result.to_text()
     if tag != want:
         raise ReplayError(
-            f"Result {tag!r} does not match the game, which ends {want!r}",
+            f"Result {short(tag)} does not match the game, which ends {short(want)}",
             line=_result_line(line_of, path), col=2, path=path, ply=plies, rule="result",
         )
 

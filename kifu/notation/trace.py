@@ -25,14 +25,17 @@ that differs, with the file, the line, the stored text and the engine's.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from kifu import games
 from kifu.bots import classic_bots, play_actions
-from kifu.core.errors import KifuError
+from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import DEALER, Game, State, actor_name, parse_actor
-from kifu.core.variant import Variant, variant_fields
+from kifu.core.text import read_text_file
+from kifu.core.variant import Variant, short, variant_fields
+from kifu.notation.files import write_output
 
 SEPARATOR = " | "
 NOT_ENUMERABLE = "(a chance event: not enumerable)"
@@ -42,7 +45,8 @@ GAMES_PER_TRACE = 3
 
 
 class TraceMismatch(KifuError):
-    """The first line where a stored trace and the engine disagree."""
+    """The first line where a stored trace and the engine disagree. The two lines are
+    quoted around the first column that differs, at most :data:`QUOTED` characters each."""
 
     def __init__(self, path: str, line: int, expected: str, got: str, where: str = ""):
         self.path, self.line, self.expected, self.got = path, line, expected, got
@@ -53,8 +57,31 @@ class TraceMismatch(KifuError):
         super().__init__(
             f"{path}:{line}: the trace differs from the engine here"
             f"{' (' + where + ')' if where else ''}, from column {self.col}\n"
-            f"  stored: {expected}\n  engine: {got}"
+            f"  stored: {_around(expected, col)}\n  engine: {_around(got, col)}"
         )
+
+
+QUOTED = 160
+"""How many characters of a differing line a mismatch quotes."""
+
+
+def _around(line: str, col: int) -> str:
+    """``line`` cut to :data:`QUOTED` characters around index ``col`` (marked ``...``, with
+    the line's length)."""
+    if len(line) <= QUOTED:
+        return line
+    start = max(0, min(col - QUOTED // 4, len(line) - QUOTED))
+    piece = line[start : start + QUOTED]
+    return (("..." if start else "") + piece + ("..." if start + QUOTED < len(line) else "")
+            + f" ({len(line)} characters)")
+
+
+MAX_TRACE_FILE = 4_000_000
+"""The largest trace file read, in bytes (20 times :data:`MAX_BYTES`; ``docs/notation.md``,
+"Limits")."""
+_RECORD = re.compile(r"record [1-9][0-9]{0,5} seed -?[0-9]{1,20} players ([1-9][0-9]?) "
+                     r"bots [a-z0-9_-]+(?:,[a-z0-9_-]+)*\Z")
+"""A trace's record line, as :func:`game_lines` writes it."""
 
 
 def variant_slug(game: Game, variant: Variant | None) -> str:
@@ -161,98 +188,134 @@ def regenerate(directory: Path, game_ids: Sequence[str] | None = None) -> list[P
                 old.unlink()
         for name, variant in wanted.items():
             path = directory / name
-            text = generate(game, variant)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            write_output(str(path), generate(game, variant))
             written.append(path)
     return written
 
 
 def _game_of(path: Path) -> str | None:
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("game "):
-                return line[5:].strip()
+    """The game a trace file names in its first lines (``game ID``), or None: only its first
+    4,096 bytes are read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    for line in head.split("\n")[:-1] if len(head) == 4096 else head.split("\n"):
+        if line.startswith("game "):
+            return line[5:].strip()
     return None
 
 
 def retrace(lines: Sequence[str], path: str = "<trace>") -> Iterator[tuple[int, str]]:
     """The lines the engine gives for a stored trace, ``(line number, text)``, following the
-    trace's own actions. A stored action the engine refuses ends it with a message line."""
+    trace's own actions. A stored action the engine refuses ends it with a message line; a
+    line out of place or malformed (``rules`` before ``game``, a ``record`` line without its
+    fields, a ply before any record) raises a :class:`NotationError` at it."""
     game: Game | None = None
     variant: Variant | None = None
     state: State | None = None
     ply = 0
     for lineno, raw in enumerate(lines, 1):
         line = raw.rstrip("\n")
+
+        def bad(message: str, col: int = 1, _lineno: int = lineno) -> NotationError:
+            return NotationError(message, line=_lineno, col=col, path=path)
+
         if not line or line.startswith("#"):
             yield lineno, line
             continue
         word, _, rest = line.partition(" ")
         if word == "game":
-            game = games.get(rest)
+            try:
+                game = games.get(rest)
+            except KifuError as e:
+                raise bad(str(e), 6) from None
+            variant = state = None
             yield lineno, f"game {game.id}"
         elif word == "rules":
-            assert game is not None, f"{path}:{lineno}: rules before game"
-            variant = game.parse_rules(rest)
+            if game is None:
+                raise bad("a rules line before the game line")
+            try:
+                variant = game.parse_rules(rest)
+            except KifuError as e:
+                raise bad(str(e), 7) from None
+            state = None
             yield lineno, f"rules {game.rules_spec(variant)}"
         elif word == "record":
-            assert game is not None and variant is not None
-            fields = rest.split()
-            players = int(fields[fields.index("players") + 1])
-            state = game.new_state(players, variant)
+            if game is None or variant is None:
+                raise bad("a record before the game and rules lines")
+            m = _RECORD.match(line)
+            if not m:
+                raise bad(f"expected 'record N seed S players P bots B,...', got {short(line)}")
+            players = int(m.group(1))
+            try:
+                game.check_players(players)
+                state = game.new_state(players, variant)
+            except KifuError as e:
+                raise bad(str(e), m.start(1) + 1) from None
             ply = 0
             yield lineno, line
-        elif word in ("ply", "position", "legal", "result"):
-            assert game is not None and state is not None
+        elif word in ("ply", "position", "legal", "result", "action"):
+            if game is None or state is None:
+                raise bad(f"a {word} line before the first record line")
             if word == "ply":
                 yield lineno, f"ply {ply}"
             elif word == "position":
                 yield lineno, f"position {state.to_line()}"
             elif word == "legal":
                 yield lineno, _legal_line(game, state)
-            else:
+            elif word == "result":
                 yield lineno, _end_line(state)
-        elif word == "action":
-            assert game is not None and state is not None
-            actor, _, text = rest.partition(" ")
-            mover = state.to_move
-            if mover is None:
-                yield lineno, "(the game is over: no action)"
-                return
-            if parse_actor(actor) != mover:
-                yield lineno, f"action {actor_name(mover)} ... (it is {actor_name(mover)}'s turn)"
-                return
-            try:
-                action = game.parse_action(state, text)
-                state.check(action)
-            except KifuError as e:
-                yield lineno, f"(the engine refuses {actor} {text}: {e})"
-                return
-            yield lineno, f"action {actor} {game.format_action(state, action)}"
-            state.push(action)
-            ply += 1
+            else:
+                actor, _, text = rest.partition(" ")
+                mover = state.to_move
+                if mover is None:
+                    yield lineno, "(the game is over: no action)"
+                    return
+                try:
+                    seat = parse_actor(actor)
+                except NotationError as e:
+                    raise bad(e.message, 8) from None
+                if seat != mover:
+                    yield lineno, (f"action {actor_name(mover)} ... (it is "
+                                   f"{actor_name(mover)}'s turn)")
+                    return
+                try:
+                    action = game.parse_action(state, text)
+                    state.check(action)
+                except KifuError as e:
+                    yield lineno, f"(the engine refuses {actor} {short(text)}: {e})"
+                    return
+                yield lineno, f"action {actor} {game.format_action(state, action)}"
+                state.push(action)
+                ply += 1
         else:
-            yield lineno, f"(not a trace line: {line[:60]})"
+            yield lineno, f"(not a trace line: {short(line)})"
             return
 
 
 def check_trace(path: Path | str) -> int:
-    """Replay a stored trace; raise :class:`TraceMismatch` at the first differing line.
-    Returns the number of lines checked."""
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").split("\n")
+    """Replay a stored trace; raise :class:`TraceMismatch` at the first differing line, a
+    :class:`NotationError` at a malformed one (or for a file that is not UTF-8 or is
+    longer than :data:`MAX_TRACE_FILE`). Returns the number of lines checked."""
+    text = read_text_file(path, limit=MAX_TRACE_FILE, what="a trace file")
+    return check_trace_text(text, str(path))
+
+
+def check_trace_text(text: str, name: str = "<trace>") -> int:
+    """:func:`check_trace` for the text of a trace file named ``name``."""
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     count = 0
-    for lineno, got in retrace(lines, str(path)):
+    for lineno, got in retrace(lines, name):
         stored = lines[lineno - 1]
         if got != stored:
-            raise TraceMismatch(str(path), lineno, stored, got, _where(lines, lineno))
+            raise TraceMismatch(name, lineno, stored, got, _where(lines, lineno))
         count += 1
     if count != len(lines):
-        raise TraceMismatch(str(path), count + 1, lines[count], "(the engine stops here)")
+        raise TraceMismatch(name, count + 1, lines[count], "(the engine stops here)")
     return count
 
 
@@ -261,9 +324,9 @@ def _where(lines: Sequence[str], lineno: int) -> str:
     record = ply = None
     for line in lines[lineno - 1 :: -1]:
         if ply is None and line.startswith("ply "):
-            ply = line[4:]
+            ply = line[4:16]  # lines before lineno matched the engine: short numbers
         if line.startswith("record "):
-            record = line.split()[1]
+            record = line[7:].split(" ", 1)[0][:12]
             break
     parts = [f"record {record}"] if record else []
     if ply is not None:

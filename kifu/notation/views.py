@@ -18,6 +18,7 @@ from collections.abc import Collection, Sequence
 from kifu.bots import bot_class
 from kifu.core.errors import KifuError
 from kifu.core.game import DEALER, Game, State, actor_name
+from kifu.core.variant import short
 
 
 @functools.cache
@@ -61,9 +62,9 @@ def parse_seat(text: str, players: Sequence[str], n: int) -> int:
         if len(matches) == 1:
             seat = matches[0]
         elif len(matches) > 1:
-            raise KifuError(f"--player {text!r}: several seats have that name; give p0, p1...")
+            raise KifuError(f"--player {short(text)}: several seats have that name; give p0, p1...")
     if seat is None or not 0 <= seat < n:
-        raise KifuError(f"--player {text!r}: there is no such seat in a {n}-player game "
+        raise KifuError(f"--player {short(text)}: there is no such seat in a {n}-player game "
                         f"(give 0..{n - 1}, p0..p{n - 1} or a player's name)")
     return seat
 

@@ -18,6 +18,7 @@ import importlib
 import re
 
 from kifu.core.errors import NotationError
+from kifu.core.variant import short
 from kifu.puzzles.base import UNKNOWN, ActionValue, Budget, Question, Solution
 
 QUESTIONS: dict[str, tuple[str, str]] = {
@@ -46,7 +47,7 @@ def question_class(name: str) -> type[Question]:
         where = QUESTIONS.get(name)
         if where is None:
             raise NotationError(
-                f"unknown question {name!r} (known: {', '.join(sorted(QUESTIONS))})"
+                f"unknown question {short(name)} (known: {', '.join(sorted(QUESTIONS))})"
             )
         module, attr = where
         cls = _LOADED[name] = getattr(importlib.import_module(module), attr)
@@ -60,12 +61,12 @@ def get_question(spec: str) -> Question:
     m = _SPEC.match(spec)
     if not m or not spec.isascii():
         raise NotationError(
-            f"bad question {spec!r}: expected a name and an optional number, e.g. "
+            f"bad question {short(spec)}: expected a name and an optional number, e.g. "
             "'tweak-within 2'", line=1, col=1,
         )
     name, arg = m.group(1), m.group(2)
     if arg is not None and ((len(arg) > 1 and arg[0] == "0") or len(arg) > 6):
-        raise NotationError(f"bad question argument {arg!r}", line=1, col=len(name) + 2)
+        raise NotationError(f"bad question argument {short(arg)}", line=1, col=len(name) + 2)
     cls = question_class(name)
     return cls(None if arg is None else int(arg))
 

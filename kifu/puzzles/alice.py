@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from kifu.core.errors import NotationError
 from kifu.core.game import State
+from kifu.core.variant import short
 from kifu.games.alice import GAME
 from kifu.games.alice.bardwins import IN_TURN, applies, decided
 from kifu.games.alice.state import PLAY, AliceState
@@ -62,7 +63,7 @@ class BardWins(Question):
 
         r = prove(state, player=bard, goal=goal, chance="all", budget=budget, values=True)
         if not r.complete:
-            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0, r.reason)
         answer = answer_text(r.ok)
         values = [ActionValue(action_text(GAME, state, a), answer_text(ok))
                   for a, ok in r.values]
@@ -73,7 +74,7 @@ class BardWins(Question):
     def parse_answer(self, text: str) -> str:
         t = " ".join(text.split())
         if t not in ("yes", "no"):
-            raise NotationError(f"bad answer {text!r} to {self.name}: expected yes or no",
+            raise NotationError(f"bad answer {short(text)} to {self.name}: expected yes or no",
                                 line=1, col=1)
         return t
 

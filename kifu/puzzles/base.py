@@ -12,6 +12,8 @@ and one line in the registry (``kifu/puzzles/__init__.py``).
 
 from __future__ import annotations
 
+import os
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import ClassVar
@@ -25,16 +27,119 @@ UNKNOWN = "unknown"
 """The answer of a search that ran out of its :class:`Budget`."""
 
 
+DEFAULT_MEMORY = 1 << 30
+"""The memory a search may take unless told otherwise (1 GiB): its tables are sized to
+stay well inside it, on any machine."""
+
+
 class Budget(msgspec.Struct, frozen=True):
-    """How much a search may do: at most ``nodes`` positions visited and ``seconds`` of
-    wall time (``None``: no limit). A search past its budget stops at once and reports
-    ``complete=False``; the question's answer is then ``unknown``."""
+    """How much a search may do: at most ``nodes`` positions visited, ``seconds`` of wall
+    time (``None``: no limit) and ``memory`` bytes more than the process held when it
+    started (default :data:`DEFAULT_MEMORY`; ``None``: no ceiling).
+
+    The memory ceiling bounds the search's tables: each transposition table or memo gets a
+    size cap from it and a replacement rule, so a long search keeps running in bounded
+    memory (it revisits what it had to forget). As a last resort the search also watches
+    the process's resident memory and stops past the ceiling. A search past its budget
+    stops at once and reports ``complete=False`` with the reason (:data:`REASONS`); the
+    question's answer is then ``unknown``."""
 
     nodes: int | None = None
     seconds: float | None = None
+    memory: int | None = DEFAULT_MEMORY
 
 
 UNLIMITED = Budget()
+"""No limit on nodes or time; the default memory ceiling."""
+
+REASONS = {
+    "nodes": "the node budget ran out",
+    "seconds": "the time budget ran out",
+    "memory": "the memory ceiling was reached",
+}
+"""Why a search stopped early: :attr:`OutOfBudget.reason` -> the text ``kifu solve``
+shows."""
+
+
+class OutOfBudget(Exception):
+    """A search spent its :class:`Budget`; ``reason`` is a key of :data:`REASONS`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def resident_bytes() -> int | None:
+    """The process's resident memory now (Linux: ``/proc/self/statm``), else its peak
+    (``getrusage``), else ``None``."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:  # pragma: no cover - not Linux
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+    except (ImportError, OSError):  # pragma: no cover
+        return None
+
+
+class Meter:
+    """What one search has spent of its :class:`Budget`, shared by every search in
+    :mod:`kifu.puzzles` (the generic ones of :mod:`kifu.puzzles.search` and the GRAPH-T
+    double dummy): the search counts its nodes against :attr:`max_nodes` itself (the hot
+    path) and calls :meth:`check` every few thousand nodes for the clock and the memory;
+    :meth:`entries` sizes its tables."""
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        budget = budget or UNLIMITED
+        self.budget = budget
+        self.max_nodes = budget.nodes
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.memory = budget.memory
+        self.rss0 = resident_bytes() if budget.memory is not None else None
+        self.grown: int | None = None
+        """How much the process had grown at the last :meth:`check` (``None``: unknown)."""
+        self.cap = 1 << 62
+        self._share: float | None = None
+
+    def check(self) -> None:
+        """Raise :class:`OutOfBudget` if the time is up or the process has grown past
+        the memory ceiling since the search started."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfBudget("seconds")
+        if self.rss0 is not None:
+            now = resident_bytes()
+            if now is not None:
+                self.grown = now - self.rss0
+                if self.grown > self.memory:  # type: ignore[operator]
+                    raise OutOfBudget("memory")
+
+    def entries(self, entry_bytes: int, share: float = 0.5) -> int:
+        """The cap of a search's tables: how many entries of about ``entry_bytes`` each fit
+        in ``share`` of the memory ceiling (at least 64; no cap without a ceiling). It is
+        also kept (:attr:`cap`) for :meth:`full`."""
+        if self.memory is not None:
+            self.cap = max(64, int(self.memory * share) // entry_bytes)
+            self._share = self.memory * share
+        return self.cap
+
+    def full(self, entries: int) -> bool:
+        """Whether tables holding ``entries`` should drop some: past the cap, or past
+        their share of the ceiling as the process's growth measures it (the entries may
+        cost more than estimated); the first time that happens the cap becomes what they
+        hold, so that they do not creep up again (freed memory is reused, not returned,
+        so the growth does not fall back)."""
+        if entries > self.cap:
+            return True
+        if self._share is not None and self.grown is not None and self.grown > self._share:
+            self._share = None
+            self.cap = max(64, entries)
+            return True
+        return False
 
 
 class ActionValue(msgspec.Struct, frozen=True):
@@ -55,7 +160,8 @@ class Solution(msgspec.Struct):
     - ``line``: one principal line from the position, each item ``"actor text"``;
     - ``nodes``: positions visited; ``seconds``: wall time;
     - ``complete``: ``False`` if the budget ran out;
-    - ``winning``: how many first actions reach the answer's value (1 = a unique solution).
+    - ``winning``: how many first actions reach the answer's value (1 = a unique solution);
+    - ``reason``: when the budget ran out, which part (a key of :data:`REASONS`).
     """
 
     answer: str
@@ -65,6 +171,7 @@ class Solution(msgspec.Struct):
     seconds: float
     complete: bool
     winning: int
+    reason: str | None = None
 
     @property
     def failing(self) -> int:

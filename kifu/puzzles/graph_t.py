@@ -19,6 +19,7 @@ from typing import Any
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, State
+from kifu.core.variant import short
 from kifu.games.graph_t import GAME
 from kifu.games.graph_t.actions import PLAYS
 from kifu.games.graph_t.cards import PLAY_HEIGHT
@@ -28,15 +29,16 @@ from kifu.puzzles.base import (
     UNLIMITED,
     ActionValue,
     Budget,
+    OutOfBudget,
     Question,
     Solution,
     action_text,
     line_texts,
 )
-from kifu.puzzles.graph_t_dd import OutOfBudget, Searcher, unpack
+from kifu.puzzles.graph_t_dd import Searcher, unpack
 from kifu.puzzles.search import minimax
 
-_ANSWER = re.compile(r"place ([1-4]) shared ([1-4]) tallest ([0-9]+) second ([0-9]+)\Z")
+_ANSWER = re.compile(r"place ([1-4]) shared ([1-4]) tallest ([0-9]{1,9}) second ([0-9]{1,9})\Z")
 
 
 def final_value(state: GraphTState, player: int) -> tuple[int, int, int, int]:
@@ -83,16 +85,15 @@ class DoubleDummy(Question):
         return not state.trick and state.hand(state.turn).bit_count() <= 4  # type: ignore[arg-type]
 
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
-        """The dedicated searcher of :mod:`kifu.puzzles.graph_t_dd`."""
+        """The dedicated searcher of :mod:`kifu.puzzles.graph_t_dd` (its compiled core when
+        it is built)."""
         assert isinstance(state, GraphTState)
         t0 = time.perf_counter()
         player: int = state.turn  # type: ignore[assignment]
-        deadline = None if budget.seconds is None else t0 + budget.seconds
         v = state.variant
         s = Searcher(state.n, state.hands, state.heights, state.trick, state.leader,
                      state.greyed, player, trump=v.grey_wins == "trump",
-                     anyone=v.grey_open == "anyone", max_nodes=budget.nodes,
-                     deadline=deadline)
+                     anyone=v.grey_open == "anyone", budget=budget)
         acts = state.legal_actions()
         values: list[ActionValue] = []
         # the search makes many small tuples and frees them only at its end: the
@@ -114,8 +115,9 @@ class DoubleDummy(Question):
             assert best is not None
             first = acts[raw.index(best)]
             line = s.line(best, 2 * first.card + first.grey_side)  # type: ignore[attr-defined]
-        except OutOfBudget:
-            return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0)
+        except OutOfBudget as e:
+            return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0,
+                            e.reason)
         finally:
             nodes = s.nodes
             s.close()  # its tables go now, by reference counting
@@ -142,7 +144,7 @@ class DoubleDummy(Question):
         r = minimax(state, player=player, evaluate=evaluate, budget=budget, key=_key,
                     order=_order, values=True)
         if not r.complete:
-            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0, r.reason)
         answer = value_text(_back(r.value))
         values = [ActionValue(action_text(GAME, state, a), value_text(_back(v)))
                   for a, v in r.values]
@@ -155,12 +157,12 @@ class DoubleDummy(Question):
         m = _ANSWER.match(t)
         if not m:
             raise NotationError(
-                f"bad answer {text!r} to {self.name}: expected 'place P shared S tallest T "
+                f"bad answer {short(text)} to {self.name}: expected 'place P shared S tallest T "
                 "second U' (heights in 1/60 of a card)", line=1, col=1,
             )
         place, shared, t1, t2 = (int(x) for x in m.groups())
         if t2 > t1:
-            raise NotationError(f"bad answer {text!r}: the second tallest stack is taller "
+            raise NotationError(f"bad answer {short(text)}: the second tallest stack is taller "
                                 "than the tallest", line=1, col=t.index("second") + 1)
         return value_text((place, shared, t1, t2))
 

@@ -2,13 +2,28 @@
 
 The generic :func:`kifu.puzzles.search.minimax` walks the engine with ``push``/``pop`` and
 compares 4-tuples; this module is DDS-like instead: its own compact state, one tight
-recursion, values as single ints, bounds, and a table at trick boundaries.
+recursion, values as single ints, bounds, and a table at trick boundaries. It comes in two
+implementations of one search:
+
+- the **reference**, in this module (pure Python), described below;
+- the **compiled core**, ``kifu/puzzles/_ddcore.c``, built when kifu is installed where a C
+  compiler is (``setup.py``; without one the build goes on and the reference is used). It
+  searches the same tree with the same bounds and table key; it keeps the trick's winner
+  as the trick goes, builds each last trick's choices once per hands, tries the player's
+  plays that beat the trick's winning play first and a killer lead (the lead that last
+  cut a search off at that seat and depth) second, and its table has a fixed most size
+  (docs/perf/dd.md). :class:`Searcher` uses it when it is built (``KIFU_DD_PURE=1`` or
+  ``core=False`` turns it off); both give the same values, values of every first play and
+  principal lines (``tests/test_graph_t_dd.py``), the line and the value driver
+  (:meth:`Searcher.value`, :meth:`Searcher.line`) being the same Python code for both.
+
+The reference:
 
 - **State**: one hand int per seat (the engine's layout, ``cards.py``: four 21-bit count
   layers), the heights as one flat list (``6 * seat + colour``), the trick as a list of
   play ids, the leader, who has made a grey play and whether this trick holds one. A play
-  is made and unmade with local variables; legal plays follow the engine's
-  ``lead_key``/``follow_key`` (``rules.py``, inlined) and the winner ``trick_winner``.
+  is made and unmade with local variables; legal plays are the engine's ``lead_key`` /
+  ``follow_key`` (``rules.py``) and the winner its ``trick_winner``.
 - **Values** are ints: ``(place, shared, tallest, second)`` packed so that a greater int is
   better for the player (:func:`pack`/:func:`unpack`).
 - **Search**: fail-soft alpha-beta, the player maximising and every other seat minimising
@@ -34,14 +49,17 @@ recursion, values as single ints, bounds, and a table at trick boundaries.
 - **Merged plays**: identical cards are one code; at the last play of a trick, plays that
   leave the same card, winner, gain and grey state are searched once. The last trick (one
   card a hand) is solved directly: its choices form a small tree over its distinct ends,
-  built once per hands, and only the ends are valued per heights. The last two tricks,
-  where the bounds leave them open, are searched without bounds or table inside
-  (:func:`two`). Plays are tried tallest first, the table's best first.
+  built once per hands, and only the ends are valued per heights. At the last two tricks
+  the best play is not kept in the table. Plays are tried tallest first, the table's best
+  first.
+- **Memory**: every table (the transposition table and the memos) counts towards the
+  budget's memory ceiling (:class:`kifu.puzzles.base.Meter`); past its share the memos
+  are emptied and the table drops its entries with the fewest tricks left first.
 """
 
 from __future__ import annotations
 
-import time
+import os
 from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
@@ -57,17 +75,38 @@ from kifu.games.graph_t.cards import (
     LAYER,
     LAYER_BITS,
     N_CODES,
+    N_PIDS,
     NONTOP,
     PLAY_COLOUR,
     PLAY_HEIGHT,
     PLAY_IS_GREY,
+    PLAY_OK,
     PRESENCE,
+    remove_card,
 )
-from kifu.games.graph_t.rules import trick_winner
+from kifu.games.graph_t.rules import follow_key, lead_key, trick_winner
+from kifu.puzzles.base import Budget, Meter, OutOfBudget
+from kifu.puzzles.search import bounds_after, narrow
+
+try:
+    from kifu.puzzles import _ddcore
+except ImportError:  # pragma: no cover - built without a C compiler: the reference only
+    _ddcore = None
 
 SHIFT_PLACE = 40
 SHIFT_T1 = 20
 INF = 1 << 60
+CHECK_EVERY = 1 << 10
+"""The reference checks the clock, the memory and its tables every this many nodes."""
+CORE_CHECK_EVERY = 1 << 14
+"""The compiled core calls :meth:`Meter.check` every this many nodes (about 2 ms)."""
+TABLE_SHARE = 0.5
+"""The share of the budget's memory ceiling the tables may take (the rest is headroom)."""
+ENTRY_BYTES = 700
+"""About what one entry of the reference's tables costs: 4 x 5 seeds 9 and 17 held 124k
+and 91k entries for 78 and 58 MB more resident memory, about 634 bytes an entry."""
+MEMO_LIMIT = 1 << 16
+"""The module's own memos (play sets, hand lists) are emptied past this many entries."""
 
 
 def pack(place: int, shared: int, tallest: int, second: int) -> int:
@@ -82,12 +121,23 @@ def unpack(v: int) -> tuple[int, int, int, int]:
 
 _FLOOR = pack(4, 1, 0, 0)  # the least value: fourth, alone, no stack
 
-
-class OutOfBudget(Exception):
-    """The node or time budget of a search is spent."""
+__all__ = ["OutOfBudget", "Searcher", "compiled", "pack", "unpack"]
 
 
-# --- tables ----------------------------------------------------------------------------------
+def compiled() -> bool:
+    """Whether the compiled core is built (and not turned off with ``KIFU_DD_PURE=1``)."""
+    return _ddcore is not None and not os.environ.get("KIFU_DD_PURE")
+
+
+# --- rules, as the search uses them ----------------------------------------------------------
+
+
+def _play_order(p: int) -> tuple[int, int]:
+    return (-PLAY_HEIGHT[p], p)
+
+
+ORDER = tuple(sorted((p for p in range(N_PIDS) if PLAY_OK[p]), key=_play_order))
+"""Every play, tallest first (the static order of a seat's plays)."""
 
 _PIDS: dict[int, tuple[int, ...]] = {}
 
@@ -98,11 +148,62 @@ def _pids(key: int) -> tuple[int, ...]:
     if r is None:
         out = [2 * c for c in range(N_CODES) if key >> c & 1]
         out += [2 * c + 1 for c in range(N_CODES) if key >> (LAYER + c) & 1]
-        out.sort(key=lambda p: (-PLAY_HEIGHT[p], p))
+        out.sort(key=_play_order)
         r = tuple(out)
+        if len(_PIDS) >= MEMO_LIMIT:
+            _PIDS.clear()
         _PIDS[key] = r
     return r
 
+
+def grey_open(greyed: int, seat: int, anyone: bool) -> bool:
+    """Ruling 2: may ``seat`` lead a grey play, the seats in ``greyed`` having made one
+    (with ``grey_open=anyone`` its own counts too)."""
+    return greyed != 0 if anyone else (greyed & ~(1 << seat)) != 0
+
+
+def grey_key(greyed: int, anyone: bool) -> int:
+    """What of ``greyed`` the rest of the game depends on: nobody has made a grey play (0),
+    one seat has (its bit: everyone but it may lead grey) or more (-1); with
+    ``grey_open=anyone``, nobody or somebody."""
+    if anyone:
+        return -1 if greyed else 0
+    return greyed if not greyed & (greyed - 1) else -1
+
+
+def legal_plays(hand: int, trick: list[int] | tuple[int, ...], tgrey: bool, open_: bool,
+                ) -> tuple[int, ...]:
+    """The legal play ids from ``hand`` (tallest first): a lead (grey open or not) or a
+    follow of the trick's led colour (``tgrey``: a grey play is in the trick)."""
+    p = hand & PRESENCE
+    if not trick:
+        return _pids(lead_key(p, open_))
+    return _pids(follow_key(p, PLAY_COLOUR[trick[0]], tgrey))
+
+
+def trick_result(t: tuple[int, ...] | list[int], trump: bool) -> tuple[int, int, int]:
+    """The index of a full trick's winning play, its colour and what the winner collects
+    (the heights of the trick's plays of that colour)."""
+    i = trick_winner(t, trump)
+    wc = PLAY_COLOUR[t[i]]
+    return i, wc, sum(PLAY_HEIGHT[q] for q in t if PLAY_COLOUR[q] == wc)
+
+
+def coalition_order(t: tuple[int, ...], pids: tuple[int, ...], pi: int, trump: bool,
+                    ) -> tuple[int, ...]:
+    """A seat of the coalition mid-trick (the trick so far ``t``, the player's play at
+    index ``pi``): if the player's play is winning the trick, the plays that beat it first
+    (tallest first), then the rest shortest first; otherwise shortest first (keep the tall
+    cards for later). Measured: a refutation of 4 x 5 seed 3 went from 450k to 47k nodes."""
+    k = len(t)
+    if pi < k and trick_winner(t, trump) == pi:
+        beat = [q for q in pids if trick_winner((*t, q), trump) == k]
+        rest = [q for q in pids if q not in beat]
+        return (*beat, *rest[::-1])
+    return pids[::-1]
+
+
+# --- what a hand can do ----------------------------------------------------------------------
 
 _LISTS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
@@ -124,6 +225,8 @@ def _lists(hand: int) -> tuple[tuple[int, ...], ...]:
             if NONTOP >> c & 1:
                 out[GREY] += [PLAY_HEIGHT[2 * c + 1]] * k
         r = tuple(tuple(sorted(x, reverse=True)) for x in out)
+        if len(_LISTS) >= MEMO_LIMIT:
+            _LISTS.clear()
         _LISTS[hand] = r
     return r
 
@@ -142,6 +245,8 @@ def _most(hand: int) -> int:
             if k:
                 g = PLAY_HEIGHT[2 * c + 1] if NONTOP >> c & 1 else 0
                 r += k * max(PLAY_HEIGHT[2 * c], g)
+        if len(_MOST) >= MEMO_LIMIT:
+            _MOST.clear()
         _MOST[hand] = r
     return r
 
@@ -182,14 +287,29 @@ def _top2(a: list[int] | tuple[int, ...]) -> tuple[int, int]:
     return t1, t2
 
 
+def _grown(pair: tuple[int, int], x: int, y: int) -> tuple[int, int]:
+    """A seat's pair after one of its stacks grows from ``x`` to ``y``: the stack that
+    grows becomes its tallest or its second."""
+    t1, t2 = pair
+    if x == t1:
+        return (y, t2)
+    if y > t1:
+        return (y, t1)
+    return (t1, y if y > t2 else t2)
+
+
 class Searcher:
     """One double-dummy search from a position, for ``player``; the table lives as long as
-    the searcher, so the root, every first play and the principal line share it."""
+    the searcher, so the root, every first play and the principal line share it.
+
+    ``budget`` bounds the nodes, the time and the memory (:class:`~kifu.puzzles.base.Meter`;
+    past it :class:`OutOfBudget` is raised with the reason); ``core``: the compiled core
+    (``None``: when it is built, :func:`compiled`), or the reference (``False``)."""
 
     def __init__(self, n: int, hands: int, heights: tuple[tuple[int, ...], ...],
                  trick: tuple[int, ...], leader: int, greyed: int, player: int, *,
-                 trump: bool = False, anyone: bool = False, max_nodes: int | None = None,
-                 deadline: float | None = None) -> None:
+                 trump: bool = False, anyone: bool = False, budget: Budget | None = None,
+                 core: bool | None = None) -> None:
         self.n = n
         self.player = player
         self.hands = [(hands >> (HAND_BITS * s)) & HAND_MASK for s in range(n)]
@@ -200,49 +320,115 @@ class Searcher:
         self.tgrey = any(PLAY_IS_GREY[p] for p in trick)
         self.trump = trump
         self.anyone = anyone
-        self.max_nodes = max_nodes
-        self.deadline = deadline
-        self.tt: dict = {}
-        self._build()
+        self.meter = Meter(budget)
+        self._closed = 0
+        self._core = self._compiled(core)
+        if self._core is None:
+            self._build()
 
-    # --- the search ------------------------------------------------------------------------
+    def _compiled(self, core: bool | None) -> Any:
+        """The compiled core for this position, or ``None`` for the reference."""
+        if core is False or (core is None and not compiled()):
+            return None
+        if _ddcore is None:
+            raise RuntimeError("the compiled double-dummy core is not built")
+        m = self.meter
+        counts = [[(h & CODE_ALL[c]).bit_count() for c in range(N_CODES)] for h in self.hands]
+        table = (1 << 62) if m.memory is None else int(m.memory * TABLE_SHARE)
+        try:
+            c = _ddcore.Core(self.n, counts, self.heights, self.trick, self.leader,
+                             self.greyed, self.player, self.trump, self.anyone,
+                             -1 if m.max_nodes is None else m.max_nodes, m.check,
+                             CORE_CHECK_EVERY, table, OutOfBudget("nodes"))
+        except ValueError:  # a position it does not take (a stack taller than 8,000)
+            if core:
+                raise
+            return None
+        self.visit: Callable[[int, int], int] = c.visit
+        self._evaluate: Callable[[], int] = c.evaluate
+        self._bounds: Callable[[], tuple[int, int]] = c.bounds
+        self._count: Callable[[], int] | None = lambda: c.nodes
+        return c
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this search runs in the compiled core."""
+        return self._core is not None
+
+    @property
+    def table(self) -> tuple[int, int]:
+        """(entries now, the most there may be): the reference's tables and memos
+        together, checked every :data:`CHECK_EVERY` nodes; the core's table."""
+        if self._core is not None:
+            entries, _, most = self._core.table
+            return entries, most
+        return sum(map(len, self._tables)), self.meter.cap
+
+    # --- the reference search --------------------------------------------------------------
     def _build(self) -> None:
         n = self.n
         player = self.player
         hands = self.hands
         H = self.heights
-        tt = self.tt
         trump = self.trump
         anyone = self.anyone
+        meter = self.meter
         seat_at = [[(ld + i) % n for i in range(n)] for ld in range(n)]
         bit = [1 << s for s in range(n)]
         ppos = [seat_at[ld].index(player) for ld in range(n)]
         others = [s for s in range(n) if s != player]
-        pids_of = _PIDS
         colour = PLAY_COLOUR
         height = PLAY_HEIGHT
         is_grey = PLAY_IS_GREY
-        cmask = CMASK
-        wins: dict[tuple[int, ...], tuple[int, int, int]] = {}
-        max_nodes = self.max_nodes if self.max_nodes is not None else INF
-        deadline = self.deadline
+        gkt = tuple(grey_key(g, anyone) for g in range(1 << n))
+        six = range(0, 6 * n, 6)
+        max_nodes = INF if meter.max_nodes is None else meter.max_nodes
         state = self  # leader, greyed, tgrey, trick live on self between calls
 
+        # The tables: the transposition table, one dict per number of cards a hand holds
+        # (so that the shallowest entries can go first), and memos of pure functions.
+        tts: list[dict[tuple, tuple[int, int, int | None]]] = [{} for _ in range(26)]
+        wins: dict[tuple[int, ...], tuple[int, int, int]] = {}
         finals: dict[tuple[int, ...], int] = {}
+        binfo: dict[tuple[int, ...], tuple] = {}
+        gains_of: dict[tuple, tuple] = {}
+        bcache: dict[tuple, tuple] = {}
+        rcache: dict[tuple, tuple[int, int]] = {}
+        mass_of: dict[tuple[int, ...], tuple[int, ...]] = {}
+        sure_of: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
+        pairs_memo: dict[tuple, tuple[int, int]] = {}
+        trees: dict[tuple, tuple] = {}
+        pair_of: dict[tuple[int, ...], tuple[int, int]] = {}
+        lasts: dict[tuple, int] = {}
+        ordc: dict[tuple, tuple[int, ...]] = {}
+        memos = (wins, finals, binfo, gains_of, bcache, rcache, mass_of, sure_of, pairs_memo,
+                 trees, pair_of, lasts, ordc)
+        tables = (*tts, *memos)
+        meter.entries(ENTRY_BYTES, TABLE_SHARE)
 
-        def evaluate() -> int:
-            """The value of the end of the game (memoised on the heights)."""
-            ht = tuple(H)
-            v = finals.get(ht)
-            if v is None:
-                v = finals[ht] = final(ht)
-            return v
+        def trim() -> None:
+            """Over the cap (:meth:`Meter.full`): the memos are emptied (they only save
+            work) and the table drops its entries with the fewest tricks left first (the
+            cheapest to find again) until it holds half the cap."""
+            for m in memos:
+                m.clear()
+            total = sum(map(len, tts))
+            for t in tts:
+                if total <= meter.cap // 2:
+                    break
+                total -= len(t)
+                t.clear()
 
-        def final(ht: tuple[int, ...]) -> int:
-            pairs = [_top2(ht[6 * s:6 * s + 6]) for s in range(n)]
+        def result(t: tuple[int, ...]) -> tuple[int, int, int]:
+            r = wins.get(t)
+            if r is None:
+                r = wins[t] = trick_result(t, trump)
+            return r
+
+        def value_of(pairs: list[tuple[int, int]]) -> int:
+            """The value of the end of the game from the seats' pairs."""
             mine = pairs[player]
-            place = 1
-            shared = 1
+            place = shared = 1
             for s in others:
                 q = pairs[s]
                 if q > mine:
@@ -251,8 +437,13 @@ class Searcher:
                     shared += 1
             return pack(place, shared, mine[0], mine[1])
 
-        binfo: dict[tuple[int, ...], tuple] = {}
-        gains_of: dict[tuple, tuple[int, ...]] = {}
+        def evaluate() -> int:
+            """The value of the end of the game (memoised on the heights)."""
+            ht = tuple(H)
+            v = finals.get(ht)
+            if v is None:
+                v = finals[ht] = value_of([_top2(ht[b:b + 6]) for b in six])
+            return v
 
         def hands_info(hk: tuple[int, ...]) -> tuple:
             """Per seat, which of its stacks can still grow and by how much at most. A
@@ -287,16 +478,6 @@ class Searcher:
                         pref[c] = p
                 out.append((tuple(grow), tuple(fixed), tuple(pref)))
             return tuple(out)
-
-        bcache: dict[tuple, tuple] = {}
-        rcache: dict[tuple, tuple[int, int]] = {}
-
-        def bounds() -> tuple[int, int, tuple]:
-            """(lower, upper) bounds of the value at a trick boundary, and the heights
-            part of the table key."""
-            return bounds_of(tuple(hands), state.leader)
-
-        mass_of: dict[tuple[int, ...], tuple[int, ...]] = {}
 
         def masses(hk: tuple[int, ...]) -> tuple[int, ...]:
             """Per colour (0..5) the total height of the plays of that colour the hands
@@ -366,31 +547,23 @@ class Searcher:
                     best = score
                 if i == k or score + 4 * (k - i) <= best:
                     return
-                passes, ties = opts[i]
-                for m, c, d in passes:
-                    if m <= left and total + d <= all_mass:
-                        x = dem[c] + d
-                        if x <= mass[c]:
-                            dem[c] = x
-                            fit(i + 1, left - m, score + 4, total + d)
-                            dem[c] = x - d
-                            if best == full:
-                                return
-                for m, c, d in ties:
-                    if m <= left and total + d <= all_mass:
-                        x = dem[c] + d
-                        if x <= mass[c]:
-                            dem[c] = x
-                            fit(i + 1, left - m, score + 1, total + d)
-                            dem[c] = x - d
+                # a pass scores 4, a tie 1: the most passes first, then the most ties
+                for ways, gain in zip(opts[i], (4, 1), strict=True):
+                    for m, c, d in ways:
+                        if m <= left and total + d <= all_mass:
+                            x = dem[c] + d
+                            if x <= mass[c]:
+                                dem[c] = x
+                                fit(i + 1, left - m, score + gain, total + d)
+                                dem[c] = x - d
+                                if best == full:
+                                    return
                 fit(i + 1, left, score, total)
 
             fit(0, tricks, 0, 0)
             # it refers to itself: a cycle that only the cyclic collector would free
             fit = None  # type: ignore[assignment]
             return best >> 2, best & 3
-
-        sure_of: dict[tuple[tuple[int, ...], int], tuple[tuple[int, int], ...]] = {}
 
         def sure(hk: tuple[int, ...], s: int) -> tuple[tuple[int, int], ...]:
             """The sure leads of seat ``s``: (colour, height) of each colour card (each
@@ -422,7 +595,14 @@ class Searcher:
                 r = sure_of[hk, s] = tuple(out)
             return r
 
-        pairs_memo: dict[tuple, tuple[int, int]] = {}
+        def cashed(hk: tuple[int, ...], s: int) -> tuple[list[int], int, int]:
+            """Seat ``s``'s stacks after it cashes its sure leads, how many there are,
+            and the colour of the first (-1: none)."""
+            gain = sure(hk, s)
+            hs = H[6 * s:6 * s + 6]
+            for c, x in gain:
+                hs[c] += x
+            return hs, len(gain), gain[0][0] if gain else -1
 
         def forced(hk: tuple[int, ...], col: int) -> int:
             """What the seats after the player must add to its first sure lead, of
@@ -492,36 +672,17 @@ class Searcher:
                 hs = H[6 * s:6 * s + 6]
                 grow, fixed, _ = info[s]
                 # the top two of the stacks that cannot grow, and each one that can
-                f1 = f2 = 0
-                for c in fixed:
-                    x = hs[c]
-                    if x > f1:
-                        f2 = f1
-                        f1 = x
-                    elif x > f2:
-                        f2 = x
-                c1 = f1
-                c2 = f2
-                u1 = f1
-                u2 = f2
+                # unless it can never be among the top two
+                f1, f2 = _top2([hs[c] for c in fixed])
                 part = [f1, f2]
+                most = [f1, f2]
                 for c, r in grow:
                     x = hs[c]
-                    if x + r > f2:  # else it can never be among the top two
+                    if x + r > f2:
                         part.append(8 * x + c)
-                    if x > c1:
-                        c2 = c1
-                        c1 = x
-                    elif x > c2:
-                        c2 = x
-                    x += r
-                    if x > u1:
-                        u2 = u1
-                        u1 = x
-                    elif x > u2:
-                        u2 = x
-                cur.append((c1, c2))
-                up.append((u1, u2))
+                    most.append(x + r)
+                cur.append(_top2(hs))
+                up.append(_top2(most))
                 norm.append(tuple(part))
             tricks = hk[player].bit_count()
             mu, hi = best_of(hk, info, tricks, cur)
@@ -580,25 +741,16 @@ class Searcher:
             _, _, _, cur, up, _ = base
             tricks = hk[player].bit_count()
             hi = INF
-            if leader != player:
-                gain = sure(hk, leader)
-                if gain:
-                    hs = H[6 * leader:6 * leader + 6]
-                    for c, x in gain:
-                        hs[c] += x
-                    above_cur = list(cur)
-                    above_cur[leader] = _top2(hs)
-                    _, hi = best_of(hk, info, tricks - len(gain), above_cur)
             mc = cur[player]
-            if leader == player:
-                gain = sure(hk, player)
-                if gain:
-                    hs = H[6 * player:6 * player + 6]
-                    for c, x in gain:
-                        hs[c] += x
-                    hs[gain[0][0]] += forced(hk, gain[0][0])
-                    mc = _top2(hs)
-                    tricks -= len(gain)
+            hs, cash, first = cashed(hk, leader)
+            if cash and leader != player:
+                above_cur = list(cur)
+                above_cur[leader] = _top2(hs)
+                _, hi = best_of(hk, info, tricks - cash, above_cur)
+            elif cash:
+                hs[first] += forced(hk, first)
+                mc = _top2(hs)
+                tricks -= cash
             above = 0
             needs = []
             for s in others:
@@ -613,33 +765,24 @@ class Searcher:
                 passing, tying = worst(hk, needs, mc, tricks, info)
             return pack(1 + above + passing, 1 + tying, mc[0], mc[1]), hi
 
-        def bounds_of(hk: tuple[int, ...], leader: int) -> tuple[int, int, tuple]:
-            """All the quick bounds of a position at a trick boundary, and its key."""
+        def bounds() -> tuple[int, int]:
+            """(lower, upper) bounds of the value at a trick boundary."""
+            hk = tuple(hands)
             base = base_of(hk)
-            lo, hi = refine(hk, leader, base)
-            return max(lo, base[0]), min(hi, base[1]), base[2]
+            lo, hi = refine(hk, state.leader, base)
+            return max(lo, base[0]), min(hi, base[1])
 
-        trees: dict[tuple, tuple] = {}
-        pair_of: dict[tuple[int, ...], tuple[int, int]] = {}
-        six = range(0, 6 * n, 6)
-
-        def last_tree(hk: tuple[int, ...], leader: int, g0: int) -> tuple:
-            """The last trick as a tree (built once per hands, leader and grey state):
-            its ways to end, each (winner, stack index, gain) once, and the choices,
-            a leaf being the index of a way to end and a node (player's?, children);
-            a choice whose children are all one leaf is that leaf."""
+        def last_tree(hk: tuple[int, ...], leader: int, op: bool) -> tuple:
+            """The last trick as a tree (built once per hands, leader and grey open for
+            the leader): its ways to end, each (winner, stack index, gain) once, and the
+            choices, a leaf being the index of a way to end and a node (player's?,
+            children); a choice whose children are all one leaf is that leaf."""
             seats = seat_at[leader]
-            codes = [hk[s].bit_length() - 1 for s in seats]
             outs: list[tuple[int, int, int]] = []
             index: dict[tuple[int, int, int], int] = {}
 
             def leaf(t: tuple[int, ...]) -> int:
-                r = wins.get(t)
-                if r is None:
-                    j = trick_winner(t, trump)
-                    wc = colour[t[j]]
-                    r = wins[t] = (j, wc, sum(height[q] for q in t if colour[q] == wc))
-                j, wc, add = r
+                j, wc, add = result(t)
                 w = (seats[j], 6 * seats[j] + wc, add)
                 i = index.get(w)
                 if i is None:
@@ -653,27 +796,17 @@ class Searcher:
                     return first
                 return (maxi, tuple(kids))
 
-            def rest(tr: tuple[int, ...], led: int, tg: bool) -> Any:
+            def rest(tr: tuple[int, ...], tg: bool) -> Any:
                 i = len(tr)
-                c = codes[i]
-                nt = NONTOP >> c & 1
-                if led == GREY:
-                    opts = (2 * c + 1,) if nt else (2 * c,)
-                elif c != 20 and CARD_COLOUR[c] == led:
-                    opts = (2 * c, 2 * c + 1) if tg and nt else (2 * c,)
-                else:
-                    opts = (2 * c, 2 * c + 1) if nt else (2 * c,)
+                s = seats[i]
+                opts = legal_plays(hk[s], tr, tg, op)
                 if i + 1 == n:
                     kids = [leaf((*tr, q)) for q in opts]
                 else:
-                    kids = [rest((*tr, q), led, tg or is_grey[q]) for q in opts]
-                return choice(seats[i] == player, kids)
+                    kids = [rest((*tr, q), tg or is_grey[q]) for q in opts]
+                return choice(s == player, kids)
 
-            ms = seats[0]
-            c = codes[0]
-            op = (g0 != 0) if anyone else (g0 & ~bit[ms]) != 0
-            firsts = (2 * c, 2 * c + 1) if op and NONTOP >> c & 1 else (2 * c,)
-            tree = choice(ms == player, [rest((f,), colour[f], is_grey[f]) for f in firsts])
+            tree = rest((), False)
             # it refers to itself: a cycle that only the cyclic collector would free
             rest = None  # type: ignore[assignment]
             return tuple(outs), tree
@@ -690,14 +823,13 @@ class Searcher:
         def last_trick(hk: tuple[int, ...], ht: tuple[int, ...]) -> int:
             """The exact value when every hand (``hk``) holds one card (the last
             trick), the stacks being ``ht``: each way it can end is valued once, from
-            the seats' pairs before it (a stack that grows changes its seat's pair in
-            one step: it becomes the tallest or the second)."""
+            the seats' pairs before it."""
             leader = state.leader
-            g0 = state.greyed
-            tk = (hk, leader, (g0 != 0) if anyone else (g0 & ~bit[leader]) != 0)
+            op = grey_open(state.greyed, leader, anyone)
+            tk = (hk, leader, op)
             r = trees.get(tk)
             if r is None:
-                r = trees[tk] = last_tree(hk, leader, g0)
+                r = trees[tk] = last_tree(hk, leader, op)
             pairs = []
             for b in six:
                 q = ht[b:b + 6]
@@ -705,206 +837,38 @@ class Searcher:
                 if pr is None:
                     pr = pair_of[q] = _top2(q)
                 pairs.append(pr)
-            return ends_value(r, pairs)
-
-        def ends_value(r: tuple, pairs: list[tuple[int, int]]) -> int:
-            """The value of a last trick ``r`` (:func:`last_tree`) from the stacks ``H``
-            and the seats' ``pairs`` before it."""
+            # each way to end valued once, from the seats' pairs before the trick: the
+            # stack that grows changes its seat's pair in one step
             outs, tree = r
-            mine = pairs[player]
-            above = tie = 0
-            for s in others:
-                q = pairs[s]
-                if q > mine:
-                    above += 1
-                elif q == mine:
-                    tie += 1
             vals = []
-            low = (mine[0] << SHIFT_T1) | mine[1]
             for ws, wi, add in outs:
                 x = H[wi]
-                y = x + add
-                t1, t2 = pairs[ws]
-                if x == t1:
-                    won = (y, t2)
-                elif y > t1:
-                    won = (y, t1)
-                else:
-                    won = (t1, y if y > t2 else t2)
-                if ws == player:
-                    place = shared = 1
-                    for s in others:
-                        q = pairs[s]
-                        if q > won:
-                            place += 1
-                        elif q == won:
-                            shared += 1
-                    vals.append((((4 - place) * 5 + 4 - shared) << SHIFT_PLACE)
-                                | (won[0] << SHIFT_T1) | won[1])
-                    continue
-                old = pairs[ws]
-                place = 1 + above
-                shared = 1 + tie
-                if old > mine:
-                    place -= 1
-                elif old == mine:
-                    shared -= 1
-                if won > mine:
-                    place += 1
-                elif won == mine:
-                    shared += 1
-                vals.append((((4 - place) * 5 + 4 - shared) << SHIFT_PLACE) | low)
-            if tree.__class__ is int:
-                return vals[tree]
-            return minimax(tree, vals)
+                after = pairs.copy()
+                after[ws] = _grown(pairs[ws], x, x + add)
+                vals.append(value_of(after))
+            return vals[tree] if tree.__class__ is int else minimax(tree, vals)
 
-        def two(alpha: int, beta: int) -> int:
-            """The value (fail-soft within (alpha, beta)) of a trick boundary where every
-            hand holds two cards: the first of the two tricks searched directly, without
-            bounds or table (few positions, each reached once), and at each of its ends
-            the last trick valued from the seats' pairs (:func:`ends_value`)."""
-            pairs = []
-            for b in six:
-                q = tuple(H[b:b + 6])
-                pr = pair_of.get(q)
-                if pr is None:
-                    pr = pair_of[q] = _top2(q)
-                pairs.append(pr)
-            return first_trick(0, alpha, beta, pairs, state.greyed, False, -1)
+        def last_value() -> int:
+            """The last trick, solved directly (cheaper than its bounds), memoised."""
+            hk = tuple(hands)
+            ht = tuple(H)
+            ck = (hk, ht, state.leader, gkt[state.greyed])
+            v = lasts.get(ck)
+            if v is None:
+                v = lasts[ck] = last_trick(hk, ht)
+            return v
 
-        def first_trick(k: int, alpha: int, beta: int, pairs: list, g0: int, tg0: bool,
-                        led: int) -> int:
-            """Seat ``k`` of the leader's trick plays in :func:`two` (the trick so far in
-            ``state.trick``, grey plays so far ``g0``, one in this trick ``tg0``)."""
-            nonlocal nodes
-            nodes += 1
-            trick = state.trick
-            leader = state.leader
-            mover = seat_at[leader][k]
-            h0 = hands[mover]
-            p = h0 & PRESENCE
-            if k == 0:
-                if anyone:
-                    op = g0 != 0
-                else:
-                    op = (g0 & ~bit[mover]) != 0
-                if op:
-                    pk = p | (p & NONTOP) << LAYER
-                else:
-                    pk = p & 0xFFFFF or p
-            elif led == GREY:
-                pk = (p & GBIT) | (p & NONTOP) << LAYER or p
-            else:
-                a = p & cmask[led]
-                if a:
-                    pk = a | (p & GBIT) | (p & NONTOP) << LAYER if tg0 else a
-                else:
-                    pk = p | (p & NONTOP) << LAYER
-            pids = pids_of.get(pk) or _pids(pk)
-            maxi = mover == player
-            if k and not maxi:
-                ok = (tuple(trick), pk, ppos[leader])
-                ordered = ordc.get(ok)
-                if ordered is None:
-                    ordered = ordc[ok] = coalition_order(ok[0], pids, ok[2])
-                pids = ordered
-            best = -INF if maxi else INF
-            last = k + 1 == n
-            if last:
-                seen: set[tuple[int, int, int, int]] = set()
-                seats = seat_at[leader]
-            for pid in pids:
-                c = pid >> 1
-                x = (h0 >> c) & LAYER_BITS
-                hands[mover] = h0 ^ (1 << (c + x.bit_length() - 1))
-                g = g0 | bit[mover] if is_grey[pid] else g0
-                trick.append(pid)
-                if last:
-                    t = tuple(trick)
-                    w = wins.get(t)
-                    if w is None:
-                        i = trick_winner(t, trump)
-                        wc = colour[t[i]]
-                        w = (i, wc, sum(height[q] for q in t if colour[q] == wc))
-                        wins[t] = w
-                    i, wc, add = w
-                    ws = seats[i]
-                    wi = 6 * ws + wc
-                    sig = (c, wi, add, gkt[g])
-                    trick.pop()
-                    if sig in seen:
-                        continue
-                    seen.add(sig)
-                    nodes += 1
-                    # the last trick, after this one: ``ws`` leads it
-                    hk = tuple(hands)
-                    tk = (hk, ws, (g != 0) if anyone else (g & ~bit[ws]) != 0)
-                    r = trees.get(tk)
-                    if r is None:
-                        r = trees[tk] = last_tree(hk, ws, g)
-                    xw = H[wi]
-                    y = xw + add
-                    t1, t2 = pairs[ws]
-                    if xw == t1:
-                        won = (y, t2)
-                    elif y > t1:
-                        won = (y, t1)
-                    else:
-                        won = (t1, y if y > t2 else t2)
-                    after = pairs.copy()
-                    after[ws] = won
-                    H[wi] = y
-                    v = ends_value(r, after)
-                    H[wi] = xw
-                else:
-                    v = first_trick(k + 1, alpha, beta, pairs, g,
-                                    tg0 or is_grey[pid], colour[pid] if k == 0 else led)
-                    trick.pop()
-                if maxi:
-                    if v > best:
-                        best = v
-                        if v > alpha:
-                            alpha = v
-                            if v >= beta:
-                                break
-                elif v < best:
-                    best = v
-                    if v < beta:
-                        beta = v
-                        if v <= alpha:
-                            break
-            hands[mover] = h0
-            return best
-
-        gkt = tuple((-1 if g else 0) if anyone else (g if not g & (g - 1) else -1)
-                    for g in range(1 << n))
         nodes = 0
-        lasts: dict[tuple, int] = {}
 
         def count() -> int:
             return nodes
 
-        ordc: dict = {}
-
-        def coalition_order(t: tuple[int, ...], pids: tuple[int, ...], pi: int) -> tuple:
-            """A seat of the coalition mid-trick: if the player's play is winning the
-            trick, the plays that beat it first (tallest first), then the rest shortest
-            first; otherwise shortest first (keep the tall cards for later). Measured:
-            a refutation of 4 x 5 seed 3 went from 450k to 47k nodes."""
-            k = len(t)
-            if pi < k and trick_winner(t, trump) == pi:
-                beat = [q for q in pids if trick_winner((*t, q), trump) == k]
-                rest = [q for q in pids if q not in beat]
-                return (*beat, *rest[::-1])
-            return pids[::-1]
-
-        def grey_key() -> int:
-            """Who may lead grey: nobody (0), everyone but one seat (its bit) or everyone
-            (-1); with ``grey_open=anyone``, nobody or everyone."""
-            g = state.greyed
-            if anyone:
-                return -1 if g else 0
-            return g if not g & (g - 1) else -1
+        def order(trick: list[int], pids: tuple[int, ...], pk: int, leader: int) -> tuple:
+            ok = (tuple(trick), pk, ppos[leader])
+            ordered = ordc.get(ok)
+            if ordered is None:
+                ordered = ordc[ok] = coalition_order(ok[0], pids, ok[2], trump)
+            return ordered
 
         def visit(alpha: int, beta: int) -> int:
             """The value of the current position for ``player``, fail-soft within
@@ -912,107 +876,56 @@ class Searcher:
             nonlocal nodes
             nodes += 1
             if nodes > max_nodes:
-                raise OutOfBudget
-            if deadline is not None and not nodes & 1023 and time.perf_counter() > deadline:
-                raise OutOfBudget
+                raise OutOfBudget("nodes")
+            if not nodes & (CHECK_EVERY - 1):
+                meter.check()
+                if meter.full(sum(map(len, tables))):
+                    trim()
             trick = state.trick
             k = len(trick)
             leader = state.leader
-            entry = None
-            key = None
+            entry = key = None
             if k == 0:
+                cl = hands[leader].bit_count()
+                if cl <= 1:
+                    return last_value() if cl else evaluate()
                 hk = tuple(hands)
-                if hands[leader].bit_count() == 1:
-                    # the last trick: solved directly, cheaper than its bounds
-                    ht = tuple(H)
-                    ck = (hk, ht, leader, gkt[state.greyed])
-                    v = lasts.get(ck)
-                    if v is None:
-                        v = lasts[ck] = last_trick(hk, ht)
-                    return v
                 ht = tuple(H)
                 bk = (hk, ht)
                 base = bcache.get(bk)
                 if base is None:
                     base = bcache[bk] = base_of(hk)
                 lo, hi, norm = base[0], base[1], base[2]
-                if hi <= alpha or lo == hi:
-                    return hi
-                if lo >= beta:
-                    return lo
+                v, alpha, beta = narrow(lo, hi, alpha, beta)
+                if v is not None:
+                    return v
+                tt = tts[cl]
                 key = (norm, leader, gkt[state.greyed])
                 entry = tt.get(key)
                 if entry is not None:
-                    elo, ehi, _ = entry
-                    if elo > lo:
-                        lo = elo
-                    if ehi < hi:
-                        hi = ehi
-                    if lo >= beta or lo == hi:
-                        return lo
-                    if hi <= alpha:
-                        return hi
+                    v, alpha, beta = narrow(entry[0], entry[1], alpha, beta)
+                    if v is not None:
+                        return v
                 # the sharper bounds, only for a node the quick ones leave open
                 rk = (hk, ht, leader)
                 rr = rcache.get(rk)
                 if rr is None:
                     rr = rcache[rk] = refine(hk, leader, base)
-                if rr[0] > lo:
-                    lo = rr[0]
-                if rr[1] < hi:
-                    hi = rr[1]
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo > alpha:
-                    alpha = lo
-                if hi < beta:
-                    beta = hi
-                if hands[leader].bit_count() == 2:
-                    best = two(alpha, beta)
-                    elo, ehi = (-INF, INF) if entry is None else (entry[0], entry[1])
-                    if best <= alpha:
-                        if best < ehi:
-                            ehi = best
-                    elif best >= beta:
-                        if best > elo:
-                            elo = best
-                    else:
-                        elo = ehi = best
-                    tt[key] = (elo, ehi, None)
-                    return best
+                v, alpha, beta = narrow(rr[0], rr[1], alpha, beta)
+                if v is not None:
+                    return v
             mover = seat_at[leader][k]
             h0 = hands[mover]
-            p = h0 & PRESENCE
             g0 = state.greyed
             tg0 = state.tgrey
-            if k == 0:
-                if anyone:
-                    op = g0 != 0
-                else:
-                    op = (g0 & ~bit[mover]) != 0
-                if op:
-                    pk = p | (p & NONTOP) << LAYER
-                else:
-                    pk = p & 0xFFFFF or p
+            p = h0 & PRESENCE
+            if k:
+                pk = follow_key(p, colour[trick[0]], tg0)
             else:
-                led = colour[trick[0]]
-                if led == GREY:
-                    pk = (p & GBIT) | (p & NONTOP) << LAYER or p
-                else:
-                    a = p & cmask[led]
-                    if a:
-                        pk = a | (p & GBIT) | (p & NONTOP) << LAYER if tg0 else a
-                    else:
-                        pk = p | (p & NONTOP) << LAYER
-            pids = pids_of.get(pk) or _pids(pk)
+                pk = lead_key(p, grey_open(g0, mover, anyone))
+            pids = _PIDS.get(pk) or _pids(pk)
             if k and mover != player:
-                ok = (tuple(trick), pk, ppos[leader])
-                ordered = ordc.get(ok)
-                if ordered is None:
-                    ordered = ordc[ok] = coalition_order(ok[0], pids, ok[2])
-                pids = ordered
+                pids = order(trick, pids, pk, leader)
             if entry is not None and entry[2] is not None and entry[2] in pids:
                 f = entry[2]
                 pids = (f, *[x for x in pids if x != f])
@@ -1024,7 +937,6 @@ class Searcher:
             last = k + 1 == n
             if last:
                 seen: set[tuple[int, int, int, int]] = set()
-                lastnext = h0.bit_count() == 2
             for pid in pids:
                 c = pid >> 1
                 x = (h0 >> c) & LAYER_BITS
@@ -1034,14 +946,7 @@ class Searcher:
                     state.tgrey = True
                 trick.append(pid)
                 if last:
-                    t = tuple(trick)
-                    w = wins.get(t)
-                    if w is None:
-                        i = trick_winner(t, trump)
-                        wc = colour[t[i]]
-                        w = (i, wc, sum(height[q] for q in t if colour[q] == wc))
-                        wins[t] = w
-                    i, wc, add = w
+                    i, wc, add = result(tuple(trick))
                     ws = seat_at[leader][i]
                     wi = 6 * ws + wc
                     # the last play of a trick: two plays that leave the same card, the
@@ -1057,20 +962,7 @@ class Searcher:
                     state.trick = []
                     state.tgrey = False
                     state.leader = ws
-                    if lastnext:
-                        # the next trick is the last: as ``visit`` would, inline
-                        nodes += 1
-                        hk = tuple(hands)
-                        ht = tuple(H)
-                        ck = (hk, ht, ws, gkt[state.greyed])
-                        v = lasts.get(ck)
-                        if v is None:
-                            v = lasts[ck] = last_trick(hk, ht)
-                    elif hands[0]:
-                        v = visit(alpha, beta)
-                    else:
-                        nodes += 1
-                        v = evaluate()
+                    v = visit(alpha, beta)
                     H[wi] -= add
                     state.trick = trick
                     state.leader = leader
@@ -1096,34 +988,15 @@ class Searcher:
                             break
             hands[mover] = h0
             if key is not None:
+                # at the last two tricks the best play is not kept (measured: no gain)
                 elo, ehi = (-INF, INF) if entry is None else (entry[0], entry[1])
-                if best <= a0:
-                    if best < ehi:
-                        ehi = best
-                elif best >= b0:
-                    if best > elo:
-                        elo = best
-                else:
-                    elo = ehi = best
-                tt[key] = (elo, ehi, best_pid)
+                tt[key] = (*bounds_after(best, a0, b0, elo, ehi),
+                           best_pid if cl > 2 else None)
             return best
 
-        def search_order(pids: tuple[int, ...]) -> tuple[int, ...]:
-            """The legal plays ``pids`` in the search's static order (without the
-            table's best play first, so that the principal line depends on the position
-            only, not on what earlier searches left in the table)."""
-            trick = state.trick
-            k = len(trick)
-            leader = state.leader
-            if k and seat_at[leader][k] != player:
-                pids = coalition_order(tuple(trick), pids, seat_at[leader].index(player))
-            return pids
-
-        self.visit: Callable[[int, int], int] = visit
+        self.visit = visit
         self._bounds = bounds
-        self._tables = (tt, wins, finals, binfo, gains_of, bcache, rcache, mass_of, sure_of,
-                        pairs_memo, trees, pair_of, lasts, ordc)
-        self._order = search_order
+        self._tables = tables
         self._count = count
         self._evaluate = evaluate
 
@@ -1133,44 +1006,46 @@ class Searcher:
         return self._closed if self._count is None else self._count()
 
     def close(self) -> None:
-        """Empty the search's tables and drop its functions. The functions refer to
-        themselves and to the searcher (cycles only the cyclic collector finds), so
-        without this a finished search's tables would live until its next pass."""
-        self._closed = self._count()
-        for table in self._tables:
-            table.clear()
-        self.visit = self._order = self._evaluate = self._bounds = None  # type: ignore[assignment]
-        self._count = None  # type: ignore[assignment]
+        """Empty the search's tables and drop its functions. The reference's functions
+        refer to themselves and to the searcher (cycles only the cyclic collector finds),
+        so without this a finished search's tables would live until its next pass."""
+        self._closed = self.nodes
+        if self._core is not None:
+            self._core.close()
+        else:
+            for table in self._tables:
+                table.clear()
+        self.visit = self._evaluate = self._bounds = None  # type: ignore[assignment]
+        self._count = None
 
     def bounds(self) -> tuple[int, int]:
         """The quick (lower, upper) bounds of the value at a trick boundary (for tests:
         the exact value lies between them)."""
         assert not self.trick and any(self.hands)
-        lo, hi, _ = self._bounds()
-        return lo, hi
+        return self._bounds()
 
     # --- driving it ------------------------------------------------------------------------
     def mover(self) -> int | None:
-        if not self.trick and not self.hands[0] and not any(self.hands):
+        if not self.trick and not any(self.hands):
             return None
         return (self.leader + len(self.trick)) % self.n
 
     def legal(self) -> tuple[int, ...]:
         """The legal play ids of the player to move, tallest first."""
         mover = (self.leader + len(self.trick)) % self.n
-        p = self.hands[mover] & PRESENCE
-        if not self.trick:
-            g = self.greyed if self.anyone else self.greyed & ~(1 << mover)
-            if g:
-                return _pids(p | (p & NONTOP) << LAYER)
-            return _pids(p & 0xFFFFF or p)
-        led = PLAY_COLOUR[self.trick[0]]
-        if led == GREY:
-            return _pids((p & GBIT) | (p & NONTOP) << LAYER or p)
-        a = p & CMASK[led]
-        if a:
-            return _pids(a | (p & GBIT) | (p & NONTOP) << LAYER if self.tgrey else a)
-        return _pids(p | (p & NONTOP) << LAYER)
+        return legal_plays(self.hands[mover], self.trick, self.tgrey,
+                           grey_open(self.greyed, mover, self.anyone))
+
+    def _order(self, pids: tuple[int, ...]) -> tuple[int, ...]:
+        """The legal plays ``pids`` in the reference's static order (without the table's
+        best play first, so that the principal line depends on the position only, not on
+        what earlier searches left in the table)."""
+        k = len(self.trick)
+        seats = [(self.leader + i) % self.n for i in range(self.n)]
+        if k and seats[k] != self.player:
+            return coalition_order(tuple(self.trick), pids, seats.index(self.player),
+                                   self.trump)
+        return pids
 
     def value(self) -> int:
         """The exact value of the current position, by null-window tests upwards from
@@ -1184,7 +1059,9 @@ class Searcher:
         get a second stack over 60" is cheap with a null window and dear with a wide
         one (seed 0: 35k nodes full-window, 8.0k here); plain MTD(f) steps through
         the heights one achievable total at a time (seed 5: 85k); this keeps both
-        near their best (seed 5: 57k, the full window 55k)."""
+        near their best (seed 5: 57k, the full window 55k). Testing each place and
+        sharing count with a null window before settling the heights in it was measured
+        too with the compiled core (4 x 5 seeds 0-23: 1.12M -> 1.23M nodes)."""
         if self.mover() is None:
             return self._evaluate()
         visit = self.visit
@@ -1213,9 +1090,11 @@ class Searcher:
     def line(self, v: int, first: int | None = None) -> list[int]:
         """A principal line (play ids) from the current position, whose value is ``v``,
         starting with ``first`` if given (a play known to keep the value). At each node
-        the first play, in the search's order, that keeps the value, each tried with one
-        null-window test: at the player's node a child's value is at most ``v``, so it
-        keeps it if it is at least ``v``; at another seat's node, if it is at most ``v``."""
+        the first play, in the reference's static order, that keeps the value, each
+        tried with one null-window test: at the player's node a child's value is at most
+        ``v``, so it keeps it if it is at least ``v``; at another seat's node, if it is at
+        most ``v``. The line depends on the values only, so both implementations give
+        the same one."""
         out: list[int] = []
         undos = []
         try:
@@ -1250,23 +1129,20 @@ class Searcher:
         mover = (self.leader + len(self.trick)) % n
         undo = (mover, self.hands[mover], self.greyed, self.tgrey, list(self.trick),
                 self.leader, list(self.heights))
-        c = pid >> 1
-        h0 = self.hands[mover]
-        x = (h0 >> c) & LAYER_BITS
-        self.hands[mover] = h0 ^ (1 << (c + x.bit_length() - 1))
+        self.hands[mover] = remove_card(self.hands[mover], pid >> 1)
         if PLAY_IS_GREY[pid]:
             self.greyed |= 1 << mover
             self.tgrey = True
         self.trick.append(pid)
         if len(self.trick) == n:
-            t = tuple(self.trick)
-            i = trick_winner(t, self.trump)
-            wc = PLAY_COLOUR[t[i]]
+            i, wc, add = trick_result(self.trick, self.trump)
             ws = (self.leader + i) % n
-            self.heights[6 * ws + wc] += sum(PLAY_HEIGHT[q] for q in t if PLAY_COLOUR[q] == wc)
+            self.heights[6 * ws + wc] += add
             self.trick = []
             self.tgrey = False
             self.leader = ws
+        if self._core is not None:
+            self._core.push(pid)
         return undo
 
     def pop(self, undo: tuple) -> None:
@@ -1274,6 +1150,10 @@ class Searcher:
         self.hands[mover] = h
         self.trick = trick
         self.heights[:] = heights
+        if self._core is not None:
+            self._core.pop()
 
 
-__all__ = ["OutOfBudget", "Searcher", "pack", "unpack"]
+if _ddcore is not None:
+    _ddcore.set_tables(PLAY_COLOUR, PLAY_HEIGHT, PLAY_IS_GREY, PLAY_OK, CARD_COLOUR, NONTOP,
+                       GBIT, CMASK, ORDER)

@@ -17,6 +17,7 @@ import time
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, State
+from kifu.core.variant import short
 from kifu.games.lianxian import GAME
 from kifu.games.lianxian.bots import opponents_bonus
 from kifu.games.lianxian.state import TURN, LianxianState, Placement
@@ -30,8 +31,8 @@ from kifu.puzzles.base import (
     action_text,
 )
 
-_POINTS = re.compile(r"points=(0|[1-9][0-9]*)\Z")
-_BONUS = re.compile(r"bonus=(0|[1-9][0-9]*)\Z")
+_POINTS = re.compile(r"points=(0|[1-9][0-9]{0,8})\Z")
+_BONUS = re.compile(r"bonus=(0|[1-9][0-9]{0,8})\Z")
 
 
 def _applies(state: State) -> str | None:
@@ -47,7 +48,8 @@ def _solve(state: LianxianState, budget: Budget, value, answer_of) -> Solution:
     placements = {p.action: p for p in state.placements()}
     nodes = len(placements)
     if budget.nodes is not None and nodes > budget.nodes:
-        return Solution(UNKNOWN, [], [], budget.nodes, time.perf_counter() - t0, False, 0)
+        return Solution(UNKNOWN, [], [], budget.nodes, time.perf_counter() - t0, False, 0,
+                        "nodes")
     vals: list[tuple[Action, str]] = [(a, value(placements.get(a)))
                                       for a in state.legal_actions()]
     answer = answer_of(vals)
@@ -62,7 +64,7 @@ def _parse(regex: re.Pattern[str], name: str, form: str, text: str,
     t = text.strip()
     if t in extra or regex.match(t):
         return t
-    raise NotationError(f"bad answer {text!r} to {name}: expected {form}", line=1, col=1)
+    raise NotationError(f"bad answer {short(text)} to {name}: expected {form}", line=1, col=1)
 
 
 class Best(Question):
@@ -124,7 +126,7 @@ class Finish(Question):
         t = text.strip()
         if t in ("yes", "no"):
             return t
-        raise NotationError(f"bad answer {text!r} to {self.name}: expected yes or no",
+        raise NotationError(f"bad answer {short(text)} to {self.name}: expected yes or no",
                             line=1, col=1)
 
 

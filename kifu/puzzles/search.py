@@ -30,10 +30,17 @@ Conventions shared by the three:
 - Children of a player node that reach the same key (equivalent actions: identical cards,
   captures that leave the same position) are searched once.
 - The node count is the number of positions entered (the root and every ``push``).
+- The table is bounded: past its share of the budget's memory ceiling
+  (:meth:`~kifu.puzzles.base.Meter.entries`, about :data:`ENTRY_BYTES` an entry) its older
+  half is dropped (a dict keeps the order its keys came in), so a long search revisits
+  what it forgot instead of growing; it is exact either way. A search past its budget
+  (nodes, time, or the process's memory as a last resort) stops with ``complete=False``
+  and the ``reason``.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -41,7 +48,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from kifu.core.game import DEALER, Action, State
-from kifu.puzzles.base import UNLIMITED, Budget
+from kifu.puzzles.base import Budget, Meter, OutOfBudget
 
 Goal = Callable[[State], "bool | None"]
 Evaluate = Callable[[State], Any]
@@ -51,6 +58,10 @@ Bound = Callable[[State], tuple[Any, Any]]
 
 ZERO = Fraction(0)
 ONE = Fraction(1)
+ENTRY_BYTES = 400
+"""About what a table entry costs (a key from ``state.key()``, its value, the dict's slot)."""
+CHECK_EVERY = 1 << 10
+"""The clock, the memory and the table's size are looked at every this many nodes."""
 
 
 class _Inf:
@@ -86,86 +97,116 @@ class SearchError(ValueError):
     the game, or at a shuffle)."""
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
 _SKIP = object()
 """A child equivalent to an earlier sibling (same key): not searched again."""
 
 
-@dataclass
-class Proof:
-    """The result of :func:`prove`: ``ok`` (the goal can be forced), a winning ``line`` of
-    actions when ``ok`` (the winner's choices; at defence and chance nodes the first
-    alternative), ``values`` (each first action and whether it wins, with ``values=True``)."""
-
-    ok: bool
-    line: list[Action] = field(default_factory=list)
-    values: list[tuple[Action, bool]] = field(default_factory=list)
-    nodes: int = 0
-    seconds: float = 0.0
-    complete: bool = True
+def narrow(lo: Any, hi: Any, alpha: Any, beta: Any) -> tuple[Any, Any, Any]:
+    """A node whose value is known to lie in [lo, hi], to be searched in the window
+    (alpha, beta): (its fail-soft value if the bounds settle it, else ``None``; the window
+    narrowed to the bounds)."""
+    if lo >= beta or lo == hi:
+        return lo, alpha, beta
+    if hi <= alpha:
+        return hi, alpha, beta
+    return None, lo if lo > alpha else alpha, hi if hi < beta else beta
 
 
-@dataclass
-class Chance:
-    """The result of :func:`probability`: ``value`` is the exact probability of success with
-    best play; ``line`` follows the best action of each side and, at a dealer node, the most
-    likely outcome."""
-
-    value: Fraction
-    line: list[Action] = field(default_factory=list)
-    values: list[tuple[Action, Fraction]] = field(default_factory=list)
-    nodes: int = 0
-    seconds: float = 0.0
-    complete: bool = True
+def bounds_after(best: Any, a0: Any, b0: Any, lo: Any, hi: Any) -> tuple[Any, Any]:
+    """The (lower, upper) bounds of a node's value after a fail-soft search in the window
+    (a0, b0) returned ``best``, the bounds known before being (lo, hi): at most ``best``
+    if it failed low, at least ``best`` if it failed high, else exactly ``best``."""
+    if best <= a0:
+        return lo, best if best < hi else hi
+    if best >= b0:
+        return best if best > lo else lo, hi
+    return best, best
 
 
-@dataclass
-class Value:
-    """The result of :func:`minimax`: ``value`` is the exact paranoid value (higher is
-    better for ``player``); ``line`` is a principal variation."""
+@dataclass(kw_only=True)
+class Outcome:
+    """What the three searches return besides their value: a principal ``line``,
+    ``values`` (each first action's value, with ``values=True``), the ``nodes`` searched,
+    the ``seconds``, whether the search was ``complete`` and, if not, the ``reason`` (a
+    key of :data:`kifu.puzzles.base.REASONS`)."""
 
-    value: Any
     line: list[Action] = field(default_factory=list)
     values: list[tuple[Action, Any]] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
     complete: bool = True
+    reason: str | None = None
+
+
+@dataclass
+class Proof(Outcome):
+    """The result of :func:`prove`: ``ok`` (the goal can be forced), a winning ``line`` of
+    actions when ``ok`` (the winner's choices; at defence and chance nodes the first
+    alternative), ``values`` (each first action and whether it wins). Past the budget
+    ``ok`` is ``False``."""
+
+    ok: bool = False
+
+
+@dataclass
+class Chance(Outcome):
+    """The result of :func:`probability`: ``value`` is the exact probability of success with
+    best play; ``line`` follows the best action of each side and, at a dealer node, the most
+    likely outcome. Past the budget ``value`` is 0."""
+
+    value: Fraction = ZERO
+
+
+@dataclass
+class Value(Outcome):
+    """The result of :func:`minimax`: ``value`` is the exact paranoid value (higher is
+    better for ``player``); ``line`` is a principal variation. Past the budget ``value``
+    is ``None``."""
+
+    value: Any = None
 
 
 class _Search:
-    """What the three searches share: the node counter and the budget, the table, the
-    root's first-action values, the principal line, and putting the state back when the
-    budget runs out. Subclasses give ``leaf`` (the goal / evaluation, or ``None``),
-    ``visit`` (the value of the node just entered) and ``pick`` (which child the line
-    follows)."""
+    """What the three searches share: the node counter and the budget, the table and its
+    cap, the root's first-action values, the principal line, and putting the state back
+    when the budget runs out. Subclasses give ``leaf`` (the goal / evaluation, or
+    ``None``), ``visit`` (the value of the node just entered, called with ``ROOT`` and
+    then as they like), ``combine`` and ``pick`` (which child the line follows)."""
+
+    ROOT: tuple = (None,)
+    """``visit``'s arguments for a node searched on its own (no sibling, full window)."""
 
     def __init__(self, state: State, player: int, budget: Budget | None, key: KeyFn | None,
                  order: Order | None, tt: dict | None) -> None:
         self.state = state
         self.player = player
-        budget = budget or UNLIMITED
-        self.max_nodes = budget.nodes
-        self.deadline = (
-            None if budget.seconds is None else time.perf_counter() + budget.seconds
-        )
+        self.meter = Meter(budget)
+        self.max_nodes = self.meter.max_nodes
+        self.meter.entries(ENTRY_BYTES)
         self.key = key or type(state).key
         self.order = order
         self.tt: dict = {} if tt is None else tt
         self.nodes = 0
         self.t0 = time.perf_counter()
         self.depth0 = len(state.history)
+        self.reason: str | None = None
 
     # --- machinery --------------------------------------------------------------------------
     def enter(self) -> None:
-        """Count a node; stop if the budget is spent."""
+        """Count a node; stop if the budget is spent; keep the table under its cap."""
         self.nodes = n = self.nodes + 1
         if self.max_nodes is not None and n > self.max_nodes:
-            raise _OutOfBudget
-        if self.deadline is not None and not n & 255 and time.perf_counter() > self.deadline:
-            raise _OutOfBudget
+            raise OutOfBudget("nodes")
+        if not n & (CHECK_EVERY - 1):
+            self.meter.check()
+            if self.meter.full(len(self.tt)):
+                self.trim()
+
+    def trim(self) -> None:
+        """The table past its cap: its older half goes."""
+        tt = self.tt
+        for k in list(itertools.islice(tt, len(tt) // 2)):
+            del tt[k]
 
     def choices(self, raw: bool = False) -> tuple[list[Action], list[Fraction] | None]:
         """The actions at the current node (chance outcomes with their probabilities at a
@@ -180,22 +221,58 @@ class _Search:
             acts = self.order(state, acts)
         return acts, None
 
-    def child(self, action: Action) -> Any:
-        """The exact value of ``action`` from the current node."""
+    def probe(self, seen: set | None) -> Any:
+        """The current node's key, or ``_SKIP`` if a sibling searched before had it (then
+        this child is not searched: equivalent actions); ``seen`` collects the siblings'
+        keys."""
+        k = self.key(self.state)
+        if seen is not None:
+            if k in seen:
+                return _SKIP
+            seen.add(k)
+        return k
+
+    def known(self, seen: set | None) -> tuple[Any, Any]:
+        """(key, value) of the node just entered: its value when it is known without a
+        search (a leaf, ``_SKIP`` for an equivalent sibling, the table's exact value),
+        else ``None`` with its key (prove and probability keep exact values)."""
+        r = self.leaf()
+        if r is not None:
+            return None, r
+        k = self.probe(seen)
+        if k is _SKIP:
+            return k, k
+        return k, self.tt.get(k)
+
+    def down(self, action: Action, *args: Any) -> Any:
+        """The value of ``action``'s child: pushed, counted, ``visit(*args)``, popped."""
         state = self.state
         state.push(action)
         try:
             self.enter()
-            return self.exact()
+            return self.visit(*args)
         finally:
             state.pop()
+
+    def child(self, action: Action) -> Any:
+        """The exact value of ``action`` from the current node."""
+        return self.down(action, *self.ROOT)
 
     # --- to be given by each search ---------------------------------------------------------
     def leaf(self) -> Any:
         raise NotImplementedError
 
-    def exact(self) -> Any:
-        """The exact value of the node just entered (``leaf`` included)."""
+    def visit(self, *args: Any) -> Any:
+        """The value of the node just entered (``leaf`` included). Here for searches that
+        keep exact values (prove, probability): known, or searched and kept."""
+        (seen,) = args
+        k, r = self.known(seen)
+        if r is None:
+            r = self.tt[k] = self.search()
+        return r
+
+    def search(self) -> Any:
+        """The exact value of the node just entered, from its children."""
         raise NotImplementedError
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
@@ -207,27 +284,34 @@ class _Search:
         raise NotImplementedError
 
     # --- the driver -------------------------------------------------------------------------
-    def run(self, values: bool) -> tuple[Any, list[tuple[Action, Any]], list[Action], bool]:
-        """(root value, first-action values, principal line, complete)."""
+    def run(self, values: bool, cls: type, empty: Any, line_if: Callable[[Any], bool]) -> Any:
+        """The search from the root as a ``cls`` (:class:`Outcome`): its value (``empty``
+        past the budget), the first-action values with ``values``, and the principal line
+        when ``line_if(value)``."""
         state = self.state
         root_vals: list[tuple[Action, Any]] = []
+        v: Any = empty
+        line: list[Action] = []
         try:
             self.enter()
             v = self.leaf()
-            if v is not None:
-                return v, root_vals, [], True
-            if values:
-                acts, probs = self.choices(raw=True)
-                root_vals = [(a, self.child(a)) for a in acts]
-                v = self.combine([x for _, x in root_vals], probs)
-            else:
-                v = self.exact()
-            line = self.follow(v)
-        except _OutOfBudget:
+            if v is None:
+                if values:
+                    acts, probs = self.choices(raw=True)
+                    root_vals = [(a, self.child(a)) for a in acts]
+                    v = self.combine([x for _, x in root_vals], probs)
+                else:
+                    v = self.visit(*self.ROOT)
+                if line_if(v):
+                    line = self.follow(v)
+        except OutOfBudget as e:
             while len(state.history) > self.depth0:
                 state.pop()
-            return None, root_vals, [], False
-        return v, root_vals, line, True
+            self.reason = e.reason
+            v = empty
+        return cls(v, line=line, values=root_vals, nodes=self.nodes,
+                   seconds=time.perf_counter() - self.t0, complete=self.reason is None,
+                   reason=self.reason)
 
     def follow(self, v: Any) -> list[Action]:
         """The principal line from the root, whose exact value is ``v``."""
@@ -253,9 +337,6 @@ class _Search:
                 state.pop()
         return line
 
-    def seconds(self) -> float:
-        return time.perf_counter() - self.t0
-
 
 # --- prove ------------------------------------------------------------------------------------
 
@@ -271,50 +352,25 @@ class _Prove(_Search):
         g = self.goal(self.state)
         return None if g is None else bool(g)
 
-    def exact(self) -> Any:
-        return self.visit(None)
-
     def is_or(self) -> bool:
         mover = self.state.to_move
         if mover == DEALER:
             return self.any_chance
         return mover == self.player or self.with_others
 
-    def visit(self, seen: set | None) -> Any:
+    def search(self) -> Any:
         state = self.state
-        g = self.goal(state)
-        if g is not None:
-            return bool(g)
-        k = self.key(state)
-        if seen is not None:
-            if k in seen:
-                return _SKIP
-            seen.add(k)
-        tt = self.tt
-        r = tt.get(k)
-        if r is not None:
-            return r
         mover = state.to_move
         if mover is None or (mover == DEALER and state.chance_outcomes() is None):
-            tt[k] = False
             return False
         is_or = self.is_or()
         acts, _ = self.choices()
-        result = not is_or
-        push, pop, enter, visit = state.push, state.pop, self.enter, self.visit
+        down = self.down
         seen_here: set = set()
         for a in acts:
-            push(a)
-            try:
-                enter()
-                r = visit(seen_here)
-            finally:
-                pop()
-            if r is is_or:  # OR found a win / AND found a refutation
-                result = is_or
-                break
-        tt[k] = result
-        return result
+            if down(a, seen_here) is is_or:  # OR found a win / AND found a refutation
+                return is_or
+        return not is_or
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
         if not vals:
@@ -326,10 +382,7 @@ class _Prove(_Search):
             return None
         if not self.is_or():
             return acts[0]
-        for a in acts:
-            if self.child(a):
-                return a
-        return None  # pragma: no cover - a proven OR node has a winning child
+        return _first_with(self, True, acts)
 
 
 def prove(
@@ -357,8 +410,9 @@ def prove(
     Past the ``budget`` the result has ``complete=False`` and ``ok=False``.
     """
     s = _Prove(goal, chance, others, state, player, budget, key, order, tt)
-    v, vals, line, complete = s.run(values)
-    return Proof(bool(v), line if v else [], vals, s.nodes, s.seconds(), complete)
+    p = s.run(values, Proof, False, bool)
+    p.ok = bool(p.ok)
+    return p
 
 
 # --- probability ------------------------------------------------------------------------------
@@ -373,62 +427,31 @@ class _Probability(_Search):
         g = self.goal(self.state)
         return None if g is None else (ONE if g else ZERO)
 
-    def exact(self) -> Any:
-        return self.visit(None)
-
-    def visit(self, seen: set | None) -> Any:
+    def search(self) -> Any:
         state = self.state
-        g = self.goal(state)
-        if g is not None:
-            return ONE if g else ZERO
-        k = self.key(state)
-        if seen is not None:
-            if k in seen:
-                return _SKIP
-            seen.add(k)
-        tt = self.tt
-        r = tt.get(k)
-        if r is not None:
-            return r
         mover = state.to_move
-        push, pop, enter, visit = state.push, state.pop, self.enter, self.visit
+        down = self.down
         if mover is None:
-            r = ZERO
-        elif mover == DEALER:
-            outs = state.chance_outcomes()
-            r = ZERO
-            if outs is not None:
-                for a, p in outs:
-                    push(a)
-                    try:
-                        enter()
-                        r += p * visit(None)
-                    finally:
-                        pop()
-        else:
-            acts, _ = self.choices()
-            maximise = mover == self.player
-            r = ZERO if maximise else ONE
-            seen_here: set = set()
-            for a in acts:
-                push(a)
-                try:
-                    enter()
-                    x = visit(seen_here)
-                finally:
-                    pop()
-                if x is _SKIP:
-                    continue
-                if maximise:
-                    if x > r:
-                        r = x
-                        if r == ONE:
-                            break
-                elif x < r:
+            return ZERO
+        if mover == DEALER:
+            return sum((p * down(a, None) for a, p in state.chance_outcomes() or ()), ZERO)
+        acts, _ = self.choices()
+        maximise = mover == self.player
+        r = ZERO if maximise else ONE
+        seen_here: set = set()
+        for a in acts:
+            x = down(a, seen_here)
+            if x is _SKIP:
+                continue
+            if maximise:
+                if x > r:
                     r = x
-                    if r == ZERO:
+                    if r == ONE:
                         break
-        tt[k] = r
+            elif x < r:
+                r = x
+                if r == ZERO:
+                    break
         return r
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
@@ -441,10 +464,15 @@ class _Probability(_Search):
     def pick(self, value: Any, acts: list[Action], probs: list[Fraction] | None) -> Any:
         if probs is not None:
             return acts[max(range(len(acts)), key=lambda i: (probs[i], -i))]
-        for a in acts:
-            if self.child(a) == value:
-                return a
-        return None  # pragma: no cover
+        return _first_with(self, value, acts)
+
+
+def _first_with(s: _Search, value: Any, acts: list[Action]) -> Any:
+    """The first of ``acts`` whose child's exact value is ``value``."""
+    for a in acts:
+        if s.child(a) == value:
+            return a
+    return None  # pragma: no cover - some child has the node's value
 
 
 def probability(
@@ -465,14 +493,19 @@ def probability(
     Past the ``budget`` the result has ``complete=False`` and ``value`` 0.
     """
     s = _Probability(goal, state, player, budget, key, order, tt)
-    v, vals, line, complete = s.run(values)
-    return Chance(ZERO if v is None else v, line, vals, s.nodes, s.seconds(), complete)
+    return s.run(values, Chance, ZERO, _always)
+
+
+def _always(v: Any) -> bool:
+    return True
 
 
 # --- minimax ----------------------------------------------------------------------------------
 
 
 class _Minimax(_Search):
+    ROOT = (NEG_INF, POS_INF, None)
+
     def __init__(self, evaluate: Evaluate, chance: str, bound: Bound | None, *args: Any) -> None:
         super().__init__(*args)
         self.evaluate = evaluate
@@ -481,9 +514,6 @@ class _Minimax(_Search):
 
     def leaf(self) -> Any:
         return self.evaluate(self.state)
-
-    def exact(self) -> Any:
-        return self.visit(NEG_INF, POS_INF, None)
 
     def maximising(self) -> bool:
         mover = self.state.to_move
@@ -502,24 +532,17 @@ class _Minimax(_Search):
                 return lo
             if hi <= alpha:
                 return hi
-        k = self.key(state)
-        if seen is not None:
-            if k in seen:
-                return _SKIP
-            seen.add(k)
+        k = self.probe(seen)
+        if k is _SKIP:
+            return k
         tt = self.tt
         entry = tt.get(k)
         first = None
         if entry is not None:
-            lo, hi, first = entry
-            if lo == hi or lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            v, alpha, beta = narrow(entry[0], entry[1], alpha, beta)
+            if v is not None:
+                return v
+            first = entry[2]
         mover = state.to_move
         if mover is None:
             raise SearchError("evaluate() gave no value at the end of the game")
@@ -532,15 +555,10 @@ class _Minimax(_Search):
         a0, b0 = alpha, beta
         best: Any = NEG_INF if maximise else POS_INF
         best_a = None
-        push, pop, enter, visit = state.push, state.pop, self.enter, self.visit
+        down = self.down
         seen_here: set = set()
         for a in acts:
-            push(a)
-            try:
-                enter()
-                x = visit(alpha, beta, seen_here)
-            finally:
-                pop()
+            x = down(a, alpha, beta, seen_here)
             if x is _SKIP:
                 continue
             if maximise:
@@ -557,15 +575,7 @@ class _Minimax(_Search):
                     if alpha >= beta:
                         break
         lo, hi = (NEG_INF, POS_INF) if entry is None else (entry[0], entry[1])
-        if best <= a0:
-            if best < hi:
-                hi = best
-        elif best >= b0:
-            if best > lo:
-                lo = best
-        else:
-            lo = hi = best
-        tt[k] = (lo, hi, best_a)
+        tt[k] = (*bounds_after(best, a0, b0, lo, hi), best_a)
         return best
 
     def combine(self, vals: list[Any], probs: list[Fraction] | None) -> Any:
@@ -578,10 +588,7 @@ class _Minimax(_Search):
         if entry is not None and entry[2] is not None and entry[2] in acts:
             first = entry[2]
             acts = [first, *(a for a in acts if a != first)]
-        for a in acts:
-            if self.child(a) == value:
-                return a
-        return None  # pragma: no cover
+        return _first_with(self, value, acts)
 
 
 def minimax(
@@ -613,8 +620,7 @@ def minimax(
     point still in play): a node whose window lies outside it is cut at once.
     """
     s = _Minimax(evaluate, chance, bound, state, player, budget, key, order, tt)
-    v, vals, line, complete = s.run(values)
-    return Value(v, line, vals, s.nodes, s.seconds(), complete)
+    return s.run(values, Value, None, _always)
 
 
 def root_values(

@@ -3,11 +3,12 @@
 Both see every hand and the deck's order. The player is the one whose turn it is
 (``state.mover``). Answers are ``yes`` or ``no``; each first action gets the same.
 
-- ``towai-out-this-turn``: can the player go out (win the round) before the turn ends,
-  Reset leads and combos included, whatever the others choose in the player's Swaps? A
-  rebuild during the player's Draw cannot change the player's hand (the chain goes on with
-  3s only), so at a rebuild the goal decides directly whether the player can shed every card
-  as a 3.
+- ``towai-out-this-turn``: can the player go out (play their last card, which wins the
+  round) before the turn ends, Reset leads and combos included, whatever the others choose
+  in the player's Swaps? Winning the round at the turn cap while still holding cards is not
+  going out. A rebuild during the player's Draw cannot change the player's hand (the chain
+  goes on with 3s only), so at a rebuild the goal decides directly whether the player can
+  shed every card as a 3.
 - ``towai-win-round``: can the player win the round against any defence (every other seat
   plays against the player)? A rebuild is a shuffle nobody knows: a line that needs one does
   not count as forced (the search scores the rebuild as a failure for the player).
@@ -20,6 +21,7 @@ from typing import Any
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, State
+from kifu.core.variant import short
 from kifu.games.towai import GAME
 from kifu.games.towai.actions import Pass, Stop
 from kifu.games.towai.cards import DRAW, NUM, TYPE
@@ -112,7 +114,8 @@ class _YesNo(Question):
         proof = prove(state, player=player, goal=goal, budget=budget, order=order_actions,
                       values=True)
         if not proof.complete:
-            return Solution(UNKNOWN, [], [], proof.nodes, proof.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], proof.nodes, proof.seconds, False, 0,
+                            proof.reason)
         return _solution(state, proof, "yes" if proof.ok else "no", proof.nodes,
                          proof.seconds)
 
@@ -127,7 +130,7 @@ class _YesNo(Question):
     def parse_answer(self, text: str) -> str:
         t = " ".join(text.split())
         if t not in ("yes", "no"):
-            raise NotationError(f"bad answer {text!r} to {self.name}: expected yes or no",
+            raise NotationError(f"bad answer {short(text)} to {self.name}: expected yes or no",
                                 col=1)
         return t
 
@@ -143,7 +146,9 @@ class OutThisTurn(_YesNo):
 
         def goal(st: State) -> bool | None:
             if st.wins[player] > start:  # type: ignore[attr-defined]
-                return True
+                # going out is playing one's last card (ruling 8); winning the round at the
+                # turn cap with cards in hand (ruling 9) is not going out
+                return st.hand_size(player) == 0  # type: ignore[attr-defined]
             phase = st.phase  # type: ignore[attr-defined]
             if phase in (DEAL, OVER):
                 return False

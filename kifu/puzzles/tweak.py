@@ -17,6 +17,7 @@ from typing import Any
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, State, actor_name
+from kifu.core.variant import short
 from kifu.games.tweak import GAME
 from kifu.games.tweak.actions import Capture, Pass, Place, UseBomb, UseJoker, UseShifter, UseThief
 from kifu.games.tweak.cards import FACE, POINTS
@@ -91,7 +92,8 @@ def this_turn_text(p: Fraction, possible: bool) -> str:
     return "no"
 
 
-_POSSIBLE = re.compile(r"possible p=([0-9]+)(?:/([0-9]+))?\Z")
+_POSSIBLE = re.compile(r"possible p=([0-9]{1,100})(?:/([0-9]{1,100}))?\Z")
+"""A probability: at most 100 digits a side (``int()`` refuses more than 4,300)."""
 
 
 class ThisTurn(Question):
@@ -136,7 +138,8 @@ class ThisTurn(Question):
         if state.phase != TURN:  # the root is in the middle of the turn: search it whole
             chance, maybe, nodes, seconds = self._search(state, player, goal, budget, True)
             if not (chance.complete and maybe.complete):
-                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0,
+                                chance.reason or maybe.reason)
             vals = [(b, this_turn_text(p, ok)) for (b, p), (_, ok) in
                     zip(chance.values, maybe.values, strict=True)]
             line = chance.line if chance.value > 0 else maybe.line
@@ -180,7 +183,8 @@ class ThisTurn(Question):
                 nodes += n - 1
                 seconds += sec
                 if not (chance.complete and maybe.complete):
-                    return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                    return Solution(UNKNOWN, [], [], nodes, seconds, False, 0,
+                                    chance.reason or maybe.reason)
                 rank = (chance.value, maybe.ok or chance.value > 0)
                 candidates.append((rank, a, chance.line if chance.value > 0 else maybe.line))
                 av = ActionValue(prefix + _text(a), this_turn_text(*rank))
@@ -218,13 +222,13 @@ class ThisTurn(Question):
         m = _POSSIBLE.match(t)
         if not m:
             raise NotationError(
-                f"bad answer {text!r} to {self.name}: expected forced, "
+                f"bad answer {short(text)} to {self.name}: expected forced, "
                 "possible p=<fraction> (e.g. possible p=3/4) or no", line=1, col=1,
             )
         num, den = int(m.group(1)), int(m.group(2) or 1)
         if den == 0 or num >= den:
             raise NotationError(
-                f"bad answer {text!r}: a possible TWEAK has 0 <= p < 1 (p = 1 is forced)",
+                f"bad answer {short(text)}: a possible TWEAK has 0 <= p < 1 (p = 1 is forced)",
                 line=1, col=len("possible p=") + 1,
             )
         return this_turn_text(Fraction(num, den), True)
@@ -265,7 +269,7 @@ def within_text(turns: int | None) -> str:
     return "no" if turns is None else f"yes turns={turns}"
 
 
-_YES = re.compile(r"yes turns=([1-9][0-9]*)\Z")
+_YES = re.compile(r"yes turns=([1-9][0-9]{0,5})\Z")
 
 
 class Within(Question):
@@ -326,7 +330,7 @@ class Within(Question):
             nodes += proof.nodes
             seconds += proof.seconds
             if not proof.complete:
-                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0)
+                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0, proof.reason)
             if first is None:
                 first = [(a, None) for a, _ in proof.values]
             first = [(a, t if t is not None or not ok else k)
@@ -342,11 +346,11 @@ class Within(Question):
             return t
         m = _YES.match(t)
         if not m:
-            raise NotationError(f"bad answer {text!r} to {self.name}: expected "
+            raise NotationError(f"bad answer {short(text)} to {self.name}: expected "
                                 "yes turns=<k> or no", line=1, col=1)
         k = int(m.group(1))
         if k > (self.value or 0):
-            raise NotationError(f"bad answer {text!r}: turns={k} is more than "
+            raise NotationError(f"bad answer {short(text)}: turns={k} is more than "
                                 f"N={self.value}", line=1, col=len("yes turns=") + 1)
         return t
 
@@ -358,7 +362,7 @@ def points_text(points: int) -> str:
     return f"points={points}"
 
 
-_POINTS = re.compile(r"points=(0|[1-9][0-9]*)\Z")
+_POINTS = re.compile(r"points=(0|[1-9][0-9]{0,8})\Z")
 
 
 class BestPoints(Question):
@@ -398,7 +402,8 @@ class BestPoints(Question):
         result = minimax(state, player=player, evaluate=evaluate, budget=budget,
                          order=_points_order, values=True, bound=bound)
         if not result.complete:
-            return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0)
+            return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0,
+                            result.reason)
         vals = [(a, points_text(v)) for a, v in result.values]
         return _solution(state, points_text(result.value), vals, result.line, result.nodes,
                          result.seconds)
@@ -406,7 +411,7 @@ class BestPoints(Question):
     def parse_answer(self, text: str) -> str:
         t = " ".join(text.split())
         if not _POINTS.match(t):
-            raise NotationError(f"bad answer {text!r} to {self.name}: expected points=<n>",
+            raise NotationError(f"bad answer {short(text)} to {self.name}: expected points=<n>",
                                 line=1, col=1)
         return t
 

@@ -27,6 +27,8 @@ import msgspec
 
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.numbers import is_small_int
+from kifu.core.text import ascii_tokens, read_text_file
+from kifu.core.variant import short
 
 NOUN, VERB, ADJ = 0, 1, 2
 TYPE_LETTERS = "nva"
@@ -77,7 +79,7 @@ def scan_cards(text: str, col0: int = 1) -> list[int]:
         if not m:
             raise NotationError(
                 f"expected a card like nS1, vC8 or aH12 (type n/v/a, suit S/H/D/C, rank "
-                f"1..13), got {text[i:]!r}",
+                f"1..13), got {short(text[i:])}",
                 col=col0 + i,
             )
         out.append(CODE_OF[m.group(0)])
@@ -155,7 +157,7 @@ def parse_card_set(text: str, path: str | None = None) -> CardSet:
     for ln, raw in enumerate(text.split("\n"), 1):
         line = raw.rstrip("\r")
         body = line.split("#", 1)[0]
-        toks = [(m.start() + 1, m.group(0)) for m in re.finditer(r"\S+", body)]
+        toks = ascii_tokens(body)  # only ASCII spaces separate (U+00A0 is no space here)
         if not toks:
             continue
         col, word = toks[0]
@@ -172,14 +174,14 @@ def parse_card_set(text: str, path: str | None = None) -> CardSet:
                 raise err("expected 'role LETTER WIN SKILL TITLE'", ln, col)
             (lc, letter), (wc, win), (sc, skill) = toks[1:4]
             if not (len(letter) == 1 and "A" <= letter <= "Z"):
-                raise err(f"a role letter is one of A..Z, not {letter!r}", ln, lc)
+                raise err(f"a role letter is one of A..Z, not {short(letter)}", ln, lc)
             if letter in role_lines:
                 raise err(f"duplicate role {letter} (first on line {role_lines[letter]})",
                           ln, lc)
             if not is_small_int(win) or not 1 <= int(win) <= 99:
-                raise err(f"the win threshold is an SP count 1..99, not {win!r}", ln, wc)
+                raise err(f"the win threshold is an SP count 1..99, not {short(win)}", ln, wc)
             if skill not in SKILLS:
-                raise err(f"unknown skill {skill!r} (known: {', '.join(SKILLS)})", ln, sc)
+                raise err(f"unknown skill {short(skill)} (known: {', '.join(SKILLS)})", ln, sc)
             title = " ".join(t for _, t in toks[4:])
             role_lines[letter] = ln
             roles.append(Role(letter, int(win), SKILLS.index(skill), title))
@@ -189,17 +191,17 @@ def parse_card_set(text: str, path: str | None = None) -> CardSet:
             (tc, tok), (ec, eff) = toks[1:3]
             m = TOKEN_RE.fullmatch(tok)
             if not m:
-                raise err(f"bad card {tok!r}: expected type n/v/a, suit S/H/D/C, rank 1..13 "
+                raise err(f"bad card {short(tok)}: expected type n/v/a, suit S/H/D/C, rank 1..13 "
                           "(like nS1, vC8, aH12)", ln, tc)
             code = CODE_OF[tok]
             if code in cards:
                 raise err(f"duplicate card {tok} (first on line {card_lines[code]})", ln, tc)
             if eff not in EFFECTS:
-                raise err(f"unknown effect {eff!r} (known: {', '.join(EFFECTS)})", ln, ec)
+                raise err(f"unknown effect {short(eff)} (known: {', '.join(EFFECTS)})", ln, ec)
             card_lines[code] = ln
             cards[code] = (" ".join(t for _, t in toks[3:]), EFFECTS.index(eff))
         else:
-            raise err(f"unknown directive {word!r} (expected set, role or card)", ln, col)
+            raise err(f"unknown directive {short(word)} (expected set, role or card)", ln, col)
     end = text.count("\n") + 1
     if name is None:
         raise err("missing 'set NAME'", 1, 1)
@@ -227,11 +229,7 @@ _TABLES: dict[str, Tables] = {}
 
 def load_card_file(path: str | Path) -> CardSet:
     """Read, validate and register a card-set file (the CLI's ``--cards FILE``)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise NotationError(f"cannot read card set: {e.strerror}", path=str(path)) from None
+    text = read_text_file(path, what="a card-set file")  # bounded, strict UTF-8
     cs = parse_card_set(text, path=str(path))
     register(cs)
     return cs
@@ -256,9 +254,9 @@ def card_set(name: str) -> CardSet:
         p = HERE / f"{name}.cards"
         if len(name) > MAX_SET_NAME or not _NAME.match(name) or not p.is_file():
             known = sorted({*_SETS, *(f.stem for f in HERE.glob("*.cards"))})
-            raise VariantError(f"unknown card set {name!r} (known: {', '.join(known)}; "
+            raise VariantError(f"unknown card set {short(name)} (known: {', '.join(known)}; "
                                "load another with --cards FILE)")
-        cs = parse_card_set(p.read_text(encoding="utf-8"), path=str(p))
+        cs = parse_card_set(read_text_file(p, what="a card-set file"), path=str(p))
         _SETS[name] = cs
     return cs
 

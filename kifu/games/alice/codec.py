@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action, State
+from kifu.core.variant import short
 from kifu.games.alice.actions import (
     ADJUSTS,
     CARDS,
@@ -61,7 +62,7 @@ def _card(text: str, col: int) -> int:
     if not m:
         raise NotationError(
             f"expected a card like nS1, vC8 or aH12 (type n/v/a, suit S/H/D/C, rank 1..13), "
-            f"got {text!r}", col=col)
+            f"got {short(text)}", col=col)
     return CODE_OF[text]
 
 
@@ -75,11 +76,11 @@ def parse_action(state: State, text: str) -> Action:
     assert isinstance(state, AliceState)
     parts = text.split(" ")
     if not text or any(not p for p in parts):
-        raise NotationError(f"expected an action ({EXAMPLES}), got {text!r}", col=1)
+        raise NotationError(f"expected an action ({EXAMPLES}), got {short(text)}", col=1)
     w = parts[0]
     if w in _WORDS:
         if len(parts) != 1:
-            raise NotationError(f"{w!r} takes no argument", col=len(w) + 1)
+            raise NotationError(f"{short(w)} takes no argument", col=len(w) + 1)
         return _WORDS[w]
     if w == "char":
         return CHARS[_card(_one_arg(parts, "char nS3"), 6)]
@@ -88,7 +89,7 @@ def parse_action(state: State, text: str) -> Action:
     if w == "draw":
         arg = _one_arg(parts, "draw n|v|a")
         if len(arg) != 1 or arg not in TYPE_LETTERS:
-            raise NotationError(f"draw takes a deck letter n, v or a, not {arg!r}", col=6)
+            raise NotationError(f"draw takes a deck letter n, v or a, not {short(arg)}", col=6)
         return DRAWS[TYPE_LETTERS.index(arg)]
     if w == "buy":
         arg = _one_arg(parts, "buy <three cards>")
@@ -119,17 +120,17 @@ def parse_action(state: State, text: str) -> Action:
             col += len(part) + 1
         return Deal(tuple(hands))
     if len(parts) != 1:
-        raise NotationError(f"expected an action ({EXAMPLES}), got {text!r}", col=1)
+        raise NotationError(f"expected an action ({EXAMPLES}), got {short(text)}", col=1)
     card, at, slot = w.partition("@")
     if not TOKEN_RE.fullmatch(card):
         if TOKEN_RE.match(card) is None:
-            raise NotationError(f"expected an action ({EXAMPLES}), got {text!r}", col=1)
+            raise NotationError(f"expected an action ({EXAMPLES}), got {short(text)}", col=1)
         _card(card, 1)
     code = CODE_OF[card]
     if not at:
         return CARDS[code]
     if slot not in _SLOT_OF:
-        raise NotationError(f"expected a slot A1, N1, V, A2 or N2 after @, got {slot!r}",
+        raise NotationError(f"expected a slot A1, N1, V, A2 or N2 after @, got {short(slot)}",
                             col=len(card) + 2)
     return PLAYS[code][_SLOT_OF[slot]]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from kifu.core.errors import IllegalActionError
@@ -36,6 +37,11 @@ class Alice(Game):
 
     def from_line(self, line: str) -> AliceState:
         return position.from_line(self, line)
+
+    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
+        from kifu.games.alice.worlds import world_sampler
+
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(state, text)

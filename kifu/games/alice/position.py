@@ -38,6 +38,7 @@ from collections import Counter
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import DEALER, Game
 from kifu.core.numbers import is_small_int
+from kifu.core.variant import short
 from kifu.games.alice.cards import (
     CODE_TYPE,
     NOUN,
@@ -120,7 +121,7 @@ def from_line(game: Game, line: str) -> AliceState:
             return SYSTEM
         m = _SEAT.match(text)
         if not m or int(m.group(1)) >= n:
-            raise err(f"expected p0..p{n - 1}{', sys' if sys_ok else ''} or -, got {text!r}",
+            raise err(f"expected p0..p{n - 1}{', sys' if sys_ok else ''} or -, got {short(text)}",
                       name)
         return int(m.group(1))
 
@@ -129,7 +130,7 @@ def from_line(game: Game, line: str) -> AliceState:
             return 0
         if not re.fullmatch(r"[0-9]+", text) or any(int(d) >= n for d in text) or \
                 list(text) != sorted(set(text)):
-            raise err(f"expected seat digits in order (0..{n - 1}) or -, got {text!r}", name)
+            raise err(f"expected seat digits in order (0..{n - 1}) or -, got {short(text)}", name)
         return sum(1 << int(d) for d in text)
 
     if f["phase"] not in PHASES:
@@ -143,7 +144,7 @@ def from_line(game: Game, line: str) -> AliceState:
     else:
         want = tm if _SEAT.match(tm) and int(tm[1:]) < n else f"p0..p{n - 1}"
     if tm != want:
-        raise err(f"the position needs {want}, not {tm!r}", "to-move")
+        raise err(f"the position needs {want}, not {short(tm)}", "to-move")
     st.turn = None if tm == "-" else (DEALER if tm == "d" else int(tm[1:]))
     if not is_small_int(f["turns"]) or \
             int(f["turns"]) > variant.turns:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
@@ -37,6 +39,11 @@ class GraphT(Game):
 
     def from_line(self, line: str) -> GraphTState:
         return position.from_line(self, line)
+
+    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
+        from kifu.games.graph_t.worlds import world_sampler
+
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(text)

@@ -385,61 +385,11 @@ class GraphTState(State):
         self._undo = _DISCARD  # type: ignore[assignment]
 
     def step(self, action: Action) -> int | None:
-        """``check`` then ``push`` in one call; a play shares the turn's key (see
-        ``_key_for_turn``: rulings 3-5) between the two, and a trick's end is played inline
-        (as ``_end_trick``)."""
-        if type(action) is Play and self.phase == PLAY:
-            code = action.card  # type: ignore[attr-defined]
-            pid = 2 * code + action.grey_side  # type: ignore[attr-defined]
-            seat: int = self.turn  # type: ignore[assignment]
-            hands = self.hands
-            p = (hands >> _SHIFT[seat]) & PRESENCE
-            trick = self.trick
-            if trick:  # = rules.follow_key
-                led = PLAY_COLOUR[trick[0]]
-                if led == GREY:
-                    key = (p & GBIT) | (p & NONTOP) << LAYER
-                    if not key:
-                        key = p
-                else:
-                    key = p & CMASK[led]
-                    if not key:
-                        key = p | (p & NONTOP) << LAYER
-                    elif self.tgrey:
-                        key |= (p & GBIT) | (p & NONTOP) << LAYER
-            else:  # = rules.lead_key
-                g = self.greyed if self._anyone else self.greyed & ~(1 << seat)
-                if g:
-                    key = p | (p & NONTOP) << LAYER
-                else:
-                    key = p & COLOUR_CODES or p
-            if (
-                0 <= code < N_CODES
-                and PLAY_OK[pid]
-                and key >> ((pid >> 1) + LAYER * (pid & 1)) & 1
-            ):
-                undo = self._undo
-                if undo is not _DISCARD:
-                    undo.append(
-                        (PLAY, hands, trick, self.leader, seat, self.greyed,
-                         self.tgrey, self.stacks, self.heights, self.gone)
-                    )
-                self.history.append(action)
-                shift = _SHIFT[seat] + (pid >> 1)
-                self.hands = hands = hands ^ (
-                    1 << (shift + ((hands >> shift) & LAYER_BITS).bit_length() - 1)
-                )
-                if PLAY_IS_GREY[pid]:
-                    self.greyed |= 1 << seat
-                    self.tgrey = True
-                trick += (pid,)
-                n = self.n
-                if len(trick) < n:
-                    self.trick = trick
-                    self.turn = turn = _NEXT[n][seat]
-                    return turn
-                self._end_trick(trick)  # rulings 6 and 7
-                return self.turn
+        """``check`` then ``push`` in one call. The deal (a record's first move) is checked
+        and played in one run; a play goes through ``check`` and ``push``: the fast replay
+        plays them in ``run_moves``, so ``step`` sees one only where that loop stops (an
+        illegal play about to raise its error). ``tests/test_validate2_graph_t_step.py``
+        compares the two ways."""
         if type(action) is Deal and self.phase == DEAL:
             # = _check_deal: n hands of one size sharing out the deck exactly, compared as
             # count ints (a byte per code: the hands hold len(deck) < 256 cards in all, so
@@ -492,7 +442,11 @@ class GraphTState(State):
         stacks once at the end). Anything else (a text that does not parse, another
         actor, an illegal play) stops the run with the state as before that move, for the
         caller's checked step. Forward-only states only (others: returns ``i``).
-        ``tests/test_validate3_run.py`` compares it with ``step``."""
+
+        A copy of the turn logic kept for speed: ``benchmarks/test_validate.py``
+        (``test_validate_over_parse_interleaved``) times it; ``tests/test_validate3_run.py``
+        holds it to ``step`` (``check`` + ``push``) move by move, and
+        ``tests/test_run_moves_mutations.py`` under changed rule constants and variants."""
         if self.phase != PLAY or self._undo is not _DISCARD:
             return i
         n = self.n

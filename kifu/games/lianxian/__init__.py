@@ -15,6 +15,8 @@ Rules as implemented: ``docs/rules/lianxian.md``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kifu.core.errors import IllegalActionError, VariantError
 from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
@@ -46,6 +48,11 @@ class Lianxian(Game):
 
     def from_line(self, line: str) -> LianxianState:
         return position.from_line(self, line)
+
+    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
+        from kifu.games.lianxian.worlds import world_sampler
+
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, LianxianState)

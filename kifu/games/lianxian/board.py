@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 
 from kifu.core.errors import NotationError, VariantError
+from kifu.core.text import ascii_tokens, read_text_file
+from kifu.core.variant import short
 
 BOARD_DIRS: list[Path] = [Path(__file__).resolve().parent / "boards"]
 """Where ``board=<name>`` is looked up (append a directory to add boards)."""
@@ -114,10 +116,15 @@ def parse_board(text: str, path: str = "<board>") -> Board:
     seats: dict[int, tuple[int, ...]] = {}
     last = 0
 
-    for ln, raw in enumerate(text.splitlines(), 1):
+    # only \n ends a line and only ASCII spaces separate words (str.splitlines and \s would
+    # also take U+2028 or U+00A0)
+    rows = text.split("\n")
+    if rows[-1] == "":  # the newline that ends the last line
+        rows.pop()
+    for ln, raw in enumerate(rows, 1):
         last = ln
-        body = raw.split("#", 1)[0]
-        words = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", body)]
+        body = raw.rstrip("\r").split("#", 1)[0]
+        words = [(w, col) for col, w in ascii_tokens(body)]
         if not words:
             continue
 
@@ -135,12 +142,12 @@ def parse_board(text: str, path: str = "<board>") -> Board:
                 return TEAM
             if _INT.match(word) and 2 <= int(word) <= 4:
                 return int(word)
-            raise err(f"expected a player count 2, 3, 4 or 'team', got {word!r}", col)
+            raise err(f"expected a player count 2, 3, 4 or 'team', got {short(word)}", col)
 
         def side_of(word: str, col: int) -> int:
             if word not in sides:
                 known = " ".join(sides) or "none declared yet"
-                raise err(f"unknown side {word!r} (sides: {known})", col)
+                raise err(f"unknown side {short(word)} (sides: {known})", col)
             return sides.index(word)
 
         if kw == "board":
@@ -153,7 +160,7 @@ def parse_board(text: str, path: str = "<board>") -> Board:
             need(1, "a side letter and an optional name")
             letter, col = args[0]
             if not re.fullmatch(r"[A-Z]", letter):
-                raise err(f"a side is one capital letter, not {letter!r}", col)
+                raise err(f"a side is one capital letter, not {short(letter)}", col)
             if letter in sides:
                 raise err(f"side {letter} is declared twice", col)
             if spaces:
@@ -164,7 +171,7 @@ def parse_board(text: str, path: str = "<board>") -> Board:
             need(2, "a name and an owner (centre or a side letter)")
             sname, col = args[0]
             if not _NAME.match(sname):
-                raise err(f"bad space name {sname!r} (a letter, then letters, digits, _)", col)
+                raise err(f"bad space name {short(sname)} (a letter, then letters, digits, _)", col)
             if sname.upper() in index:
                 raise err(f"space {sname} is declared twice", col)
             if len(spaces) >= MAX_SPACES:
@@ -192,13 +199,13 @@ def parse_board(text: str, path: str = "<board>") -> Board:
             for word, col in args:
                 a, dash, b = word.partition("-")
                 if not dash or not a or not b:
-                    raise err(f"a line is two spaces joined by '-', not {word!r}", col)
-                ia = index.get(a.upper())
+                    raise err(f"a line is two spaces joined by '-', not {short(word)}", col)
+                ia = index.get(_key(a))
                 if ia is None:
-                    raise err(f"unknown space {a!r}", col)
-                ib = index.get(b.upper())
+                    raise err(f"unknown space {short(a)}", col)
+                ib = index.get(_key(b))
                 if ib is None:
-                    raise err(f"unknown space {b!r}", col + len(a) + 1)
+                    raise err(f"unknown space {short(b)}", col + len(a) + 1)
                 if ia == ib:
                     raise err(f"line {word} joins a space to itself", col)
                 key = (min(ia, ib), max(ia, ib))
@@ -216,7 +223,7 @@ def parse_board(text: str, path: str = "<board>") -> Board:
                 raise err(f"finish for {args[0][0]} is given twice", args[0][1])
             pts, pcol = args[1]
             if not _INT.match(pts) or int(pts) < 1:
-                raise err(f"the finish line must be a positive number, not {pts!r}", pcol)
+                raise err(f"the finish line must be a positive number, not {short(pts)}", pcol)
             finish[key] = int(pts)
         elif kw == "seats":
             need(2, "a player count and a side per seat")
@@ -233,7 +240,7 @@ def parse_board(text: str, path: str = "<board>") -> Board:
                     raise err(f"side {sides[s]} is seated twice", args[1 + i][1])
             seats[key] = tuple(got)
         else:
-            raise err(f"unknown keyword {kw!r} (board, side, space, line, finish, seats)",
+            raise err(f"unknown keyword {short(kw)} (board, side, space, line, finish, seats)",
                       kcol)
 
     def missing(msg: str) -> NotationError:
@@ -254,9 +261,15 @@ def parse_board(text: str, path: str = "<board>") -> Board:
                  finish, seats)
 
 
+def _key(name: str) -> str:
+    """The index key of a space name: ASCII names, any case ("ſ".upper() is "S": a
+    non-ASCII name matches nothing)."""
+    return name.upper() if name.isascii() else name
+
+
 def read_board(path: str | Path) -> Board:
-    p = Path(path)
-    return parse_board(p.read_text(encoding="utf-8"), str(p))
+    """Read and check the board file at ``path`` (bounded, strict UTF-8)."""
+    return parse_board(read_text_file(path, what="a board file"), str(path))
 
 
 @functools.cache
@@ -264,7 +277,7 @@ def load_board(name: str) -> Board:
     """The board ``<name>.board`` from :data:`BOARD_DIRS` (raises :class:`VariantError`
     when it is missing or broken, with the located reason)."""
     if not _NAME.match(name):
-        raise VariantError(f"bad board name {name!r}")
+        raise VariantError(f"bad board name {short(name)}")
     for d in BOARD_DIRS:
         p = d / f"{name}.board"
         if p.is_file():
@@ -272,5 +285,5 @@ def load_board(name: str) -> Board:
                 return read_board(p)
             except NotationError as e:
                 raise VariantError(f"board {name}: {e}") from None
-    raise VariantError(f"no board {name!r} (looked for {name}.board in "
+    raise VariantError(f"no board {short(name)} (looked for {name}.board in "
                        f"{', '.join(str(d) for d in BOARD_DIRS)})")

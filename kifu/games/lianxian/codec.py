@@ -16,6 +16,7 @@ import re
 from kifu.core.errors import NotationError
 from kifu.core.game import Action
 from kifu.core.numbers import is_small_int
+from kifu.core.variant import short
 from kifu.games.lianxian.actions import (
     DRAWS,
     FIRSTS,
@@ -58,24 +59,24 @@ def parse_action(board: Board, text: str) -> Action:
         return Swap(tuple(sorted(tiles)))
     if low == "first":
         if not _SEAT.match(rest):
-            raise NotationError(f"first needs a seat p0, p1, ..., got {rest!r}", col=7)
+            raise NotationError(f"first needs a seat p0, p1, ..., got {short(rest)}", col=7)
         seat = int(rest[1:])
         return FIRSTS[seat] if seat < len(FIRSTS) else First(seat)
     if low == "deal":
         return _parse_deal(rest, 6)
     if sp:
-        raise NotationError(f"a placement is one token (tile@space,...), got {text!r}",
+        raise NotationError(f"a placement is one token (tile@space,...), got {short(text)}",
                             col=len(word) + 1)
     if not text:
         raise NotationError(f"expected an action ({EXAMPLES})", col=1)
     if "@" not in text:
-        raise NotationError(f"expected an action ({EXAMPLES}), got {text!r}", col=1)
+        raise NotationError(f"expected an action ({EXAMPLES}), got {short(text)}", col=1)
     cells = []
     col = 1
     for item in text.split(","):
         tile_text, at, space_text = item.partition("@")
         if not at:
-            raise NotationError(f"a placed tile is tile@space, got {item!r}", col=col)
+            raise NotationError(f"a placed tile is tile@space, got {short(item)}", col=col)
         if not tile_text:
             raise NotationError("missing tile before @", col=col)
         t = parse_tile(tile_text, col)
@@ -91,10 +92,10 @@ def space_index(board: Board, text: str, col: int) -> int:
         if p < board.size:
             return p
         raise NotationError(f"the board has spaces 0..{board.size - 1}, not {p}", col=col)
-    p = board.index.get(text.upper())
+    p = board.index.get(text.upper()) if text.isascii() else None  # "ſ".upper() == "S"
     if p is None:
         raise NotationError(
-            f"unknown space {text!r} (spaces: {' '.join(board.space_names)})", col=col)
+            f"unknown space {short(text)} (spaces: {' '.join(board.space_names)})", col=col)
     return p
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from kifu.games.lianxian.board import Board
-from kifu.games.lianxian.tiles import DOWN, NUMBER_TILES, SUIT_TILES, UP
+from kifu.games.lianxian.tiles import DOWN, NUMBER_TILES, SUIT_TILES, UP, bits
 
 _PERM = [[1] * 11 for _ in range(11)]
 for _c in range(11):
@@ -46,12 +46,30 @@ for _c in range(11):
 PERM = tuple(tuple(r) for r in _PERM)
 """``PERM[c][k]``: ordered choices of ``k`` tiles out of ``c``."""
 
+_LIMIT = 1 << 16
+"""Entries a memo below keeps before it starts again (each is small)."""
 _SUBSETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_SET_TABLES: dict[tuple, tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[int, ...]]] = {}
+_RUN_COUNTS: dict[tuple, int] = {}
+_COUNTS: dict[tuple, int] = {}
+
+
+def clear_caches() -> None:
+    """Forget every memo of this module (for cold-cache benchmarks)."""
+    for memo in (_SUBSETS, _SET_TABLES, _RUN_COUNTS, _COUNTS):
+        memo.clear()
+
+
+def _remember(memo: dict, key, value):
+    if len(memo) >= _LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def subsets_by_size(allowed: int) -> tuple[tuple[int, ...], ...]:
-    """Every submask of ``allowed``, grouped by size (a table per allowed mask: each seat
-    of a game has one, so this fills once per board and seat)."""
+    """Every submask of ``allowed``, grouped by size, each group ascending (a table per
+    allowed mask: each seat of a game has one)."""
     got = _SUBSETS.get(allowed)
     if got is None:
         groups: list[list[int]] = [[] for _ in range(allowed.bit_count() + 1)]
@@ -60,22 +78,97 @@ def subsets_by_size(allowed: int) -> tuple[tuple[int, ...], ...]:
             groups[m.bit_count()].append(m)
             m = (m - 1) & allowed
         groups[0].append(0)
-        got = _SUBSETS[allowed] = tuple(tuple(sorted(g)) for g in groups)
+        got = _remember(_SUBSETS, allowed, tuple(tuple(sorted(g)) for g in groups))
     return got
 
 
-def clear_tables() -> None:
-    """Forget the subset tables (for cold-cache benchmarks)."""
-    _SUBSETS.clear()
+def index(tops) -> tuple[list[int], list[int]]:
+    """Where each tile lies on top (``pos[tile]``: its space, or -1) and, for each number,
+    the spaces whose top tile has it (``nummask[number - 1]``)."""
+    pos = [-1] * 50
+    nummask = [0] * 10
+    for s, t in enumerate(tops):
+        if t >= 0:
+            pos[t] = s
+            nummask[t % 10] |= 1 << s
+    return pos, nummask
 
 
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+def component(nbl, nbh, seed: int, within: int) -> int:
+    """The spaces of ``within`` connected to the space set ``seed`` by lines (a bitmask
+    flood fill over the board's byte-indexed neighbour tables ``nbl``/``nbh``)."""
+    comp = f = seed
+    while f:
+        f = (nbl[f & 255] | nbh[f >> 8]) & within & ~comp
+        comp |= f
+    return comp
+
+
+def _set_comp(nbl, nbh, seed: int, within: int) -> int:
+    """The set component of the one-space ``seed`` in ``within``, or 0 if it is alone."""
+    comp = component(nbl, nbh, seed, within)
+    return comp if comp != seed else 0
+
+
+def through(adj, pos, step, t: int, p: int, blocked: int) -> tuple[int, int, int]:
+    """Follow a run from tile ``t`` on space ``p`` along ``step`` (``UP`` or ``DOWN``)
+    through the board tops: the next tile of the suit on top of a space joined to the
+    previous one and not in ``blocked``, and so on. Returns the first tile not passed
+    (-1 past the end of the suit), the last space reached and the spaces passed."""
+    out = 0
+    u = step[t]
+    while u >= 0:
+        q = pos[u]
+        if q < 0 or blocked >> q & 1 or not adj[p] >> q & 1:
+            break
+        out |= 1 << q
+        p = q
+        u = step[u]
+    return u, p, out
+
+
+def ray(adj, pos, step, t: int, p: int, blocked: int) -> int:
+    """The spaces :func:`through` passes."""
+    return through(adj, pos, step, t, p, blocked)[2]
+
+
+def _chain(adj, pos, t: int, p: int, covered: int) -> int:
+    """The run chain through tile ``t`` placed on ``p`` made of board tops (spaces in
+    ``covered`` are covered by placed tiles); 0 if ``t`` links to nothing by suit."""
+    out = ray(adj, pos, UP, t, p, covered) | ray(adj, pos, DOWN, t, p, covered)
+    return out | (1 << p) if out else 0
+
+
+def set_table(board: Board, allowed: int, board_n: int):
+    """The set placements of one number, by spaces: for each size ``k`` the ``(P, comp)``
+    of every ``k``-subset ``P`` of ``allowed`` that lies in one connected component
+    ``comp`` of ``board_n | P`` (``board_n``: the spaces whose top has the number), and
+    how many there are of each size (memoised per board, allowed mask and ``board_n``)."""
+    key = (board, allowed, board_n)
+    got = _SET_TABLES.get(key)
+    if got is None:
+        nbl, nbh = board.nb_lo, board.nb_hi
+        subs = subsets_by_size(allowed)
+        table: list[tuple[tuple[int, int], ...]] = [(), ()]
+        for k in range(2, len(subs)):
+            row = []
+            for P in subs[k]:
+                comp = component(nbl, nbh, P & -P, board_n | P)
+                if not P & ~comp:
+                    row.append((P, comp))
+            table.append(tuple(row))
+        got = _remember(_SET_TABLES, key, (tuple(table), tuple(map(len, table))))
+    return got
+
+
+def count(board: Board, tops: tuple[int, ...], avail: int, allowed: int) -> int:
+    """``generate(board, tops, avail, allowed, False)``, memoised per position (``tops`` a
+    tuple): perft asks it at every leaf's parent, often for one board and hand again."""
+    key = (board, tops, avail, allowed)
+    got = _COUNTS.get(key)
+    if got is None:
+        got = _remember(_COUNTS, key, generate(board, tops, avail, allowed, False))
+    return got
 
 
 def generate(board: Board, tops: tuple[int, ...] | list[int], avail: int, allowed: int,
@@ -88,14 +181,9 @@ def generate(board: Board, tops: tuple[int, ...] | list[int], avail: int, allowe
     adj = board.adj
     nbl = board.nb_lo
     nbh = board.nb_hi
-    pos = [-1] * 50
-    nummask = [0] * 10
-    for s, t in enumerate(tops):
-        if t >= 0:
-            pos[t] = s
-            nummask[t % 10] |= 1 << s
+    pos, nummask = index(tops)
     out: list = []
-    count = 0
+    n = 0
 
     # --- singles -------------------------------------------------------------------------
     m = avail
@@ -114,40 +202,29 @@ def generate(board: Board, tops: tuple[int, ...] | list[int], avail: int, allowe
         if not sp:
             continue
         if not build:
-            count += sp.bit_count()
+            n += sp.bit_count()
             continue
-        while sp:
-            lp = sp & -sp
-            sp ^= lp
-            p = lp.bit_length() - 1
+        for p in bits(sp):
+            lp = 1 << p
             score = _set_comp(nbl, nbh, lp, nummask[t % 10] | lp) | _chain(adj, pos, t, p, lp)
             out.append((((p, t),), score))
 
     # --- sets ----------------------------------------------------------------------------
-    subs = None
     for k0 in range(10):
         cand = avail & NUMBER_TILES[k0]
         c = cand.bit_count()
         if c < 2:
             continue
-        if subs is None:
-            subs = subsets_by_size(allowed)
-        board_n = nummask[k0]
-        ctiles = bits(cand) if build else ()
-        for k in range(2, min(c, len(subs) - 1) + 1):
-            per = PERM[c][k]
-            for P in subs[k]:
-                U = board_n | P
-                comp = P & -P
-                f = comp
-                while f:
-                    f = (nbl[f & 255] | nbh[f >> 8]) & U & ~comp
-                    comp |= f
-                if P & ~comp:
-                    continue
-                if not build:
-                    count += per
-                    continue
+        table, sizes = set_table(board, allowed, nummask[k0])
+        top = min(c, len(table) - 1)
+        if not build:
+            perm = PERM[c]
+            for k in range(2, top + 1):
+                n += perm[k] * sizes[k]
+            continue
+        ctiles = bits(cand)
+        for k in range(2, top + 1):
+            for P, comp in table[k]:
                 spaces = bits(P)
                 chain = {(p, t): _chain(adj, pos, t, p, P) for p in spaces for t in ctiles}
                 for perm in permutations(ctiles, k):
@@ -162,59 +239,19 @@ def generate(board: Board, tops: tuple[int, ...] | list[int], avail: int, allowe
         cand = avail & SUIT_TILES[s]
         if cand.bit_count() < 2:
             continue
-        grow = _Runs(adj, pos, nummask, nbl, nbh, avail, allowed, build)
-        m = cand
-        while m:
-            low = m & -m
-            m ^= low
-            lo = low.bit_length() - 1
-            if not (UP[lo] >= 0 and (cand >> UP[lo] & 1 or pos[UP[lo]] >= 0)):
-                continue  # nothing above lo can join it
-            a = allowed
-            while a:
-                lp = a & -a
-                a ^= lp
-                p = lp.bit_length() - 1
-                grow.walk(lo, p, lp, 0, ((p, lo),), p, lo)
-        if build:
-            out.extend(grow.out)
-        else:
-            count += grow.count
-    return out if build else count
-
-
-def _set_comp(nbl, nbh, seed: int, U: int) -> int:
-    """The component of ``seed`` (one bit) in ``U``, or 0 if it is ``seed`` alone."""
-    comp = f = seed
-    while f:
-        f = (nbl[f & 255] | nbh[f >> 8]) & U & ~comp
-        comp |= f
-    return comp if comp != seed else 0
-
-
-def _chain(adj, pos, t: int, p: int, covered: int) -> int:
-    """The run chain through tile ``t`` placed on ``p`` made of board tops (spaces in
-    ``covered`` are covered by placed tiles); 0 if ``t`` links to nothing by suit."""
-    out = 0
-    prev = p
-    u = UP[t]
-    while u >= 0:
-        q = pos[u]
-        if q < 0 or covered >> q & 1 or not adj[prev] >> q & 1:
-            break
-        out |= 1 << q
-        prev = q
-        u = UP[u]
-    prev = p
-    u = DOWN[t]
-    while u >= 0:
-        q = pos[u]
-        if q < 0 or covered >> q & 1 or not adj[prev] >> q & 1:
-            break
-        out |= 1 << q
-        prev = q
-        u = DOWN[u]
-    return out | (1 << p) if out else 0
+        if not build:
+            key = (board, allowed, cand, tuple(pos[10 * s:10 * s + 10]))
+            got = _RUN_COUNTS.get(key)
+            if got is None:
+                grow = _Runs(adj, pos, nummask, nbl, nbh, avail, allowed, False)
+                grow.all_from(cand)
+                got = _remember(_RUN_COUNTS, key, grow.count)
+            n += got
+            continue
+        grow = _Runs(adj, pos, nummask, nbl, nbh, avail, allowed, True)
+        grow.all_from(cand)
+        out.extend(grow.out)
+    return out if build else n
 
 
 class _Runs:
@@ -224,68 +261,48 @@ class _Runs:
                  "pos")
 
     def __init__(self, adj, pos, nummask, nbl, nbh, avail, allowed, build):
-        self.adj = adj
-        self.pos = pos
-        self.nummask = nummask
-        self.nbl = nbl
-        self.nbh = nbh
-        self.avail = avail
-        self.allowed = allowed
-        self.build = build
+        self.adj, self.pos, self.nummask, self.nbl, self.nbh = adj, pos, nummask, nbl, nbh
+        self.avail, self.allowed, self.build = avail, allowed, build
         self.count = 0
         self.out: list = []
+
+    def all_from(self, cand: int) -> None:
+        """Every run of two or more tiles of ``cand`` (one suit), from each lowest tile
+        that something above can join, on each allowed space."""
+        pos = self.pos
+        for lo in bits(cand):
+            u = UP[lo]
+            if not (u >= 0 and (cand >> u & 1 or pos[u] >= 0)):
+                continue  # nothing above lo can join it
+            for p in bits(self.allowed):
+                self.walk(lo, p, 1 << p, 0, ((p, lo),), p, lo)
 
     def walk(self, t: int, prev: int, used: int, res: int, cells: tuple, p_lo: int,
              lo: int) -> None:
         """``t`` was just placed on ``prev``; try every way to place the next tile up."""
-        adj = self.adj
-        pos = self.pos
-        u = UP[t]
-        pv = prev
-        while u >= 0:
-            if self.avail >> u & 1:
-                free = self.allowed & adj[pv] & ~used & ~res
-                while free:
-                    lq = free & -free
-                    free ^= lq
-                    q = lq.bit_length() - 1
-                    cells2 = (*cells, (q, u))
-                    used2 = used | lq
-                    if self.build:
-                        self._record(cells2, used2, res, p_lo, lo, q, u)
-                    else:
-                        self.count += 1
-                    self.walk(u, q, used2, res, cells2, p_lo, lo)
-                return
-            q = pos[u]
-            if q < 0 or used >> q & 1 or not adj[pv] >> q & 1:
-                return
-            res |= 1 << q
-            pv = q
-            u = UP[u]
+        # the tops above t that the run walks through (reserved: never covered later), then
+        # the next tile up, which must be held
+        u, pv, passed = through(self.adj, self.pos, UP, t, prev, used)
+        if u < 0 or not self.avail >> u & 1:
+            return
+        res |= passed
+        free = self.allowed & self.adj[pv] & ~used & ~res
+        while free:
+            lq = free & -free
+            free ^= lq
+            q = lq.bit_length() - 1
+            cells2 = (*cells, (q, u))
+            used2 = used | lq
+            if self.build:
+                self._record(cells2, used2, res, p_lo, lo, q, u)
+            else:
+                self.count += 1
+            self.walk(u, q, used2, res, cells2, p_lo, lo)
 
     def _record(self, cells, used, res, p_lo, lo, p_hi, hi) -> None:
-        adj = self.adj
-        pos = self.pos
-        score = used | res
-        prev = p_lo
-        u = DOWN[lo]
-        while u >= 0:
-            q = pos[u]
-            if q < 0 or used >> q & 1 or not adj[prev] >> q & 1:
-                break
-            score |= 1 << q
-            prev = q
-            u = DOWN[u]
-        prev = p_hi
-        u = UP[hi]
-        while u >= 0:
-            q = pos[u]
-            if q < 0 or used >> q & 1 or not adj[prev] >> q & 1:
-                break
-            score |= 1 << q
-            prev = q
-            u = UP[u]
+        adj, pos = self.adj, self.pos
+        score = (used | res | ray(adj, pos, DOWN, lo, p_lo, used)
+                 | ray(adj, pos, UP, hi, p_hi, used))
         nbl, nbh, nummask = self.nbl, self.nbh, self.nummask
         for p, t in cells:
             lp = 1 << p
@@ -302,35 +319,21 @@ def final_tops(tops, cells) -> list[int]:
 
 def components(board: Board, tops, p: int) -> tuple[int, int]:
     """The set component and the run component of space ``p`` in ``tops`` (each a mask,
-    0 where it would be the tile alone): the general rule, used by ``check`` and push."""
+    0 where it would be the tile alone): the general rule, used by ``check``."""
     t = tops[p]
-    num = t % 10
-    U = 0
-    pos = [-1] * 50
-    for s, x in enumerate(tops):
-        if x >= 0:
-            pos[x] = s
-            if x % 10 == num:
-                U |= 1 << s
-    set_comp = _set_comp(board.nb_lo, board.nb_hi, 1 << p, U)
+    pos, nummask = index(tops)
+    set_comp = _set_comp(board.nb_lo, board.nb_hi, 1 << p, nummask[t % 10])
     return set_comp, _chain(board.adj, pos, t, p, 0)
 
 
 def score_mask(board: Board, tops, cells) -> int:
     """The spaces scoring for placing ``cells`` (every tile of every combo holding a placed
     tile, once): computed from the final position."""
-    fin = final_tops(tops, cells)
-    pos = [-1] * 50
-    nummask = [0] * 10
-    for s, x in enumerate(fin):
-        if x >= 0:
-            pos[x] = s
-            nummask[x % 10] |= 1 << s
+    pos, nummask = index(final_tops(tops, cells))
     nbl, nbh, adj = board.nb_lo, board.nb_hi, board.adj
     out = 0
     for p, t in cells:
-        lp = 1 << p
-        out |= _set_comp(nbl, nbh, lp, nummask[t % 10]) | _chain(adj, pos, t, p, 0)
+        out |= _set_comp(nbl, nbh, 1 << p, nummask[t % 10]) | _chain(adj, pos, t, p, 0)
     return out
 
 
@@ -340,6 +343,5 @@ def one_combo(board: Board, tops, cells) -> bool:
     placed = 0
     for p, _t in cells:
         placed |= 1 << p
-    p0 = cells[0][0]
-    set_comp, run_comp = components(board, fin, p0)
+    set_comp, run_comp = components(board, fin, cells[0][0])
     return bool(set_comp and not placed & ~set_comp) or bool(run_comp and not placed & ~run_comp)

@@ -1,4 +1,5 @@
-"""Lianxian position lines (``LianxianState.to_line`` writes them, ``from_line`` reads).
+"""Lianxian position lines: ``from_line`` reads them (``LianxianState.to_line`` writes
+them with ``text.write_line``).
 
 ``<rules> <status> <stacks> <racks> <public> <bag> <track> <recent>``, e.g.::
 
@@ -24,59 +25,14 @@ import re
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import Game
 from kifu.core.numbers import is_small_int
-from kifu.games.lianxian.state import (
-    DEAL,
-    FIRST,
-    HAND,
-    OVER,
-    REFILL,
-    SWAP,
-    TURN,
-    LianxianState,
-    seating_of,
-)
-from kifu.games.lianxian.tiles import ALL_TILES, TOKEN, mask_of, scan_tiles, seq_text, tiles_text
-from kifu.games.lianxian.variant import LianxianVariant, rules_spec
+from kifu.core.variant import short
+from kifu.games.lianxian.layout import DEAL, FIRST, HAND, OVER, REFILL, SWAP, TURN
+from kifu.games.lianxian.state import LianxianState, seating_of
+from kifu.games.lianxian.tiles import ALL_TILES, TOKEN, mask_of, scan_tiles, tiles_text
+from kifu.games.lianxian.variant import LianxianVariant
 
 FIELDS = ("status", "stacks", "racks", "public", "bag", "track", "recent")
 _SEAT = re.compile(r"p(0|[1-9][0-9]{0,5})")
-
-
-def _hidden(mask: int) -> str:
-    return "?" * mask.bit_count() or "-"
-
-
-def write_line(state: LianxianState, seat: int | None) -> str:
-    n = state.n
-
-    def sees(s: int) -> bool:
-        return seat is None or s == seat or s == state.partner(seat)
-
-    phase = state.phase
-    if phase == DEAL:
-        status = "deal"
-    elif phase == FIRST:
-        status = "first"
-    elif phase == OVER:
-        status = "over"
-    elif phase == TURN:
-        status = f"p{state.mover}"
-    elif phase == REFILL:
-        status = f"p{state.mover}:refill:{state.need_pub}:{state.need_rack}"
-    else:
-        aside = tiles_text(state.aside) if sees(state.mover) else _hidden(state.aside)
-        status = f"p{state.mover}:swap:{state.need_rack}:{aside}"
-    if state.recycle_due:
-        status += ":recycle"
-    stacks = "/".join(seq_text(st) for st in state.stacks)
-    racks = "/".join(tiles_text(r) if sees(s) else _hidden(r)
-                     for s, r in enumerate(state.racks))
-    bag = tiles_text(state.bag) if seat is None else _hidden(state.bag)
-    track = "/".join(str(x) for x in state.scores)
-    recent = "".join(f"p{s}" for s in state.recent) or "-"
-    del n
-    return " ".join((rules_spec(state.variant), status, stacks, racks,
-                     tiles_text(state.public), bag, track, recent))
 
 
 def _err(message: str, col: int) -> NotationError:
@@ -169,7 +125,7 @@ def from_line(game: Game, line: str) -> LianxianState:
         m = _SEAT.fullmatch(head)
         if not m or int(head[1:]) >= n:
             raise _err(f"status: expected deal, first, over or a seat p0..p{n - 1}, got "
-                       f"{status_f!r}", c_status)
+                       f"{short(status_f)}", c_status)
         mover = int(head[1:])
         if len(parts) == 1:
             phase = TURN
@@ -191,7 +147,7 @@ def from_line(game: Game, line: str) -> LianxianState:
                 raise _err("status: the draws still due for a swap: 1..its size",
                            c_status)
         else:
-            raise _err(f"status: cannot read {status_f!r} (p1, p1:refill:P:R, "
+            raise _err(f"status: cannot read {short(status_f)} (p1, p1:refill:P:R, "
                        "p1:swap:R:TILES, :recycle)", c_status)
     if recycle and phase not in (REFILL, SWAP):
         raise _err("status: only a refill or a swap can wait for a recycle", c_status)
@@ -209,7 +165,7 @@ def from_line(game: Game, line: str) -> LianxianState:
     else:
         seats = _SEAT.findall(recent_f)
         if "".join(f"p{s}" for s in seats) != recent_f:
-            raise _err(f"recent: expected - or seats like p2p0, got {recent_f!r}", c_recent)
+            raise _err(f"recent: expected - or seats like p2p0, got {short(recent_f)}", c_recent)
         recent = tuple(int(s) for s in seats)
         if len(set(recent)) != len(recent) or any(s >= n for s in recent):
             raise _err("recent: each seat of the game at most once", c_recent)

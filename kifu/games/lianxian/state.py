@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import combinations
 from math import comb
+from operator import add
 
 import msgspec
 
@@ -26,14 +27,13 @@ from kifu.games.lianxian.actions import (
     Swap,
 )
 from kifu.games.lianxian.board import Board, load_board
+from kifu.games.lianxian.layout import DEAL, FIRST, HAND, OVER, REFILL, SWAP, TURN
+from kifu.games.lianxian.text import render, write_line
 from kifu.games.lianxian.tiles import ALL_TILES, N_TILES, NUMBER, SUIT, TOKEN, tiles_of, tiles_text
 from kifu.games.lianxian.variant import LianxianVariant
 
-DEAL, FIRST, TURN, REFILL, SWAP, OVER = range(6)
-"""Phases: before the deal, before the first player, a player's turn, the dealer refilling
-after a placement, the dealer drawing a swap's tiles, over."""
-HAND = 4
-"""Tiles in a full rack and in the full public hand."""
+__all__ = ["DEAL", "FIRST", "HAND", "OVER", "REFILL", "SWAP", "TURN", "LianxianState",
+           "Placement", "Seating", "seating_of"]
 
 R_SETUP = "lianxian 1: setup"
 R_LINK = "lianxian 2: links and combos"
@@ -59,7 +59,7 @@ class Placement(msgspec.Struct, frozen=True, gc=False):
 class Seating:
     """Per-(board, players, team) tables: each seat's side, usable spaces, bonus spaces."""
 
-    __slots__ = ("allowed", "bonus", "finish", "sides")
+    __slots__ = ("_gains", "allowed", "bonus", "finish", "sides")
 
     def __init__(self, board: Board, n: int, team: bool, finish: int):
         sides = board.seating(n, team)
@@ -72,6 +72,20 @@ class Seating:
         self.bonus = tuple(board.side_mask(s) for s in sides)
         self.allowed = tuple(centre | empty | b for b in self.bonus)
         self.finish = finish or board.finish_line(n, team)
+        self._gains: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def gains(self, seat: int, score: int) -> tuple[int, ...]:
+        """What a placement by ``seat`` scoring the spaces ``score`` adds to each seat's
+        pawn: the mover a point a space, every other seat a point for each of its bonus
+        spaces (ruling 14), memoised."""
+        got = self._gains.get((seat, score))
+        if got is None:
+            got = tuple(score.bit_count() if s == seat else (score & b).bit_count()
+                        for s, b in enumerate(self.bonus))
+            if len(self._gains) >= 1 << 16:
+                self._gains.clear()
+            self._gains[(seat, score)] = got
+        return got
 
 
 _SEATINGS: dict[tuple, Seating] = {}
@@ -90,6 +104,9 @@ def seating_of(variant: LianxianVariant, n: int) -> Seating:
 
 class LianxianState(State):
     __slots__ = (
+        "_last",
+        "_stacks",
+        "_tops",
         "_undo",
         "aside",
         "bag",
@@ -104,7 +121,6 @@ class LianxianState(State):
         "recycle_due",
         "scores",
         "seating",
-        "stacks",
     )
 
     def __init__(self, n: int, variant: LianxianVariant):
@@ -117,8 +133,9 @@ class LianxianState(State):
         self.phase = DEAL
         self.mover = -1
         """The seat whose turn it is (during a refill or swap: whose tiles are drawn)."""
-        self.stacks: tuple[tuple[int, ...], ...] = ((),) * self.board.size
-        """Each space's tiles, bottom first; only the last (the top) counts."""
+        self.stacks = ((),) * self.board.size
+        self._last: tuple | None = None
+        """The placements ``legal_actions`` last listed at a turn (see ``_place``)."""
         self.racks: tuple[int, ...] = (0,) * n
         self.public = 0
         self.bag = ALL_TILES
@@ -177,11 +194,25 @@ class LianxianState(State):
         return Result(tuple(scores), tuple(1 if s % 2 == win else 2 for s in range(4)))
 
     # --- queries ------------------------------------------------------------------------
+    @property
+    def stacks(self) -> tuple[tuple[int, ...], ...]:
+        """Each space's tiles, bottom first; only the last (the top) counts. Setting it
+        also sets the top of each space (``_tops``, -1 for an empty space), which the hot
+        paths read."""
+        return self._stacks
+
+    @stacks.setter
+    def stacks(self, stacks: tuple[tuple[int, ...], ...]) -> None:
+        self._stacks = stacks
+        self._tops = tuple([st[-1] if st else -1 for st in stacks])
+
     def tops(self) -> list[int]:
-        return [st[-1] if st else -1 for st in self.stacks]
+        return list(self._tops)
 
     def under_count(self) -> int:
-        return sum(len(st) - 1 for st in self.stacks if st)
+        """The tiles under the tops: every tile on the board but the tops."""
+        tops = self._tops
+        return sum(map(len, self._stacks)) - len(tops) + tops.count(-1)
 
     def max_swap(self) -> int:
         """Ruling 10: the largest swap the mover may make (0: none is possible)."""
@@ -200,7 +231,7 @@ class LianxianState(State):
         bonus_masks = seating.bonus
         out = []
         scored: dict[int, tuple[int, tuple[int, ...]]] = {}
-        for cells, score in gen.generate(self.board, self.tops(),
+        for cells, score in gen.generate(self.board, self._tops,
                                          self.racks[seat] | self.public,
                                          seating.allowed[seat]):
             got = scored.get(score)
@@ -216,21 +247,20 @@ class LianxianState(State):
         phase = self.phase
         if phase == TURN:
             seat = self.mover
-            out: list[Action] = [
-                Place(cells) for cells, _ in gen.generate(
-                    self.board, self.tops(), self.racks[seat] | self.public,
-                    self.seating.allowed[seat])
-            ]
+            rack = self.racks[seat]
+            self._last = last = _places(self.board, self._tops, rack | self.public,
+                                        self.seating.allowed[seat])
+            out: list[Action] = list(last[1])
             k = self.max_swap()
             if k:
-                out.extend(_swaps(self.racks[seat], k))
+                out += _swaps(rack, k)
             else:
                 out.append(PASS)
             return out
         if phase in (REFILL, SWAP):
             if self.recycle_due:
                 return [RECYCLE]
-            return [DRAWS[t] for t in tiles_of(self.bag)]
+            return list(_draws(self.bag))
         if phase == FIRST:
             return list(FIRSTS[: self.n])
         return []
@@ -239,13 +269,17 @@ class LianxianState(State):
         phase = self.phase
         if phase == TURN:
             seat = self.mover
-            n = gen.generate(self.board, self.tops(), self.racks[seat] | self.public,
-                             self.seating.allowed[seat], False)
-            k = self.max_swap()
-            if not k:
-                return n + 1
-            r = self.racks[seat].bit_count()
-            return n + sum(_CHOOSE[r][i] for i in range(1, k + 1))
+            rack = self.racks[seat]
+            n = gen.count(self.board, self._tops, rack | self.public,
+                          self.seating.allowed[seat])
+            # max_swap() inline, and the swaps (or the pass) counted from a table: a copy
+            # kept for perft, whose every leaf's parent lands here (tools/perft_ratio.py
+            # lianxian-turns); tests/test_lianxian_perft.py holds it to legal_actions
+            r = rack.bit_count()
+            supply = self.bag.bit_count()
+            if supply < r:
+                supply += self.under_count()
+            return n + _SWAP_COUNT[r][min(HAND, r, supply)]
         if phase in (REFILL, SWAP):
             return 1 if self.recycle_due else self.bag.bit_count()
         if phase == FIRST:
@@ -260,7 +294,7 @@ class LianxianState(State):
             if self.recycle_due:
                 return [(RECYCLE, Fraction(1))]
             p = Fraction(1, self.bag.bit_count())
-            return [(DRAWS[t], p) for t in tiles_of(self.bag)]
+            return [(d, p) for d in _draws(self.bag)]
         if phase == FIRST:
             return [(a, Fraction(1, self.n)) for a in FIRSTS[: self.n]]
         return None
@@ -378,7 +412,7 @@ class LianxianState(State):
                         "its own and unowned bonus spaces", R_SPACE)
         if list(cells) != sorted(cells):
             return ("placement cells must be sorted by space", R_PLACE)
-        tops = self.tops()
+        tops = self._tops
         if gen.one_combo(board, tops, cells):
             return None
         return (_combo_why(board, tops, cells), R_COMBO)
@@ -411,15 +445,15 @@ class LianxianState(State):
 
     # --- push / pop ---------------------------------------------------------------------
     def push(self, action: Action) -> None:
-        self._undo.append((self.phase, self.mover, self.stacks, self.racks, self.public,
-                           self.bag, self.aside, self.need_pub, self.need_rack,
+        self._undo.append((self.phase, self.mover, self._stacks, self._tops, self.racks,
+                           self.public, self.bag, self.aside, self.need_pub, self.need_rack,
                            self.recycle_due, self.scores, self.recent))
         self.history.append(action)
         t = type(action)
         if t is Draw:
             self._draw(action.tile)  # type: ignore[attr-defined]
         elif t is Place:
-            self._place(action.cells)  # type: ignore[attr-defined]
+            self._place(action)  # type: ignore[arg-type]
         elif t is Swap:
             tiles = action.tiles  # type: ignore[attr-defined]
             m = 0
@@ -472,25 +506,37 @@ class LianxianState(State):
         self.bag = ALL_TILES & ~used
         self.phase = FIRST
 
-    def _place(self, cells) -> None:
+    def _place(self, place: Place) -> None:
         seat = self.mover
-        tops = self.tops()
-        score = gen.score_mask(self.board, tops, cells)
-        stacks = list(self.stacks)
+        tops = self._tops
+        cells = place.cells
+        # the spaces that score: kept by legal_actions beside the placements it listed for
+        # these tops (keyed by the Place objects it returned), else worked out
+        last = self._last
+        score = None
+        if last is not None and last[0] == tops:
+            score = last[2].get(id(place))
+        if score is None:
+            score = gen.score_mask(self.board, tops, cells)
+        stacks = list(self._stacks)
+        new_tops = list(tops)
         m = 0
         for p, t in cells:
             stacks[p] = (*stacks[p], t)
+            new_tops[p] = t
             m |= 1 << t
-        self.stacks = tuple(stacks)
+        self._stacks = tuple(stacks)
+        self._tops = tuple(new_tops)
         racks = list(self.racks)
         racks[seat] &= ~m
         self.racks = tuple(racks)
         self.public &= ~m
-        bonus = self.seating.bonus
-        scores = [sc + (score & bonus[s]).bit_count() for s, sc in enumerate(self.scores)]
-        scores[seat] = self.scores[seat] + score.bit_count()
-        self.scores = tuple(scores)
-        self.recent = (seat, *(s for s in self.recent if s != seat))
+        self.scores = scores = tuple(map(add, self.scores, self.seating.gains(seat, score)))
+        recent = self.recent
+        if recent and recent[0] != seat:
+            self.recent = (seat, *[s for s in recent if s != seat])
+        elif not recent:
+            self.recent = (seat,)
         if max(scores) >= self.seating.finish:
             self.phase = OVER  # ruling 12: no refill follows
             return
@@ -541,25 +587,25 @@ class LianxianState(State):
     def _recycle(self) -> None:
         under = 0
         stacks = []
-        for st in self.stacks:
+        for st in self._stacks:
             for t in st[:-1]:
                 under |= 1 << t
             stacks.append(st[-1:])
-        self.stacks = tuple(stacks)
+        self._stacks = tuple(stacks)  # the tops stay
         self.bag |= under
         self.recycle_due = False
 
     def pop(self) -> Action:
         if not self._undo:
             raise IndexError("nothing to undo")
-        (self.phase, self.mover, self.stacks, self.racks, self.public, self.bag, self.aside,
-         self.need_pub, self.need_rack, self.recycle_due, self.scores,
+        (self.phase, self.mover, self._stacks, self._tops, self.racks, self.public, self.bag,
+         self.aside, self.need_pub, self.need_rack, self.recycle_due, self.scores,
          self.recent) = self._undo.pop()
         return self.history.pop()
 
     # --- identity -----------------------------------------------------------------------
     def key(self) -> tuple:
-        return (self.variant, self.n, self.phase, self.mover, self.stacks, self.racks,
+        return (self.variant, self.n, self.phase, self.mover, self._stacks, self.racks,
                 self.public, self.bag, self.aside, self.need_pub, self.need_rack,
                 self.recycle_due, self.scores, self.recent)
 
@@ -571,17 +617,19 @@ class LianxianState(State):
         s._undo = []
         s.board = self.board
         s.seating = self.seating
-        (s.phase, s.mover, s.stacks, s.racks, s.public, s.bag, s.aside, s.need_pub,
+        s._last = None
+        (s.phase, s.mover, s._stacks, s._tops, s.racks, s.public, s.bag, s.aside, s.need_pub,
          s.need_rack, s.recycle_due, s.scores, s.recent) = (
-            self.phase, self.mover, self.stacks, self.racks, self.public, self.bag,
-            self.aside, self.need_pub, self.need_rack, self.recycle_due, self.scores,
-            self.recent)
+            self.phase, self.mover, self._stacks, self._tops, self.racks, self.public,
+            self.bag, self.aside, self.need_pub, self.need_rack, self.recycle_due,
+            self.scores, self.recent)
         return s
 
     def check_invariants(self) -> None:
         seen = 0
         total = 0
-        zones = [t for st in self.stacks for t in st]
+        assert self._tops == tuple(st[-1] if st else -1 for st in self._stacks), "tops"
+        zones = [t for st in self._stacks for t in st]
         for m in (*self.racks, self.public, self.bag, self.aside):
             zones.extend(tiles_of(m))
         for t in zones:
@@ -611,20 +659,13 @@ class LianxianState(State):
         assert len(set(self.recent)) == len(self.recent)
 
     # --- text ---------------------------------------------------------------------------
-    def _line(self, seat: int | None) -> str:
-        from kifu.games.lianxian.position import write_line
-
-        return write_line(self, seat)
-
     def to_line(self) -> str:
-        return self._line(None)
+        return write_line(self, None)
 
     def view(self, seat: int) -> str:
-        return self._line(seat)
+        return write_line(self, seat)
 
     def render(self, seat: int | None = None) -> str:
-        from kifu.games.lianxian.render import render
-
         return render(self, seat)
 
 
@@ -664,14 +705,64 @@ def _combo_why(board: Board, tops: list[int], cells) -> str:
             "the lines with links of one kind)")
 
 
-_CHOOSE = tuple(tuple(comb(r, k) for k in range(HAND + 1)) for r in range(HAND + 1))
+_SWAP_COUNT = tuple(
+    tuple(sum(comb(r, i) for i in range(1, k + 1)) or 1 for k in range(HAND + 1))
+    for r in range(HAND + 1))
+"""``_SWAP_COUNT[r][k]``: the turn's actions other than placements with ``r`` rack tiles
+and swaps of up to ``k`` allowed: every swap of 1..k tiles, or the pass when ``k`` is 0."""
+
+_LIMIT = 1 << 16
+_PLACES: dict[tuple, tuple] = {}
+_SWAPS: dict[tuple[int, int], tuple[Swap, ...]] = {}
+_DRAWS: dict[int, tuple[Draw, ...]] = {}
 
 
-def _swaps(rack: int, k: int) -> list[Swap]:
+def clear_caches() -> None:
+    """Forget every memo of the engine (for cold-cache benchmarks)."""
+    for memo in (_PLACES, _SWAPS, _DRAWS):
+        memo.clear()
+    _SEATINGS.clear()
+    gen.clear_caches()
+
+
+def _places(board: Board, tops: tuple[int, ...], avail: int, allowed: int) -> tuple:
+    """``(tops, placements, scores)`` for a turn: the ``Place`` of every placement in the
+    generator's order, and the spaces each scores keyed by the id of its ``Place``
+    (memoised per position: a search meets a board and hand again after each dealer
+    draw)."""
+    key = (board, tops, avail, allowed)
+    got = _PLACES.get(key)
+    if got is None:
+        places = []
+        scores = {}
+        for cells, score in gen.generate(board, tops, avail, allowed):
+            place = Place(cells)
+            places.append(place)
+            scores[id(place)] = score
+        if len(_PLACES) >= _LIMIT:
+            _PLACES.clear()
+        got = _PLACES[key] = (tops, tuple(places), scores)
+    return got
+
+
+def _swaps(rack: int, k: int) -> tuple[Swap, ...]:
     """Every swap of 1..k tiles of ``rack``."""
-    tiles = tiles_of(rack)
-    out = []
-    for size in range(1, k + 1):
-        for combo in combinations(tiles, size):
-            out.append(Swap(combo))
-    return out
+    got = _SWAPS.get((rack, k))
+    if got is None:
+        tiles = tiles_of(rack)
+        got = tuple(Swap(combo) for size in range(1, k + 1)
+                    for combo in combinations(tiles, size))
+        if len(_SWAPS) >= _LIMIT:
+            _SWAPS.clear()
+        _SWAPS[(rack, k)] = got
+    return got
+
+
+def _draws(bag: int) -> tuple[Draw, ...]:
+    """The dealer's draws from ``bag``, in tile order."""
+    got = _DRAWS.get(bag)
+    if got is None:
+        if len(_DRAWS) >= _LIMIT:
+            _DRAWS.clear()
+        got = _DRAWS[bag] = tuple([DRAWS[t] for t in tiles_of(bag)])
+    return got

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from kifu.core.errors import NotationError
+from kifu.core.variant import short
 
 SUITS = "THDCS"
 SUIT_SYMBOLS = "★♥♦♣♠"
@@ -41,14 +42,19 @@ def code(suit: int, number: int) -> int:
     return suit * 10 + number - 1
 
 
-def tiles_of(mask: int) -> list[int]:
-    """The codes of a tile mask, ascending."""
+def bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, ascending: the codes of a tile mask, the spaces of a space
+    mask."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+tiles_of = bits
+"""The codes of a tile mask, ascending (:func:`bits`)."""
 
 
 def mask_of(codes) -> int:
@@ -83,7 +89,7 @@ def scan_tiles(text: str, col0: int = 1) -> list[int]:
                 raise NotationError(f"tile {ch!r} needs a number 1..10 after it",
                                     col=col0 + i + 1)
             raise NotationError(
-                f"expected a tile (suit T H D C S or ★♥♦♣♠, then 1..10), got {text[i:]!r}",
+                f"expected a tile (suit T H D C S or ★♥♦♣♠, then 1..10), got {short(text[i:])}",
                 col=col0 + i,
             )
         out.append(code(_SUIT_OF[m.group(1)], int(m.group(2))))
@@ -95,5 +101,5 @@ def parse_tile(text: str, col0: int = 1) -> int:
     """Exactly one tile token."""
     codes = scan_tiles(text, col0)
     if len(codes) != 1:
-        raise NotationError(f"expected one tile, got {text!r}", col=col0)
+        raise NotationError(f"expected one tile, got {short(text)}", col=col0)
     return codes[0]

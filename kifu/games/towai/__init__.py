@@ -16,6 +16,8 @@ p1 had no other 6, so the turn ended; p2 holds only N1, which cannot follow by D
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
@@ -47,6 +49,11 @@ class Towai(Game):
 
     def from_line(self, line: str) -> TowaiState:
         return position.from_line(self, line)
+
+    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
+        from kifu.games.towai.worlds import world_sampler
+
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(state, text)

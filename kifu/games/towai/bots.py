@@ -121,7 +121,8 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
         if nodes > node_limit:
             raise Budget
         if state.wins[player] > start:  # type: ignore[index]
-            return []
+            # out only by playing the last card: a win at the turn cap is not going out
+            return [] if state.hand_size(player) == 0 else None
         phase = state.phase
         if phase == REBUILD:
             rebuild = Rebuild(state.pool())

@@ -20,6 +20,7 @@ import re
 
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action, State
+from kifu.core.variant import short
 from kifu.games.towai.actions import (
     FIRSTS,
     GIVES,
@@ -39,7 +40,8 @@ from kifu.games.towai.actions import (
 from kifu.games.towai.cards import CODE_OF, SIDE_NAME, TOKEN, bad_token_at, cards_text, split_cards
 from kifu.games.towai.state import CHAIN, R_COMBO
 
-_SEAT = re.compile(r"[pP](0|[1-9][0-9]*)\Z")
+_SEAT = re.compile(r"[pP](0|[1-9][0-9]{0,5})\Z")
+"""A seat: at most 6 ASCII digits (``int()`` refuses more than 4,300)."""
 _SIDES = {"day": 0, "night": 1}
 EXAMPLES = "day D5, night T3, D5, +D5, stop, pass, give N2"
 
@@ -48,7 +50,7 @@ def _card(text: str, col: int) -> int:
     code = CODE_OF.get(text.upper())
     if code is None:
         raise NotationError(
-            f"expected a card like D5, N2 or T4 (D3-D7, N1-N5, T1-T7), got {text!r}", col=col
+            f"expected a card like D5, N2 or T4 (D3-D7, N1-N5, T1-T7), got {short(text)}", col=col
         )
     return code
 
@@ -56,7 +58,8 @@ def _card(text: str, col: int) -> int:
 def _cards(text: str, col: int, what: str) -> tuple[int, ...]:
     cards = split_cards(text)
     if cards is None:
-        raise NotationError(f"bad card in the {what} {text!r}", col=col + bad_token_at(text) - 1)
+        raise NotationError(f"bad card in the {what} {short(text)}",
+                            col=col + bad_token_at(text) - 1)
     return tuple(cards)
 
 
@@ -64,6 +67,9 @@ def parse_action(state: State, text: str) -> Action:
     """The action written as ``text`` for ``state`` (raises :class:`NotationError` with a
     1-based ``col``; a ``+`` combo written outside a combo, or a plain card inside one,
     raises :class:`IllegalActionError`)."""
+    if not (text.isascii() and text.isprintable()):  # U+00A0 is no space, "ſ" no "s"
+        at = next(i for i, c in enumerate(text) if not " " <= c <= "~")
+        raise NotationError(f"an action is printable ASCII; {text[at]!r} is not", col=at + 1)
     parts = text.split()
     if not parts:
         raise NotationError(f"empty action (expected {EXAMPLES})", col=1)
@@ -72,7 +78,7 @@ def parse_action(state: State, text: str) -> Action:
     col2 = len(head) + 2
     if low in ("pass", "stop"):
         if len(parts) != 1:
-            raise NotationError(f"unexpected {parts[1]!r} after {head!r}", col=col2)
+            raise NotationError(f"unexpected {short(parts[1])} after {short(head)}", col=col2)
         return PASS if low == "pass" else STOP
     if low in _SIDES:
         if len(parts) != 2:
@@ -103,8 +109,8 @@ def parse_action(state: State, text: str) -> Action:
             raise NotationError("expected: rebuild <deck>", col=1)
         return Rebuild(_cards(parts[1], col2, "deck"))
     if len(parts) != 1:
-        raise NotationError(f"unexpected {parts[1]!r} after {head!r} (expected {EXAMPLES})",
-                            col=col2)
+        raise NotationError(
+            f"unexpected {short(parts[1])} after {short(head)} (expected {EXAMPLES})", col=col2)
     combo = head.startswith("+")
     card = _card(head[1:] if combo else head, 2 if combo else 1)
     chain = getattr(state, "phase", None) == CHAIN

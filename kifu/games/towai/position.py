@@ -13,6 +13,7 @@ import re
 
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import Game
+from kifu.core.variant import clip, short
 from kifu.games.towai.cards import (
     DRAW,
     SWAP,
@@ -66,9 +67,9 @@ def from_line(game: Game, line: str) -> TowaiState:
     def cards(i: int, text: str, *, sort: bool) -> list[int]:
         got = split_cards(text)
         if got is None:
-            raise err(i, f"bad cards {text!r}")
+            raise err(i, f"bad cards {short(text)}")
         if sort and got != sorted(got):
-            raise err(i, f"cards must be in canonical order: {cards_text(sorted(got))}")
+            raise err(i, f"cards must be in canonical order: {clip(cards_text(sorted(got)), 200)}")
         return got
 
     phase_t, side_t, hands_t, field_t, deck_t, disc_t, last_t, wins_t, meta_t = fields
@@ -83,25 +84,25 @@ def from_line(game: Game, line: str) -> TowaiState:
     deck = cards(5, deck_t, sort=False)
     discards = cards(6, disc_t, sort=True)
     if side_t not in ("day", "night"):
-        raise err(2, f"expected day or night, got {side_t!r}")
+        raise err(2, f"expected day or night, got {short(side_t)}")
     m = _LAST.match(last_t)
     if not m:
-        raise err(7, f"expected <last player>:<passes> like p1:0 or -:0, got {last_t!r}")
+        raise err(7, f"expected <last player>:<passes> like p1:0 or -:0, got {short(last_t)}")
     last = -1 if m.group(1) == "-" else int(m.group(1)[1:])
     passes = int(m.group(2))
     try:
         wins = tuple(int(w) for w in wins_t.split(","))
     except ValueError:
-        raise err(8, f"bad round wins {wins_t!r}") from None
+        raise err(8, f"bad round wins {short(wins_t)}") from None
     if len(wins) != n or any(w < 0 for w in wins):
-        raise err(8, f"expected {n} round-win counts, got {wins_t!r}")
+        raise err(8, f"expected {n} round-win counts, got {short(wins_t)}")
     mm = _META.match(meta_t)
     if not mm:
-        raise err(9, f"expected f<first player>t<turns>, got {meta_t!r}")
+        raise err(9, f"expected f<first player>t<turns>, got {short(meta_t)}")
     first, turns = int(mm.group(1)), int(mm.group(2))
     pm = _PHASE.match(phase_t)
     if not pm:
-        raise err(1, f"bad phase {phase_t!r} (F, D, E, L<seat>, P<seat>, C<seat>, "
+        raise err(1, f"bad phase {short(phase_t)} (F, D, E, L<seat>, P<seat>, C<seat>, "
                      "S<seat>[:<cards>], R<seat>:p, R<seat>:d<seats>)")
     simple, kind, kseat, sseat, sgiven, rseat, rwhat = pm.groups()
     given: list[int] = []

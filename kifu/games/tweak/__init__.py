@@ -3,6 +3,8 @@ T! card. Rules as implemented: ``docs/rules/tweak.md``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
@@ -36,6 +38,11 @@ class Tweak(Game):
 
     def from_line(self, line: str) -> TweakState:
         return position.from_line(self, line)
+
+    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
+        from kifu.games.tweak.worlds import world_sampler
+
+        return world_sampler(state, seat, self)
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(text)

@@ -6,7 +6,7 @@ import re
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Game
-from kifu.core.variant import short
+from kifu.core.variant import clip, short
 from kifu.games.tweak.cards import THIEF, cards_text, split_cards
 from kifu.games.tweak.state import (
     BOMB_PHASE,
@@ -55,7 +55,8 @@ def from_line(game: Game, line: str) -> TweakState:
             ):
                 raise err(i, f"bad cards {short(p)}")
             if sorted(cards) != cards:
-                raise err(i, f"cards must be in canonical order: {cards_text(sorted(cards))}")
+                raise err(i, "cards must be in canonical order: "
+                          f"{clip(cards_text(sorted(cards)), 200)}")
             out.append(tuple(cards))
         return out
 

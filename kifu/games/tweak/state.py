@@ -473,10 +473,11 @@ def _targets(backs: tuple[int, ...], deck: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _refill(h: list[int], c: int, deck: tuple[int, ...], dpos: int) -> int:
-    """Ruling 6 at the end of a turn, for ``step`` and ``run_moves``: the mover's sorted
-    hand ``h`` (edited in place) loses the card ``c`` it played and draws back up to
-    ``HAND_SIZE`` from ``deck[dpos:]``; returns the new ``dpos``. (``push`` does the same
-    inline, on perft's hot path; the validation tests hold the three to one another.)"""
+    """Ruling 6 at the end of a turn, for ``run_moves``: the mover's sorted hand ``h``
+    (edited in place) loses the card ``c`` it played and draws back up to ``HAND_SIZE``
+    from ``deck[dpos:]``; returns the new ``dpos``. (``push`` does the same inline, on
+    perft's hot path; tests/test_validate3_run.py and tests/test_run_moves_mutations.py
+    hold the two to one another.)"""
     left = len(deck) - dpos
     if left > 0 and len(h) == HAND_SIZE:  # one short: the deck's top takes its place
         h[h.index(c)] = deck[dpos]
@@ -491,6 +492,15 @@ def _refill(h: list[int], c: int, deck: tuple[int, ...], dpos: int) -> int:
         h.sort()
         dpos += k
     return dpos
+
+
+def _next_holder(hands, m: int, n: int) -> int:
+    """Ruling 8, the deck empty: the first seat after ``m`` whose hand (a tuple or list in
+    ``hands``) holds cards; some hand must."""
+    m = (m + 1) % n
+    while not hands[m]:
+        m = (m + 1) % n
+    return m
 
 
 def _without(t: tuple[int, ...], c: int) -> tuple[int, ...]:
@@ -998,142 +1008,14 @@ class TweakState(State):
         self._undo = _DISCARD  # type: ignore[assignment]
 
     def step(self, action: Action) -> int | None:
-        """``check`` then ``push`` in one call, returning the new ``to_move``. A card played
-        or a capture on a turn (nearly every action of a record) is checked and played in
-        one run: the table edit that checks a capture's cards is the one the play keeps,
-        and the end of the turn is ``push``'s. Anything else, or a play that fails the
-        check, goes through ``check`` and ``push`` (the same errors).
+        """``check`` then ``push`` in one call, returning the new ``to_move``. The dealer's
+        first-dealer choice and deal are checked and played in one run (a record's first
+        two moves; the deal is checked as a permutation of the round's cards). A turn's
+        play goes through ``check`` and ``push``: the fast replay plays turns in
+        ``run_moves``, so ``step`` sees them only where that loop stops (an illegal move
+        about to raise its error, or a T! card it does not take).
         ``tests/test_validate2_tweak_step.py`` compares the two ways."""
         t = type(action)
-        if (t is Capture or t is Place) and self.phase == TURN:
-            m = self.mover
-            hands = self.hands
-            c = action.card  # type: ignore[attr-defined]
-            if c in hands[m]:
-                table = self.table
-                deck = self._deck
-                dpos = self.dpos
-                if t is Place:
-                    z = list(table)
-                    z.insert(bisect_right(table, c), c)
-                    undo = self._undo
-                    if undo is not _DISCARD:
-                        undo.append((
-                            TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table,
-                            self._pbits, self.held,
-                        ))  # = self._snap()[:SHORT]
-                    self.history.append(action)
-                    table = tuple(z)
-                else:
-                    # check (as ``check``): the taken cards sorted and on the table, the
-                    # faces summing to the target; the table left is the play's
-                    taken = action.taken  # type: ignore[attr-defined]
-                    k = len(taken)
-                    target = self._tops[dpos] + self.jdelta
-                    bit = _PILE_BIT[m]
-                    z = list(table)
-                    try:
-                        if k == 1:
-                            x = taken[0]
-                            z.remove(x)
-                            ok = FACE[c] + FACE[x] == target
-                            add = bit[c] + bit[x]
-                        elif k == 2:
-                            x, y = taken
-                            z.remove(x)
-                            z.remove(y)
-                            ok = x <= y and FACE[c] + FACE[x] + FACE[y] == target
-                            add = bit[c] + bit[x] + bit[y]
-                        else:
-                            ok = bool(k or self.variant.empty_capture) and list(
-                                taken
-                            ) == sorted(taken)
-                            for x in taken:
-                                z.remove(x)
-                            ok = ok and FACE[c] + sum([FACE[x] for x in taken]) == target
-                            add = bit[c] + sum([bit[x] for x in taken])
-                    except ValueError:  # a taken card the table lacks
-                        ok = False
-                    if not ok:  # check raises the error (and push would play it)
-                        self.check(action)
-                        self.push(action)
-                        return self.to_move
-                    undo = self._undo
-                    if undo is not _DISCARD:
-                        undo.append((
-                            TURN, m, self.tused, self.jdelta, dpos, self.tpos, hands, table,
-                            self._pbits, self.held,
-                        ))  # = self._snap()[:SHORT]
-                    self.history.append(action)
-                    self._pbits += add
-                    table = tuple(z)
-                    if not table and k:  # a TWEAK (ruling 5), as _tweak
-                        tpos = self.tpos
-                        tpile = self.tpile
-                        if tpos < len(tpile):
-                            z = list(self.held)
-                            hm = z[m]
-                            if hm:
-                                y = list(hm)
-                                insort(y, tpile[tpos])
-                                z[m] = tuple(y)
-                            else:
-                                z[m] = (tpile[tpos],)
-                            self.held = tuple(z)
-                            self.tpos = tpos + 1
-                # the end of the turn, as push: the hand loses the card and refills
-                h = list(hands[m])
-                dpos = _refill(h, c, deck, dpos)
-                left = len(deck) - dpos
-                z = list(hands)
-                z[m] = tuple(h)
-                self.hands = hands = tuple(z)
-                if not table and left > 0:
-                    if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
-                        x, y = deck[dpos], deck[dpos + 1]
-                        table = (x, y) if x <= y else (y, x)
-                        dpos += 2
-                        left -= 2
-                    else:
-                        table = (deck[dpos],)
-                        dpos += 1
-                        left -= 1
-                self.table = table
-                self.dpos = dpos
-                if self.tused:
-                    self.tused = 0
-                if self.jdelta:
-                    self.jdelta = 0
-                if left > 0:
-                    self.mover = m = (m + 1) % self.n
-                    return m
-                if not any(hands):
-                    self._end_round()
-                    return self.to_move
-                n = self.n
-                m = (m + 1) % n
-                while not hands[m]:
-                    m = (m + 1) % n
-                self.mover = m
-                return m
-        if (t is UseJoker or t is UseShifter) and self.phase == TURN and self._turn_other_ok(
-            t, action
-        ):  # checked as check does; played as push does
-            undo = self._undo
-            if undo is not _DISCARD:
-                undo.append((
-                    TURN, self.mover, self.tused, self.jdelta, self.dpos, self.tpos,
-                    self.hands, self.table, self._pbits, self.held,
-                ))  # = self._snap()[:SHORT]
-            self.history.append(action)
-            if t is UseJoker:
-                self._spend(JOKER)
-                self.jdelta = action.delta  # type: ignore[attr-defined]
-            else:
-                self._spend(SHIFTER)
-                self.table = _with(self.table, self._deck[self.dpos])
-                self.dpos += 1
-            return self.mover
         if t is ChooseDealer and self.phase == FIRST:
             seat = action.seat  # type: ignore[attr-defined]
             if not (type(seat) is int and 0 <= seat < self.n and seat < len(DEALER_IS)):
@@ -1176,7 +1058,11 @@ class TweakState(State):
         card, a text that does not parse, another actor, an illegal move) stops the run
         with the state as before that move, for the caller's checked step; the end of a
         round stops it after the move. Forward-only states only (others: returns ``i``).
-        ``tests/test_validate3_run.py`` compares it with ``step``."""
+
+        A copy of the turn logic kept for speed: ``benchmarks/test_validate.py``
+        (``test_validate_over_parse_interleaved``) times it; ``tests/test_validate3_run.py``
+        holds it to ``step`` (``check`` + ``push``) move by move, and
+        ``tests/test_run_moves_mutations.py`` under changed rule constants and variants."""
         if self.phase != TURN or self._undo is not _DISCARD:
             return i
         start = i
@@ -1245,7 +1131,7 @@ class TweakState(State):
                     tl = z
                     pbits += bit[c] + sum([bit[x] for x in taken])
                 record(action)
-                if not tl and k:  # a TWEAK (ruling 5), as _tweak
+                if not tl and k:  # a TWEAK (ruling 5): _tweak inline (about 7 a record)
                     tpos = self.tpos
                     tpile = self.tpile
                     if tpos < len(tpile):
@@ -1282,8 +1168,9 @@ class TweakState(State):
                     insort(tl, deck[dpos])
                     dpos += 1
                 record(action)
-                self.held = _replace(held, m, _without(hm, code))
-                pbits += pile_bit[m][code]
+                self._pbits = pbits
+                self._spend(code, m)
+                pbits = self._pbits
                 tused = 1
                 i += 1
                 continue
@@ -1295,16 +1182,11 @@ class TweakState(State):
             h = hl[m]
             dpos = _refill(h, c, deck, dpos)
             left = ndeck - dpos
-            if not tl and left > 0:
-                if left >= 2:  # = sorted(deck[dpos : dpos + 2]); TABLE_REFILL is 2
-                    x, y = deck[dpos], deck[dpos + 1]
-                    tl = [x, y] if x <= y else [y, x]
-                    dpos += 2
-                    left -= 2
-                else:
-                    tl = [deck[dpos]]
-                    dpos += 1
-                    left -= 1
+            if not tl and left > 0:  # as push, inline (about 7 a record)
+                k = TABLE_REFILL if left >= TABLE_REFILL else left
+                tl = sorted(deck[dpos : dpos + k])
+                dpos += k
+                left -= k
             if left > 0:
                 m = nxt[m]
                 continue
@@ -1318,8 +1200,8 @@ class TweakState(State):
                 self._end_round()
                 return i
             m = nxt[m]
-            while not hl[m]:
-                m = nxt[m]
+            if not hl[m]:  # ruling 8: empty hands are skipped
+                m = _next_holder(hl, m, n)
         if i > start:
             self.hands = tuple(map(tuple, hl))
             self.table = tuple(tl)
@@ -1391,7 +1273,9 @@ class TweakState(State):
                 )
             if not _contains_all(self.table, taken):
                 return (
-                    f"the table ({cards_text(self.table)}) does not hold {cards_text(taken)}",
+                    f"the table ({cards_text(self.table)}) does not hold "
+                    f"{cards_text(taken[:40])}"
+                    + (f"... ({len(taken)} cards)" if len(taken) > 40 else ""),
                     "tweak 5: capture table cards",
                 )
             total = FACE[action.card] + sum(FACE[c] for c in taken)
@@ -1568,18 +1452,18 @@ class TweakState(State):
             m = self.mover
             self._finish_turn(m, hands[m], hands)
         elif t is UseJoker:
-            self._spend(JOKER)
+            self._spend(JOKER, self.mover)
             self.jdelta = action.delta
         elif t is UseShifter:
-            self._spend(SHIFTER)
+            self._spend(SHIFTER, self.mover)
             self.table = _with(self.table, self._deck[self.dpos])
             self.dpos += 1
         elif t is UseThief:
-            self._spend(THIEF)
+            self._spend(THIEF, self.mover)
             self.victim = action.victim
             self.phase = STEAL_PHASE
         elif t is UseBomb:
-            self._spend(BOMB)
+            self._spend(BOMB, self.mover)
             q = self._bomb_queue()
             if q:
                 self.queue = q
@@ -1623,9 +1507,8 @@ class TweakState(State):
             self.tpos = tpos + 1
         return ()
 
-    def _spend(self, code: int) -> None:
-        """Use a T! card: it leaves the player's hand of T! cards for their pile."""
-        m = self.mover
+    def _spend(self, code: int, m: int) -> None:
+        """``m`` uses a T! card: it leaves their hand of T! cards for their pile."""
         self.held = _replace(self.held, m, _without(self.held[m], code))
         self._pbits += _PILE_BIT[m][code]
         self.tused = 1
@@ -1633,8 +1516,9 @@ class TweakState(State):
     def _finish_turn(
         self, m: int, hand: tuple[int, ...], hands: tuple[tuple[int, ...], ...]
     ) -> None:
-        """Ruling 6, after the mover ``m`` played: their hand becomes ``hand`` refilled to 3
-        (``hands`` is the tuple of hands to update), then an empty table gets 2 cards; then
+        """Ruling 6, after the mover ``m`` played: their hand becomes ``hand`` refilled to
+        ``HAND_SIZE`` (``hands`` is the tuple of hands to update), then an empty table gets
+        ``TABLE_REFILL`` cards; then
         the next player (ruling 8: with no deck, empty hands are skipped), or the round
         ends when every hand is empty."""
         deck, dpos = self._deck, self.dpos
@@ -1662,11 +1546,7 @@ class TweakState(State):
             if not any(hands):
                 self._end_round()
                 return
-            n = self.n
-            s = (m + 1) % n
-            while not hands[s]:
-                s = (s + 1) % n
-            self.mover = s
+            self.mover = _next_holder(hands, m, self.n)
         else:
             self.mover = (m + 1) % self.n
 
@@ -1705,8 +1585,8 @@ class TweakState(State):
         self.tpos = 0
         first = (self.dealer + 1) % n
         pos = HAND_SIZE * n
-        if len(deck) >= pos:  # every hand full: the k-th seat after the dealer gets every
-            # n-th card from the k-th, three cards sorted by three swaps
+        if HAND_SIZE == 3 and len(deck) >= pos:  # every hand full: the k-th seat after the
+            # dealer gets every n-th card from the k-th, three cards sorted by three swaps
             hands = [()] * n
             for k in range(n):
                 a, b, c = deck[k:pos:n]

@@ -1,4 +1,6 @@
-"""A text picture of a Lianxian position: the board with its lines, then the zones.
+"""Lianxian positions as text: the position line (``write_line``; the format is described
+and read in ``position.py``) and a picture for people (``render``): the board with its
+lines, then the zones.
 
 Spaces with an ``at ROW COL`` in the board file are drawn on a grid: a line between grid
 neighbours is drawn (``-`` across, ``|`` down, ``\\`` and ``/`` diagonally, ``X`` where two
@@ -7,7 +9,46 @@ diagonals cross); any other line is listed under the picture.
 
 from __future__ import annotations
 
+from kifu.games.lianxian.layout import DEAL, FIRST, OVER, REFILL, TURN
 from kifu.games.lianxian.tiles import TOKEN, seq_text, tiles_text
+from kifu.games.lianxian.variant import rules_spec
+
+
+def _hidden(mask: int) -> str:
+    return "?" * mask.bit_count() or "-"
+
+
+def write_line(state, seat: int | None) -> str:
+    """The position line of ``state``, or what ``seat`` sees of it (``None``: all)."""
+
+    def sees(s: int) -> bool:
+        return seat is None or s == seat or s == state.partner(seat)
+
+    phase = state.phase
+    if phase == DEAL:
+        status = "deal"
+    elif phase == FIRST:
+        status = "first"
+    elif phase == OVER:
+        status = "over"
+    elif phase == TURN:
+        status = f"p{state.mover}"
+    elif phase == REFILL:
+        status = f"p{state.mover}:refill:{state.need_pub}:{state.need_rack}"
+    else:
+        aside = tiles_text(state.aside) if sees(state.mover) else _hidden(state.aside)
+        status = f"p{state.mover}:swap:{state.need_rack}:{aside}"
+    if state.recycle_due:
+        status += ":recycle"
+    stacks = "/".join(seq_text(st) for st in state.stacks)
+    racks = "/".join(tiles_text(r) if sees(s) else _hidden(r)
+                     for s, r in enumerate(state.racks))
+    bag = tiles_text(state.bag) if seat is None else _hidden(state.bag)
+    track = "/".join(str(x) for x in state.scores)
+    recent = "".join(f"p{s}" for s in state.recent) or "-"
+    return " ".join((rules_spec(state.variant), status, stacks, racks,
+                     tiles_text(state.public), bag, track, recent))
+
 
 CELL = 9  # characters per grid column: "[H10 ×2]" fits
 GAP = 3
@@ -78,8 +119,6 @@ def board_picture(state) -> list[str]:
 def render(state, seat: int | None = None) -> str:
     """The picture for people; with ``seat``, only what that seat sees (the racks of the
     other seats but a 2-vs-2 partner as ``?``, as ``view`` hides them)."""
-    from kifu.games.lianxian.state import DEAL, OVER, TURN
-
     board = state.board
     n = state.n
     mode = ", 2 vs 2 (teams p0+p2, p1+p3)" if state.variant.team else ""

@@ -1,0 +1,209 @@
+"""What the game-independent searchers (``pimc``, ``ismcts``) need to know of each game: a
+leaf score for positions where a rollout stops early, the cheap policy rollouts follow,
+how far rollouts go, the default settings (tuned so a decision stays cheap) and, where a
+solver answers the question quickly, a per-world exact value of every action.
+
+Everything here is advice about play, not rules: the searchers only ever play legal
+actions of the real position, whatever a profile says.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from kifu.core.game import Action, Result, State
+
+Scores = Callable[[State], Sequence[float]]
+Solver = Callable[[State, int, Sequence[Action]], "list[float] | None"]
+Candidates = Callable[[State, list[Action], int], list[Action]]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How the searchers play one game.
+
+    - ``scores(state)``: a running score per seat (higher is better) for a position where a
+      rollout stops before the end; ``scale`` is the score difference worth about 73% of a
+      pairwise comparison (``tanh`` of 1); ``margin`` is the weight of that score margin
+      beside the ranks at the end of a game (:func:`utilities`).
+    - ``rollout``: the policy rollouts play (a bot name: ``greedy`` or ``random``);
+      ``horizon``: the player decisions a rollout makes before it is scored (``None``: to
+      the end of the game).
+    - ``pimc``/``ismcts``: the default parameters of each bot for this game.
+    - ``solve(world, seat, actions)``: exact utilities of ``actions`` in a world where every
+      card is known, or ``None`` where the solver would be too slow (then rollouts).
+    - ``candidates(state, legal, k)``: at most ``k`` actions worth searching (the rest are
+      not considered); ``None`` keeps every legal action.
+    """
+
+    scores: Scores
+    scale: float
+    margin: float = 0.25
+    rollout: str = "greedy"
+    horizon: int | None = None
+    pimc: dict = field(default_factory=dict)
+    ismcts: dict = field(default_factory=dict)
+    solve: Solver | None = None
+    candidates: Candidates | None = None
+
+
+def pairwise(result: Result, seat: int) -> float:
+    """The seat's share of pairwise comparisons at the end: 1 for each other seat ranked
+    below it, 1/2 for each sharing its rank, 0 above (1 = alone first, 0 = alone last)."""
+    n = len(result.ranks)
+    if n < 2:
+        return 1.0
+    mine = result.ranks[seat]
+    won = sum(1.0 if r > mine else 0.5 if r == mine else 0.0
+              for s, r in enumerate(result.ranks) if s != seat)
+    return won / (n - 1)
+
+
+def soft_margins(scores: Sequence[float], scale: float) -> list[float]:
+    """Per seat, the mean over the other seats of ``(1 + tanh(difference / scale)) / 2``."""
+    n = len(scores)
+    out = []
+    for s in range(n):
+        tot = sum(0.5 + 0.5 * math.tanh((scores[s] - scores[o]) / scale)
+                  for o in range(n) if o != s)
+        out.append(tot / (n - 1) if n > 1 else 1.0)
+    return out
+
+
+def utilities(state: State, profile: Profile) -> list[float]:
+    """Every seat's utility in [0, 1]: at the end of the game :func:`pairwise` (weight
+    ``1 - profile.margin``) plus the soft score margin (weight ``profile.margin``); before
+    it, the soft margin of the profile's running scores alone. The margin separates
+    actions that lead to the same ranks: with ranks alone, a few sampled worlds often tie
+    every action, and a game whose end is near-binary gives searches little to go on."""
+    result = state.result()
+    margins = soft_margins(profile.scores(state), profile.scale)
+    if result is None:
+        return margins
+    w = profile.margin
+    return [(1 - w) * pairwise(result, s) + w * margins[s] for s in range(state.n)]
+
+
+# --- the games ---------------------------------------------------------------------------
+
+def _tweak_scores(state: State) -> list[float]:
+    from kifu.games.tweak.cards import POINTS, split_cards
+
+    f = state.to_line().split(" ")
+    totals = [int(x) for x in f[4].split(",")]
+    if f[1] == "E":  # over: the last round is in the totals
+        return totals
+    out = []
+    for s, (pile, held) in enumerate(zip(f[9].split("/"), f[10].split("/"), strict=True)):
+        pts = sum(POINTS[c] for c in (split_cards(pile) if pile != "-" else []))
+        pts += sum(POINTS[c] for c in (split_cards(held) if held != "-" else []))
+        out.append(totals[s] + pts)
+    return out
+
+
+def _graph_t_scores(state: State) -> list[float]:
+    out = []
+    for hs in state.heights:  # type: ignore[attr-defined]
+        a, b = sorted(hs, reverse=True)[:2]
+        out.append(a + b / 100)
+    return out
+
+
+def _towai_scores(state: State) -> list[float]:
+    f = state.to_line().split(" ")
+    hands = f[3].split("/")
+    wins = [int(x) for x in f[8].split(",")]
+    sizes = [0 if h == "-" else sum(1 for ch in h if ch.isalpha()) for h in hands]
+    return [20 * w - k for w, k in zip(wins, sizes, strict=True)]
+
+
+def _lianxian_scores(state: State) -> list[float]:
+    return list(state.scores)  # type: ignore[attr-defined]
+
+
+def _alice_scores(state: State) -> list[float]:
+    return list(state.sp)  # type: ignore[attr-defined]
+
+
+def _lianxian_candidates(state: State, legal: list[Action], k: int) -> list[Action]:
+    """The ``k`` placements with the most points net of the bonus given to opponents (ties:
+    more points, then generation order), and the greedy pick; with no placement, the
+    fallback of the game's bots (swap the whole rack, or pass) only."""
+    from kifu.games.lianxian.bots import _fallback, opponents_bonus
+
+    pls = state.placements()  # type: ignore[attr-defined]
+    if not pls:
+        return [_fallback(state)]  # type: ignore[arg-type]
+    order = sorted(range(len(pls)), key=lambda i: (-(pls[i].points - opponents_bonus(
+        state, pls[i])), -pls[i].points, i))  # type: ignore[arg-type]
+    best = max(range(len(pls)), key=lambda i: (pls[i].points, -i))
+    keep = order[:k]
+    if best not in keep:
+        keep.append(best)
+    return [pls[i].action for i in sorted(keep)]
+
+
+GRAPH_T_DD_CARDS = 9
+"""GRAPH-T: a world is solved double dummy once at most this many cards are left in the
+hands (the mover's trick included)."""
+GRAPH_T_DD_NODES = 4000
+"""GRAPH-T: the node budget of one double-dummy search (past it: rollouts)."""
+
+
+def _graph_t_solve(world: State, seat: int, actions: Sequence[Action]) -> list[float] | None:
+    """Exact values by the double-dummy searcher of ``kifu.puzzles.graph_t_dd`` (the player
+    against every other seat), late in the game only; a pairwise share of the place plus a
+    hair of the tallest stack."""
+    from kifu.puzzles.base import Budget
+    from kifu.puzzles.graph_t_dd import OutOfBudget, Searcher, unpack
+
+    st = world
+    if sum(len(st.hand_codes(p)) for p in range(st.n)) > GRAPH_T_DD_CARDS:  # type: ignore[attr-defined]
+        return None
+    v = st.variant
+    s = Searcher(st.n, st.hands, st.heights, st.trick, st.leader,  # type: ignore[attr-defined]
+                 st.greyed, seat, trump=v.grey_wins == "trump",  # type: ignore[attr-defined]
+                 anyone=v.grey_open == "anyone",
+                 budget=Budget(nodes=GRAPH_T_DD_NODES, seconds=None))
+    n = st.n
+    out = []
+    try:
+        for a in actions:
+            undo = s.push(2 * a.card + a.grey_side)  # type: ignore[attr-defined]
+            place, shared, tallest, _ = unpack(s.value())
+            s.pop(undo)
+            worse = n - place - shared + 1
+            out.append((worse + 0.5 * (shared - 1)) / (n - 1) + tallest * 1e-6)
+    except OutOfBudget:
+        return None
+    finally:
+        s.close()
+    return out
+
+
+PROFILES: dict[str, Profile] = {
+    "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
+                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8}),
+    "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
+                       pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
+                       solve=_graph_t_solve),
+    "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
+                     pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8}),
+    "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
+                        pimc={"worlds": 5, "actions": 4, "z": 0.5},
+                        ismcts={"iters": 12, "worlds": 4, "actions": 4},
+                        candidates=_lianxian_candidates),
+    "alice": Profile(_alice_scores, scale=1.0, rollout="random", horizon=None,
+                     pimc={"worlds": 4}, ismcts={"iters": 20, "worlds": 6}),
+}
+
+
+def profile(game_id: str) -> Profile:
+    """The profile of a game (a plain one, random rollouts to the end, for a game without)."""
+    return PROFILES.get(game_id) or Profile(lambda st: [0.0] * st.n, scale=1.0,
+                                            rollout="random")
+
+
+__all__ = ["PROFILES", "Profile", "pairwise", "profile", "utilities"]

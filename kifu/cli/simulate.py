@@ -1,0 +1,133 @@
+"""``kifu simulate``: play K games under each rule set on the same seeds and report what the
+rules change (kifu.lab.simulate does the work; this is the command line)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+import msgspec
+
+from kifu import games
+from kifu.bots import default_bot
+from kifu.cli.common import CliError, handle_errors
+from kifu.cli.options import _load_cards, positive, quiet_option, seed_callback, with_cards
+from kifu.cli.scale import executor_options
+from kifu.lab.simulate import GAMES_PER_CHUNK, MAX_PLIES
+
+
+def _cards(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--cards FILE`` (as every command's), remembering the path: it is an input, so no
+    output may be written over it."""
+    ctx.meta["kifu.simulate.cards"] = value
+    return _load_cards(ctx, param, value)
+
+
+def _int_seed(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    seed = seed_callback(ctx, param, value)
+    if not isinstance(seed, int):
+        raise CliError(f"--seed: simulate needs an integer seed (game i is played from "
+                       f"SEED+i), not {value!r}")
+    return seed
+
+
+def _same(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+@click.command(short_help="Measure what a rule change does: paired bot games, with intervals.")
+@click.argument("game_name", metavar="GAME")
+@click.option("-n", "--players", type=int, required=True, help="Number of seats.")
+@click.option("--games", "count", type=int, default=100, show_default=True,
+              callback=positive("--games"), help="Games per rule set (seeds SEED, SEED+1...).")
+@click.option("-s", "--seed", default="1", show_default=True, callback=_int_seed,
+              help="The first seed (an integer); game i is played from SEED+i under every "
+                   "rule set.")
+@click.option("--rules", "rules", multiple=True, metavar="SPEC",
+              help="A rule set to compare (repeatable; default: the game's default rules).")
+@click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
+              help="Compare the first rule set with itself changed this way (repeatable).")
+@click.option("--bots", default=None,
+              help="Comma-separated bots, one per seat, or one for every seat (default: "
+                   "greedy where the game has it, else random).")
+@click.option("--cards", "cards", metavar="FILE", default=None, callback=_cards,
+              is_eager=True, help="Alice: play every rule set with the card set in FILE.")
+@click.option("--max-plies", type=int, default=MAX_PLIES, show_default=True,
+              callback=positive("--max-plies"),
+              help="Safety cap: a game still going after this many plies is cut and counted.")
+@click.option("--json", "as_json", is_flag=True,
+              help="The report as JSON (kifu schema simulate).")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Also write every game's record (rule set after rule set) to FILE.")
+@click.option("--db", default=None, metavar="PATH",
+              help="Also import every game's record into this archive (kifu archive).")
+@click.option("--html", "html", default=None, metavar="FILE",
+              help="Also write a self-contained HTML report with charts to FILE.")
+@quiet_option("No progress bar and no archive summary: the report only.")
+@executor_options(chunk_size=GAMES_PER_CHUNK, unit="seeds")
+@handle_errors
+def simulate(game_name, players, count, seed, rules, sets, bots, cards, max_plies, as_json,
+             output, db, html, quiet, workers, dask, chunk_size) -> None:
+    """Play GAME with bots under each rule set, game i from seed SEED+i under every one
+    (paired: the same deal wherever the rules allow), and report per rule set the lengths,
+    scores, margins, seat win rates with a seat-fairness test and the game's own events;
+    per pair of rule sets, each metric's paired difference B - A with its 95% interval,
+    a verdict that calls a change only when the interval excludes zero, and how often the
+    winner changes. The report is the same whatever --workers or --dask.
+
+    One --rules plus --set compares those rules with the change. Example:
+    kifu simulate tweak -n 3 --games 2000 --rules tweak/1 --set threshold=60
+    """
+    from kifu.lab import simulate as lab
+
+    game = games.get(game_name)
+    game.check_players(players)
+    specs = lab.rule_sets(game, rules, sets)
+    if cards is not None:
+        specs = [game.rules_spec(with_cards(game, game.parse_rules(s), cards)) for s in specs]
+    names = [b.strip() for b in bots.split(",")] if bots else [default_bot(game)]
+    outputs = [p for p in (output, db, html) if p is not None and p != "-"]
+    # the cards file (an input) and each output are distinct files
+    inputs = [p for p in [click.get_current_context().meta.get("kifu.simulate.cards")] if p]
+    for k, path in enumerate(outputs):
+        for other in outputs[k + 1:] + inputs:
+            if _same(path, other):
+                raise CliError(f"{path}: given twice (an output over another output or an "
+                               "input); name another file")
+    if "-" in (output, db):
+        raise CliError("-o and --db need a file, not - (the report goes to stdout)")
+    from kifu.notation.files import check_output
+
+    for path in (output, html):
+        if path is not None:  # a folder, a read-only file: refused before the games
+            check_output(path, inputs=inputs)
+    records = output is not None or db is not None
+    label = f"simulating {game.id}"
+    with click.progressbar(length=count, label=label, file=sys.stderr,
+                           hidden=quiet or not sys.stderr.isatty()) as bar:
+        sim = lab.simulate(game.id, players, count, seed, specs, names, max_plies=max_plies,
+                           records=records, workers=workers, dask=dask,
+                           chunk_size=chunk_size, on_progress=bar.update)
+    report = lab.analyse(sim)
+    from kifu.notation.files import write_output
+
+    if output is not None:
+        write_output(output, lab.records_text(sim), inputs=inputs)
+    if db is not None:
+        from kifu.archive import Archive
+        from kifu.archive.corpus import add_text
+
+        with Archive(db) as archive:
+            stats = add_text(archive, lab.records_text(sim), source="kifu simulate")
+        if not quiet:
+            click.echo(f"{db}: {stats.imported} record(s) imported, {stats.duplicates} "
+                       f"duplicate(s) skipped", err=True)
+    if html is not None:
+        from kifu.html.report import simulation_page
+
+        write_output(html, simulation_page(report), inputs=inputs)
+    if as_json:
+        click.echo(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
+    else:
+        click.echo(lab.format_text(report), nl=False)
