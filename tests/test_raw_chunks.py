@@ -122,6 +122,9 @@ def layouts(draw) -> bytes:
          size=1, cap=1000, read=64, bom=False)
 @example(data=b'[Game "tweak"]\n[Rules "tweak/1"]\n\np0 R3\n\n[Game "tweak"]\n%\n'
               b'[Rules "tweak/1"]\n\np0 R3', size=1, cap=3, read=5, bom=False)
+@example(data=b'[Game "tweak"]\n\np0 R3 {a note}\n{ a\n\n[Fake "header"]\n}\n{ a\n\n'
+              b'[Fake "header"]\n}\n\n[Game "tweak"]\n[Rules "tweak/1"]\n[Players "a, b"]',
+         size=2, cap=45, read=22, bom=False)  # a record start found, then more bytes read
 def test_text_chunks_read_as_one_reader(tmp_path_factory, data, size, cap, read,
                                         bom) -> None:
     data = (b"\xef\xbb\xbf" if bom else b"") + data

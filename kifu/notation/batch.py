@@ -439,8 +439,8 @@ def _raw_chunks(f: IO[bytes], lines: int, head: list[str], name: str, kind: str,
         if not data:
             eof = True
             continue
-        if start:
-            buf, scan = buf[start:], scan - start
+        if start:  # drop what was sent; the offsets into buf move with it
+            buf, scan, cut = buf[start:], scan - start, cut - start
             start = 0
         buf += data
         crlf = crlf or b"\r" in data
