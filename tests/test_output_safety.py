@@ -193,6 +193,31 @@ def test_html_and_import_refuse_their_inputs(archive: Path, tmp_path: Path) -> N
     assert archive.read_bytes() == data
 
 
+def test_match_and_simulate_never_replace_their_card_set(tmp_path: Path) -> None:
+    cards = tmp_path / "c.cards"
+    cards.write_bytes(CARDS.read_bytes())
+    one_line_error(invoke("match", "alice", "-n", "3", "--bots", "greedy,random", "--games",
+                          "1", "--cards", cards, "-o", cards, "-q"), "also an input")
+    one_line_error(invoke("simulate", "alice", "-n", "3", "--games", "1", "--cards", cards,
+                          "-o", cards, "-q"), "name another file")
+    assert cards.read_bytes() == CARDS.read_bytes()
+
+
+def test_analyze_and_mine_refuse_their_inputs_before_the_work(archive: Path,
+                                                              tmp_path: Path) -> None:
+    g = tmp_path / "g.kifu"
+    text = g.read_text()
+    data = archive.read_bytes()
+    for args in (("analyze", g, "-o", g), ("puzzles", "mine", g, "-o", g),
+                 ("puzzles", "mine", "--db", archive, "-o", archive),
+                 ("puzzles", "mine", g, "--store", archive, "-o", archive)):
+        r = invoke(*args, "-q")
+        one_line_error(r, "also an input")
+        assert not r.stdout, r.stdout  # refused before any record was judged
+    assert g.read_text() == text
+    assert archive.read_bytes() == data
+
+
 def test_an_archive_is_never_a_device_or_a_folder(tmp_path: Path) -> None:
     dev = tmp_path / "null"
     before = char_device(dev)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from kifu.cli.common import CliError, handle_errors
-from kifu.cli.options import QuestionCommand, quiet_option
+from kifu.cli.options import QuestionCommand, option_inputs, quiet_option
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import (
     RECORDS_PER_CHUNK,
@@ -18,7 +18,13 @@ from kifu.lab.analyze import (
     format_report,
     to_json_lines,
 )
-from kifu.notation.files import display_name, input_files, load_records, write_output
+from kifu.notation.files import (
+    check_output,
+    display_name,
+    input_files,
+    load_records,
+    write_output,
+)
 from kifu.notation.record import format_records
 
 
@@ -70,6 +76,9 @@ def analyze(files, index, which, spec, budget_nodes, budget_seconds, dd_cards, t
     if as_json and output == "-":
         raise CliError("--json and -o -: both would go to stdout; write the records to a file")
     paths = input_files(files)
+    inputs = [*paths, *option_inputs()]
+    if output is not None:
+        check_output(output, inputs=inputs)  # refused now, not after the analysis
     jobs = []
     for path in paths:
         for i, loc in enumerate(load_records(path), 1):
@@ -93,6 +102,6 @@ def analyze(files, index, which, spec, budget_nodes, budget_seconds, dd_cards, t
             elif report:
                 click.echo(format_report(analysis, every_ply=every_ply))
     if output is not None:
-        write_output(output, format_records(annotated), inputs=paths)
+        write_output(output, format_records(annotated), inputs=inputs)
         if output != "-" and not quiet:
             click.echo(f"{output}: {len(annotated)} annotated record(s)", err=True)

@@ -11,6 +11,7 @@ from kifu import games
 from kifu.cli.common import echo_json, handle_errors, parse_variant_options
 from kifu.cli.options import (
     cards_option,
+    option_inputs,
     positive,
     quiet_option,
     seed_callback,
@@ -20,7 +21,7 @@ from kifu.cli.options import (
 from kifu.cli.scale import executor_options
 from kifu.core.errors import VariantError
 from kifu.lab.match import play_match, report_text, summarize
-from kifu.notation.files import write_output
+from kifu.notation.files import check_output, write_output
 
 
 @click.command(short_help="Rank bots by playing them against each other, seats rotated.")
@@ -56,6 +57,9 @@ def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, da
 
     Example: kifu match graph-t --players 3 --bots pimc,greedy --games 200 --workers 2
     """
+    inputs = option_inputs()  # --cards: the record file must not land on it
+    if output is not None:
+        check_output(output, inputs=inputs)  # refused now, not after the games
     game = games.get(game_name)
     names = [b.strip() for b in bots.split(",")]
     if any(not b for b in names):
@@ -76,7 +80,7 @@ def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, da
             texts += recs
     report = summarize(game.id, spec, names, players, outcomes, seed)
     if output is not None:
-        write_output(output, "\n".join(texts))
+        write_output(output, "\n".join(texts), inputs=inputs)
     if as_json:
         echo_json(report)
         return

@@ -9,7 +9,13 @@ import click
 
 from kifu import games
 from kifu.cli.common import handle_errors
-from kifu.cli.options import QuestionCommand, max_memory_option, quiet_option, seconds_callback
+from kifu.cli.options import (
+    QuestionCommand,
+    max_memory_option,
+    option_inputs,
+    quiet_option,
+    seconds_callback,
+)
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import BUDGET_NODES
 from kifu.lab.generate import GAMES_PER_CHUNK, GIVE_UP, Progress, generate_puzzles
@@ -201,6 +207,10 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
     if db and store:
         raise click.UsageError("--store is for files: with --db the archive itself keeps "
                                "the puzzles")
+    inputs: list[str] = [*input_files(files), *option_inputs()] if files else [db]
+    if store:
+        inputs.append(store)
+    check_output(output, inputs=inputs)  # refused now, not after the search
     jobs: list[Job] = []
     if db:
         from kifu.archive import Archive
@@ -208,10 +218,8 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
         with Archive(db, readonly=True) as a:
             jobs = [archive_job(row["id"], row["text"], db)
                     for row in a.query(columns=("id", "text"))]
-        inputs: list[str] = [db]
     else:
-        inputs = input_files(files)
-        for path in inputs:
+        for path in input_files(files):
             for i, loc in enumerate(load_records(path), 1):
                 jobs.append(Job(loc, display_name(path), i))
     limits = Limits(dd_cards=dd_cards, budget_nodes=budget_nodes)
