@@ -112,12 +112,17 @@ def _replay_all(located) -> bool:
 def record_text(data: bytes) -> bool:
     """A text record file, read through the CLI's loader (bytes -> strict UTF-8); accepted
     when every record reads and replays (what ``kifu validate`` accepts)."""
+    return _read_then(lambda: list(read_stream(io.BytesIO(data), NAME)), _replay_all)
+
+
+def _read_then(read, then) -> bool:
+    """``then(read())``, or False when ``read`` raises a (located) :class:`KifuError`."""
     try:
-        located = list(read_stream(io.BytesIO(data), NAME))
+        found = read()
     except KifuError as e:
         check_located(e)
         return False
-    return _replay_all(located)
+    return then(found)
 
 
 def record_json(data: bytes) -> bool:
@@ -162,12 +167,8 @@ def puzzle(data: bytes) -> bool:
     """A puzzle file (text or JSON) through the loader of ``kifu solve``/``html``/
     ``validate``: bytes, strict UTF-8, streamed; each puzzle checked against its game
     (accepted when every puzzle reads and checks)."""
-    try:
-        found = list(read_puzzle_stream(io.BytesIO(data), NAME))
-    except KifuError as e:
-        check_located(e)
-        return False
-    return _puzzle_round_trip(found)
+    return _read_then(lambda: list(read_puzzle_stream(io.BytesIO(data), NAME)),
+                      _puzzle_round_trip)
 
 
 def puzzle_json(data: bytes) -> bool:
@@ -184,42 +185,34 @@ def puzzle_json(data: bytes) -> bool:
 def alice_cards(data: bytes) -> bool:
     """An Alice card-set file (``--cards FILE``): bounded, strict UTF-8, then parsed; a set
     that parses writes (``to_text``) and reads back equal."""
-    try:
-        text = read_stream_text(io.BytesIO(data), NAME, limit=MAX_DATA_FILE,
-                                what="a card-set file")
-        cs = parse_card_set(text, path=NAME)
-    except KifuError as e:
-        check_located(e)
-        return False
-    assert parse_card_set(cs.to_text(), path=NAME) == cs, "a card set does not read back"
-    return True
+    def reads_back(cs) -> bool:
+        assert parse_card_set(cs.to_text(), path=NAME) == cs, "a card set does not read back"
+        return True
+
+    return _read_then(lambda: parse_card_set(_text(data, MAX_DATA_FILE, "a card-set file"),
+                                             path=NAME), reads_back)
+
+
+def _text(data: bytes, limit: int, what: str) -> str:
+    return read_stream_text(io.BytesIO(data), NAME, limit=limit, what=what)
 
 
 def lianxian_board(data: bytes) -> bool:
     """A Lianxian board file: bounded, strict UTF-8, then parsed and its tables built."""
-    try:
-        text = read_stream_text(io.BytesIO(data), NAME, limit=MAX_DATA_FILE,
-                                what="a board file")
-        board = parse_board(text, path=NAME)
-    except KifuError as e:
-        check_located(e)
-        return False
-    for key in board.seats:
-        board.seating(len(board.seats[key]), key == 0)
-    assert all(board.index[name.upper()] == i for i, name in enumerate(board.space_names))
-    return True
+    def builds(board) -> bool:
+        for key in board.seats:
+            board.seating(len(board.seats[key]), key == 0)
+        assert all(board.index[name.upper()] == i for i, name in enumerate(board.space_names))
+        return True
+
+    return _read_then(lambda: parse_board(_text(data, MAX_DATA_FILE, "a board file"),
+                                          path=NAME), builds)
 
 
 def trace(data: bytes) -> bool:
     """A trace file (``kifu trace check``): bounded, strict UTF-8, replayed line by line."""
-    try:
-        text = read_stream_text(io.BytesIO(data), NAME, limit=MAX_TRACE_FILE,
-                                what="a trace file")
-        check_trace_text(text, NAME)
-    except KifuError as e:
-        check_located(e)
-        return False
-    return True
+    return _read_then(lambda: check_trace_text(_text(data, MAX_TRACE_FILE, "a trace file"),
+                                               NAME), lambda _: True)
 
 
 # --- positions, actions, rules ------------------------------------------------------------

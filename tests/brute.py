@@ -224,6 +224,13 @@ def random_graph_t(rng: Rng, *, players=(2, 3, 4), cards=(1, 3)) -> str:
     n = rng.choice(list(players))
     hi = min(cards[1], 2) if n == 4 else cards[1]
     k = rng.below(hi - cards[0] + 1) + cards[0]
+    return graph_t_trick_start(rng, "graph-t/1", n, k)
+
+
+def graph_t_trick_start(rng: Rng, rules: str, n: int, k: int) -> str:
+    """A random GRAPH-T position line at the start of a trick: ``n`` hands of ``k`` cards
+    (the grey card among them, maybe), a few plays already in the stacks (grey sides among
+    them), random grey players, a random leader."""
     pool = rng.shuffled(list(deck_codes(True)))
     hands = []
     for _ in range(n):
@@ -242,7 +249,7 @@ def random_graph_t(rng: Rng, *, players=(2, 3, 4), cards=(1, 3)) -> str:
     greyed = [s for s in range(n) if any(p & 1 for p in stacks[s]) or rng.below(3) == 0]
     lead = rng.below(n)
     return " ".join([
-        "graph-t/1", "/".join(hand_text(tuple(sorted(h))) for h in hands),
+        rules, "/".join(hand_text(tuple(sorted(h))) for h in hands),
         "/".join(plays_text(tuple(sorted(s))) for s in stacks), "-", f"p{lead}", f"p{lead}",
         "".join(f"p{s}" for s in greyed) or "-",
     ])

@@ -14,6 +14,8 @@ import brute
 import msgspec
 import pytest
 from click.testing import CliRunner
+from conftest import FIXTURES as FIX
+from conftest import ROOT
 
 from kifu import games
 from kifu.cli.main import cli
@@ -34,8 +36,6 @@ from kifu.notation.reader import parse_record, read_records
 from kifu.notation.record import format_record, identity_text, record_from_json, record_to_json
 from kifu.puzzles import QUESTIONS, ActionValue, Solution, get_question
 
-ROOT = Path(__file__).resolve().parent.parent
-FIX = ROOT / "fixtures"
 MISSED = sorted(FIX.glob("*/missed-win-*.kifu"))
 CLEAN = sorted(FIX.glob("*/no-blunder-*.kifu"))
 ANALYSED = MISSED + CLEAN

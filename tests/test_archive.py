@@ -266,26 +266,33 @@ def _rows(p: str) -> list:
         con.close()
 
 
-def test_version_1_archive_is_migrated_keeping_every_row(filled, tmp_path) -> None:
-    """An archive written by schema version 1 (record_players a rowid table) opens as the
-    current version with the same rows, and answers the same player queries."""
+def _old_archive(path: str, old: str, version: int, player_columns: str):
+    """An archive at ``old`` built by the schema up to ``version``, holding the rows of the
+    archive at ``path`` (record_players' columns in that version's order)."""
     import sqlite_utils
 
     from kifu.archive import schema
 
-    path, _ = filled
-    old = str(tmp_path / "v1.db")
     db = sqlite_utils.Database(old)
-    assert schema.migrate(db, old, upto=1) == 1
-    assert "WITHOUT ROWID" not in db["record_players"].schema
+    assert schema.migrate(db, old, upto=version) == version
     db.execute("ATTACH DATABASE ? AS cur", [path])
     for table in ("puzzles", "positions"):
         db.execute(f"INSERT INTO {table} SELECT * FROM cur.{table}")
     db.execute(f"INSERT INTO records SELECT {V2_RECORD_COLUMNS} FROM cur.records")
-    db.execute("INSERT INTO record_players (record_id, seat, name) "
-               "SELECT record_id, seat, name FROM cur.record_players")
+    db.execute(f"INSERT INTO record_players ({player_columns}) "
+               f"SELECT {player_columns} FROM cur.record_players")
     db.conn.commit()
     db.execute("DETACH DATABASE cur")
+    return db
+
+
+def test_version_1_archive_is_migrated_keeping_every_row(filled, tmp_path) -> None:
+    """An archive written by schema version 1 (record_players a rowid table) opens as the
+    current version with the same rows, and answers the same player queries."""
+    path, _ = filled
+    old = str(tmp_path / "v1.db")
+    db = _old_archive(path, old, 1, "record_id, seat, name")
+    assert "WITHOUT ROWID" not in db["record_players"].schema
     db.close()
 
     with Archive(old) as a:
@@ -449,24 +456,11 @@ def test_version_2_archive_gains_per_seat_results_and_the_identity(filled, tmp_p
     both stay."""
     import hashlib
 
-    import sqlite_utils
-
-    from kifu.archive import schema
-
     path, _ = filled
     old = str(tmp_path / "v2.db")
-    db = sqlite_utils.Database(old)
-    assert schema.migrate(db, old, upto=2) == 2
+    db = _old_archive(path, old, 2, "name, record_id, seat")
     assert "score" not in db["record_players"].columns_dict
-    db.execute("ATTACH DATABASE ? AS cur", [path])
-    for table in ("puzzles", "positions"):
-        db.execute(f"INSERT INTO {table} SELECT * FROM cur.{table}")
     # version 2 hashed the whole canonical text, comments included
-    db.execute(f"INSERT INTO records SELECT {V2_RECORD_COLUMNS} FROM cur.records")
-    db.execute("INSERT INTO record_players (name, record_id, seat) "
-               "SELECT name, record_id, seat FROM cur.record_players")
-    db.conn.commit()
-    db.execute("DETACH DATABASE cur")
     for rid, text in db.execute("SELECT id, text FROM records").fetchall():
         db.execute("UPDATE records SET hash = ? WHERE id = ?",
                    [hashlib.sha256(text.encode()).hexdigest(), rid])

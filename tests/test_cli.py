@@ -6,23 +6,9 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner
-
-from kifu.cli.main import all_commands, cli
+from kifu.cli.main import all_commands
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def play(run, *extra: str) -> str:

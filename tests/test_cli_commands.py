@@ -9,27 +9,15 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from kifu import games
-from kifu.cli.main import all_commands, cli
+from kifu.cli.main import all_commands
 from kifu.core.errors import KifuError
 from kifu.notation.reader import parse_records
 from kifu.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 GT_FIXTURES = sorted((ROOT / "fixtures" / "graph-t").glob("*.kifu"))
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def one_line_error(r, *needles: str) -> None:

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 from kifu import games
 from kifu.core.rng import Rng
 from kifu.games.graph_t.actions import PLAYS
-from kifu.games.graph_t.cards import IS_TOP, G, deck_codes, hand_text, plays_text
 from kifu.puzzles import get_question
 from kifu.puzzles import graph_t_dd as dd
 from kifu.puzzles.base import Budget
@@ -60,27 +59,7 @@ def random_position(rng: Rng, rules: str, n: int, k: int, in_trick: int) -> str:
     """A random GRAPH-T position: ``n`` hands of ``k`` cards (the grey card among them,
     maybe), a few plays already in the stacks, random grey players, then ``in_trick``
     random legal plays of the next trick."""
-    pool = rng.shuffled(list(deck_codes(True)))
-    hands = []
-    for _ in range(n):
-        h = [pool.pop() for _ in range(k)]
-        if rng.below(3) == 0:
-            h[0] = G
-        hands.append(h)
-    stacks = []
-    for _ in range(n):
-        s = []
-        for _ in range(rng.below(4)):
-            c = pool.pop()
-            s.append(2 * c + (1 if not IS_TOP[c] and rng.below(4) == 0 else 0))
-        stacks.append(s)
-    greyed = [s for s in range(n) if any(p & 1 for p in stacks[s]) or rng.below(3) == 0]
-    lead = rng.below(n)
-    line = " ".join([
-        rules, "/".join(hand_text(tuple(sorted(h))) for h in hands),
-        "/".join(plays_text(tuple(sorted(s))) for s in stacks), "-", f"p{lead}", f"p{lead}",
-        "".join(f"p{s}" for s in greyed) or "-",
-    ])
+    line = brute.graph_t_trick_start(rng, rules, n, k)
     state = GAME.from_line(line)
     for _ in range(in_trick):
         state.push(rng.choice(state.legal_actions()))

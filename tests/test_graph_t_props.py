@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from view_helpers import check_hands_field
 
 from kifu import games
 from kifu.core.game import DEALER
@@ -80,10 +81,4 @@ def test_views_hide_only_other_hands(n: int, variant: GraphTVariant, seed: int) 
     for seat in range(n):
         view = state.view(seat).split()
         assert view[0] == full[0] and view[2:] == full[2:]
-        hands, vhands = full[1].split("/"), view[1].split("/")
-        for s in range(n):
-            if s == seat:
-                assert vhands[s] == hands[s]
-            else:
-                assert set(vhands[s]) <= {"?", "-"}
-                assert vhands[s].count("?") == state.hand(s).bit_count()
+        check_hands_field(full[1], view[1], seat, [state.hand(s).bit_count() for s in range(n)])

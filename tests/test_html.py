@@ -20,7 +20,8 @@ from click.testing import CliRunner
 from kifu import games
 from kifu.cli.main import cli
 from kifu.html import draw
-from kifu.html.page import _json_script, unpack
+from kifu.html.assets import json_script
+from kifu.html.page import unpack
 from kifu.html.screenshots import sample_record
 from kifu.notation.reader import Located, parse_record, read_records
 from kifu.notation.record import format_record
@@ -128,7 +129,7 @@ def test_page_is_self_contained(tmp_path: Path) -> None:
     assert code == 0, html
     assert html.count("</script>") == 2 and "<!-- x" not in html
     assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;!-- x" in html
-    embedded = _json_script({"text": "</script><!-- & -->"})
+    embedded = json_script({"text": "</script><!-- & -->"})
     assert embedded.count("</script>") == 1 and "<!--" not in embedded
     assert json.loads(DATA.search(embedded).group(1)) == {"text": "</script><!-- & -->"}
     no_ns = re.sub(r'xmlns=\\?"http://www\.w3\.org/2000/svg\\?"', "", html)

@@ -20,6 +20,7 @@ from kifu.html import browser
 
 pytestmark = pytest.mark.skipif(browser.find() is None, reason=browser.INSTALL_HINT)
 
+from browser_helpers import check_clean  # noqa: E402
 from test_html import puzzle_file, record_file  # noqa: E402
 
 
@@ -50,20 +51,6 @@ def shown(driver) -> tuple[int, str]:
     """The ply the page is at and the position text it shows."""
     ply = int(driver.find_element("tag name", "body").get_attribute("data-ply"))
     return ply, driver.find_element("id", "position").get_attribute("textContent")
-
-
-def check_clean(driver, page: Path) -> None:
-    """No console message at error level, no request but the page itself."""
-    errors = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
-    assert not errors, errors
-    urls = []
-    for entry in driver.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg["method"] == "Network.requestWillBeSent":
-            urls.append(msg["params"]["request"]["url"])
-    assert all(u.split("#")[0] == page.resolve().as_uri() for u in urls), urls
-    assert driver.execute_script(
-        "return performance.getEntriesByType('resource').length") == 0
 
 
 def open_page(driver, page: Path) -> None:

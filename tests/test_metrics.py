@@ -133,3 +133,10 @@ def test_every_fixture_counts(path):
                   if k not in ("stack_total", "tallest_stack", "grey_stack", "goal_win")
                   and not k.startswith("wins_")]
     assert all(half[k] <= whole[k] for k in cumulative)
+
+
+@pytest.mark.parametrize("gid", ["tweak", "graph-t", "towai", "lianxian", "alice"])
+def test_a_game_not_dealt_counts_nothing(gid):
+    game = games.get(gid)
+    module = games.metrics_of(gid)
+    assert module.metrics(game.new_state(game.min_players)) == dict.fromkeys(module.METRICS, 0)

@@ -36,55 +36,51 @@ def check(game, question, line, expected, per=None):
     return sol
 
 
+def against_brute(game, spec: str, seed: str, count: int, position, answer) -> list[str]:
+    """Solve ``count`` random positions (``position(rng)``) with the question ``spec`` and
+    check each against the brute force ``answer(state)``: the answer, or (the answer, the
+    value of each first action). Returns the answers, in order."""
+    rng = Rng(seed)
+    q = get_question(spec)
+    answers = []
+    for _ in range(count):
+        line = position(rng)
+        want = answer(game.from_line(line))
+        expected, per = want if isinstance(want, tuple) else (want, None)
+        check(game, q, line, expected, per)
+        answers.append(expected)
+    return answers
+
+
 def test_this_turn_matches_brute_force() -> None:
-    rng = Rng("this-turn")
-    q = get_question("tweak-this-turn")
-    answers = set()
-    for _ in range(N):
-        line = brute.random_tweak(rng)
-        st = brute.TWEAK.from_line(line)
-        expected, per = brute.this_turn_answer(st)
-        check(brute.TWEAK, q, line, expected, per)
-        answers.add(expected.split(" ")[0])
-    assert answers == {"forced", "possible", "no"}, "the sample covers every kind of answer"
+    answers = against_brute(brute.TWEAK, "tweak-this-turn", "this-turn", N, brute.random_tweak,
+                            brute.this_turn_answer)
+    assert {a.split(" ")[0] for a in answers} == {"forced", "possible", "no"}, (
+        "the sample covers every kind of answer")
 
 
 @pytest.mark.parametrize("n", [1, 2])
 def test_within_matches_brute_force(n) -> None:
-    rng = Rng(f"within-{n}")
-    q = get_question(f"tweak-within {n}")
-    answers = set()
-    for _ in range(N // 2 if n == 1 else N):
-        line = brute.random_tweak(rng, players=(2,), hand=(1, 2), table=(0, 3), deck=(0, 2))
-        st = brute.TWEAK.from_line(line)
-        expected = brute.within_answer(st, n)
-        check(brute.TWEAK, q, line, expected)
-        answers.add(expected)
+    def position(rng: Rng) -> str:
+        return brute.random_tweak(rng, players=(2,), hand=(1, 2), table=(0, 3), deck=(0, 2))
+
+    answers = against_brute(brute.TWEAK, f"tweak-within {n}", f"within-{n}",
+                            N // 2 if n == 1 else N, position,
+                            lambda st: brute.within_answer(st, n))
     assert "no" in answers and "yes turns=1" in answers
 
 
 def test_best_points_matches_brute_force() -> None:
-    rng = Rng("points")
-    q = get_question("best-points")
-    seen = set()
-    for _ in range(N):
-        line = brute.random_tweak(rng, players=(2, 3), hand=(0, 2), table=(0, 2),
+    def position(rng: Rng) -> str:
+        return brute.random_tweak(rng, players=(2, 3), hand=(0, 2), table=(0, 2),
                                   deck_empty=True)
-        st = brute.TWEAK.from_line(line)
-        expected = brute.best_points_answer(st)
-        check(brute.TWEAK, q, line, expected)
-        seen.add(expected)
-    assert len(seen) > 3
+
+    answers = against_brute(brute.TWEAK, "best-points", "points", N, position,
+                            brute.best_points_answer)
+    assert len(set(answers)) > 3
 
 
 def test_double_dummy_matches_brute_force() -> None:
-    rng = Rng("dd")
-    q = get_question("double-dummy")
-    places = set()
-    for _ in range(N):
-        line = brute.random_graph_t(rng)
-        st = brute.GRAPH_T.from_line(line)
-        expected = brute.dd_answer(st)
-        check(brute.GRAPH_T, q, line, expected)
-        places.add(expected.split()[1])
-    assert len(places) >= 3
+    answers = against_brute(brute.GRAPH_T, "double-dummy", "dd", N, brute.random_graph_t,
+                            brute.dd_answer)
+    assert len({a.split()[1] for a in answers}) >= 3

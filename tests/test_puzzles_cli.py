@@ -9,24 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from kifu.cli.main import cli
 from kifu.notation.puzzle import check_puzzle, load_puzzles, puzzle_json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "fixtures" / "puzzles"
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
 
 
 def test_bundled_puzzles_check(run) -> None:

@@ -11,11 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from kifu import games
 from kifu.bots import play_actions
-from kifu.cli.main import cli
 from kifu.core.game import DEALER
 from kifu.notation.reader import parse_record
 from kifu.notation.replay import record_from_actions, replay
@@ -99,17 +97,6 @@ def test_sigkill_half_way_then_resume_loses_nothing(game_id, tmp_path) -> None:
     rec = parse_record(out.read_text())
     assert rec.moves == full.moves
     assert rec.headers["Result"] == full.headers["Result"] != "*"
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def invoke(*args: str, input: str | None = None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
 
 
 @pytest.mark.parametrize("game_id", games.ids())

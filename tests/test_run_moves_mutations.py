@@ -27,6 +27,7 @@ import sys
 from itertools import combinations
 
 import pytest
+from step_helpers import ACTORS, fwd_copy, run_whole, snapshot
 
 from kifu import games
 from kifu.core.game import DEALER, actor_name
@@ -49,7 +50,6 @@ from kifu.games.tweak.actions import (
     UseThief,
 )
 from kifu.notation.record import Move
-from kifu.notation.replay import _ACTORS as ACTORS
 
 MAX_PLIES = 160
 """Plies played per game (a whole single round of TWEAK, most of a GRAPH-T game)."""
@@ -144,18 +144,6 @@ def mutate(monkeypatch):
         _clear(gid)
 
 
-def fwd_copy(state):
-    s = state.copy()
-    s.forward_only()
-    return s
-
-
-def snapshot(state) -> tuple:
-    """The position (line and key), the mover, the history and the fields neither shows."""
-    hidden = (sorted(state.gone),) if hasattr(state, "gone") else (state.totals, state.tpos)
-    return (state.to_line(), state.key(), state.to_move, list(state.history), *hidden)
-
-
 def candidates(state, rng: random.Random) -> list:
     """The actions tried at a player's position: for TWEAK every card play and capture of
     up to three table cards or the whole table, built from the position (not from
@@ -191,14 +179,15 @@ def three_ways(state, action, plain: bool):
         stepped = None
     assert (ref is None) == (stepped is None), (state.to_line(), action)
     if ref is not None:
-        assert snapshot(stepped) == snapshot(ref), (state.to_line(), action)
+        assert snapshot(stepped, False) == snapshot(ref, False), (state.to_line(), action)
     run = fwd_copy(state)
-    before = snapshot(run)
+    before = snapshot(run, False)
     k = run.run_moves([Move(actor_name(state.to_move), "x")], 0, {"x": action}.get, ACTORS)
     if k:
-        assert ref is not None and snapshot(run) == snapshot(ref), (state.to_line(), action)
+        assert ref is not None, (state.to_line(), action)
+        assert snapshot(run, False) == snapshot(ref, False), (state.to_line(), action)
     else:
-        assert snapshot(run) == before, (state.to_line(), action)
+        assert snapshot(run, False) == before, (state.to_line(), action)
         assert ref is None or not plain, ("a legal plain move was not run", action)
     return ref
 
@@ -229,39 +218,22 @@ def play_three_ways(gid: str, n: int, variant, seed: int) -> list[str]:
         state.apply(a)
         played.append(a)
         trace.append(state.to_line())
-    run_whole(game, game.new_state(n, variant), played)
+    run_whole(game.new_state(n, variant), played, share=3, invariants=False)
     return trace
 
 
-def run_whole(game, state0, actions) -> None:
-    """The game replayed as records are on the fast path (``run_moves`` for stretches, a
-    ``step`` where it stops) ends where ``apply`` ends, and most moves were run."""
-    texts = [f"a{i}" for i in range(len(actions))]
-    memo = dict(zip(texts, actions, strict=True))
-    ref = state0.copy()
-    moves = []
-    for a in actions:
-        moves.append(Move(actor_name(ref.to_move), texts[len(moves)]))
-        ref.apply(a)
-    state = fwd_copy(state0)
-    i = ran = 0
-    while i < len(moves):
-        j = state.run_moves(moves, i, memo.get, ACTORS)
-        ran += j - i
-        if j < len(moves):
-            state.step(actions[j])
-            j += 1
-        i = j
-    assert snapshot(state) == snapshot(ref)
-    assert ran > len(moves) // 3, "most moves of a game are plain"
+def _variant(gid: str, **fields):
+    """The rules each game is played under here (TWEAK: one round)."""
+    if gid == "tweak":
+        return games.get("tweak").Variant(rounds=1, **fields)
+    return games.get(gid).Variant(**fields)
 
 
-def _tweak_variant(**fields):
-    return games.get("tweak").Variant(rounds=1, **fields)
-
-
-def _graph_t_variant(**fields):
-    return games.get("graph-t").Variant(**fields)
+SEEDS = {"tweak": (11, 12), "graph-t": (13, 14)}
+"""Per game: the seed of the constant tests and of the variant-field tests."""
+CONSTANTS = ([("tweak", n, v) for n, v in TWEAK_CONSTANTS]
+             + [("graph-t", n, v) for n, v in GRAPH_T_CONSTANTS])
+FIELDS = [("tweak", f) for f in TWEAK_FIELDS] + [("graph-t", f) for f in GRAPH_T_FIELDS]
 
 
 _BASE_TRACES: dict[tuple, list[str]] = {}
@@ -275,31 +247,18 @@ def _base_trace(gid: str, n: int, variant, seed: int) -> list[str]:
     return _BASE_TRACES[key]
 
 
-@pytest.mark.parametrize(("name", "value"), TWEAK_CONSTANTS,
-                         ids=[f"{n}-{i}" for i, (n, _) in enumerate(TWEAK_CONSTANTS)])
-def test_tweak_constant(mutate, name: str, value) -> None:
-    variant = _tweak_variant()
-    base = _base_trace("tweak", 3, variant, 11)
-    mutate("tweak", name, value)
-    assert play_three_ways("tweak", 3, variant, 11) != base, f"{name} changed nothing"
+@pytest.mark.parametrize(("gid", "name", "value"), CONSTANTS,
+                         ids=[f"{g}-{n}-{i}" for i, (g, n, _) in enumerate(CONSTANTS)])
+def test_constant(mutate, gid: str, name: str, value) -> None:
+    variant, seed = _variant(gid), SEEDS[gid][0]
+    base = _base_trace(gid, 3, variant, seed)
+    mutate(gid, name, value)
+    assert play_three_ways(gid, 3, variant, seed) != base, f"{name} changed nothing"
 
 
-@pytest.mark.parametrize("fields", TWEAK_FIELDS, ids=lambda f: "-".join(f))
-def test_tweak_variant_field(fields: dict) -> None:
-    base = _base_trace("tweak", 3, _tweak_variant(), 12)
-    assert play_three_ways("tweak", 3, _tweak_variant(**fields), 12) != base
-
-
-@pytest.mark.parametrize(("name", "value"), GRAPH_T_CONSTANTS,
-                         ids=[n for n, _ in GRAPH_T_CONSTANTS])
-def test_graph_t_constant(mutate, name: str, value) -> None:
-    variant = _graph_t_variant()
-    base = _base_trace("graph-t", 3, variant, 13)
-    mutate("graph-t", name, value)
-    assert play_three_ways("graph-t", 3, variant, 13) != base, f"{name} changed nothing"
-
-
-@pytest.mark.parametrize("fields", GRAPH_T_FIELDS, ids=lambda f: "-".join(f))
-def test_graph_t_variant_field(fields: dict) -> None:
-    base = _base_trace("graph-t", 3, _graph_t_variant(), 14)
-    assert play_three_ways("graph-t", 3, _graph_t_variant(**fields), 14) != base
+@pytest.mark.parametrize(("gid", "fields"), FIELDS,
+                         ids=[f"{g}-{'-'.join(f)}" for g, f in FIELDS])
+def test_variant_field(gid: str, fields: dict) -> None:
+    seed = SEEDS[gid][1]
+    base = _base_trace(gid, 3, _variant(gid), seed)
+    assert play_three_ways(gid, 3, _variant(gid, **fields), seed) != base

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from browser_helpers import check_clean
 from click.testing import CliRunner
 
 from kifu.cli.main import cli
@@ -53,16 +54,7 @@ def test_report_in_chromium(driver, gid: str, tmp_path: Path) -> None:
     driver.get(page.resolve().as_uri())
     driver.find_element("css selector", "svg[data-chart=wins]")
 
-    # no console message, no request but the page itself
-    logged = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
-    assert not logged, logged
-    urls = []
-    for entry in driver.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg["method"] == "Network.requestWillBeSent":
-            urls.append(msg["params"]["request"]["url"])
-    assert urls and all(u.split("#")[0] == page.resolve().as_uri() for u in urls), urls
-    assert driver.execute_script("return performance.getEntriesByType('resource').length") == 0
+    assert check_clean(driver, page), "the page itself was requested"
 
     # the embedded report is the JSON report
     island = driver.execute_script("return document.getElementById('kifu-data').textContent")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from view_helpers import check_hands_field
 
 from kifu import games
 from kifu.bots import play_actions
@@ -42,13 +43,7 @@ def test_a_view_hides_exactly_the_other_hands_the_deck_and_others_swap_choices(n
             view = state.view(seat).split()
             assert view[0] == line[0] and view[2:3] == line[2:3] and view[4] == line[4]
             assert view[6:] == line[6:]  # discards, last player, wins, turns: public
-            hands, shown = line[3].split("/"), view[3].split("/")
-            for s in range(n):
-                if s == seat:
-                    assert shown[s] == hands[s]
-                else:
-                    assert set(shown[s]) <= {"?", "-"}
-                    assert shown[s].count("?") == state.hand_size(s)
+            check_hands_field(line[3], view[3], seat, [state.hand_size(s) for s in range(n)])
             assert set(view[5]) <= {"?", "-"} and view[5].count("?") == len(state.deck)
             if state.phase == SWAP_PHASE and state.given:
                 mine = (seat - state.mover) % n

@@ -5,6 +5,7 @@ pruning, no tables) on random small positions."""
 from __future__ import annotations
 
 import pytest
+from towai_helpers import small_hands
 
 from kifu import games
 from kifu.bots.towai import solver_out_line
@@ -12,7 +13,7 @@ from kifu.core.errors import NotationError
 from kifu.core.rng import Rng
 from kifu.games.towai.actions import PLAYS, Rebuild
 from kifu.games.towai.bots import out_line
-from kifu.games.towai.cards import ALL_CARDS, CODE_OF, cards_text
+from kifu.games.towai.cards import CODE_OF, cards_text
 from kifu.games.towai.state import CHAIN, DEAL, LEAD, OVER, PLAY, REBUILD, SWAP_PHASE
 from kifu.puzzles import Budget, get_question, questions_for
 
@@ -72,6 +73,14 @@ def test_a_win_at_the_turn_cap_with_cards_in_hand_is_not_going_out() -> None:
 # --- the naive brute force ---------------------------------------------------------------------
 
 
+def after_each(state):
+    """A copy of ``state`` after each legal action, in order."""
+    for a in state.legal_actions():
+        nxt = state.copy()
+        nxt.apply(a)
+        yield nxt
+
+
 def naive_out(state, player: int, start: int) -> bool:
     if state.wins[player] > start:  # the round ended: out only if the player's hand is empty
         return state.hand_size(player) == 0
@@ -83,11 +92,7 @@ def naive_out(state, player: int, start: int) -> bool:
         return naive_out(nxt, player, start)
     if state.phase in (LEAD, PLAY, CHAIN) and state.mover != player:
         return False
-    results = []
-    for a in state.legal_actions():
-        nxt = state.copy()
-        nxt.apply(a)
-        results.append(naive_out(nxt, player, start))
+    results = [naive_out(nxt, player, start) for nxt in after_each(state)]
     if state.phase == SWAP_PHASE and state.to_move != player:
         return all(results)
     return any(results)
@@ -98,11 +103,7 @@ def naive_win(state, player: int, start: int) -> bool:
         return True
     if state.phase in (DEAL, OVER, REBUILD):
         return False
-    results = []
-    for a in state.legal_actions():
-        nxt = state.copy()
-        nxt.apply(a)
-        results.append(naive_win(nxt, player, start))
+    results = [naive_win(nxt, player, start) for nxt in after_each(state)]
     return any(results) if state.to_move == player else all(results)
 
 
@@ -114,12 +115,7 @@ def small_positions(count: int, seed: int):
     made = 0
     while made < count:
         n = 2 + rng.below(2)
-        cards = rng.shuffled(ALL_CARDS)
-        hands = []
-        for _ in range(n):
-            k = 1 + rng.below(3)
-            hands.append(sorted(cards[:k]))
-            cards = cards[k:]
+        hands, cards = small_hands(rng, n)
         lead = rng.below(3) == 0
         mover = rng.below(n)
         field = [] if lead else cards[: 1 + rng.below(2)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from towai_helpers import small_hands
 
 from kifu import games
 from kifu.bots.towai import OutBot
@@ -256,12 +257,7 @@ def _cap_ties(cap_tie: str, seed: int) -> int:
     for _ in range(400):
         n = 2 + rng.below(3)
         first, mover = rng.below(n), rng.below(n)
-        cards = rng.shuffled(ALL_CARDS)
-        hands = []
-        for _ in range(n):
-            k = 1 + rng.below(3)
-            hands.append(sorted(cards[:k]))
-            cards = cards[k:]
+        hands, cards = small_hands(rng, n)
         rules = "towai/1;cap=5" + (";cap_tie=from" if cap_tie == "from" else "")
         line = " ".join([rules, f"P{mover}", "day", "/".join(cards_text(h) for h in hands),
                          cards_text(cards[:1]), cards_text(cards[1:2]), "-",

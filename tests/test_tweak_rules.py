@@ -18,23 +18,8 @@ from kifu.bots import play_actions
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
-from kifu.games.tweak.actions import (
-    BOMB_ALL,
-    JOKER_DOWN,
-    JOKER_UP,
-    PASS,
-    PLACE,
-    SHIFT,
-    STEAL,
-    THIEF_ON,
-    Capture,
-    ChooseDealer,
-    Deal,
-    Place,
-    UseJoker,
-    UseShifter,
-    UseThief,
-)
+from kifu.games.tweak import actions as act
+from kifu.games.tweak.actions import JOKER_DOWN, PASS, PLACE, THIEF_ON, Capture
 from kifu.games.tweak.cards import (
     CODE_OF,
     DEFAULT_BACKS,
@@ -239,7 +224,7 @@ def test_joker_plus_and_minus_change_which_captures_are_legal() -> None:
     s = pos(["R3", "O1"], table="R4Y2G4", deck="R3O4", held=["!J", "-"])  # target 10
     assert capture_set(s) == []
     assert "!J+" in texts(s) and "!J-" in texts(s)
-    s.apply(JOKER_UP)  # 11 = 3 + 4 + 4
+    s.apply(act.JOKER_UP)  # 11 = 3 + 4 + 4
     assert s.to_line().split()[1] == "T0+"
     assert capture_set(s) == [(c("R3"), cs("R4G4"))]
     assert c("!J") in s.piles[0] and s.held[0] == ()
@@ -254,7 +239,7 @@ def test_joker_plus_and_minus_change_which_captures_are_legal() -> None:
 def test_shifter_moves_the_deck_top_to_the_table_and_changes_the_target() -> None:
     s = pos(["G1", "O1"], table="Y4", deck="R2O3Y1", held=["!S", "-"])
     assert s.target == 9 and capture_set(s) == []
-    s.apply(SHIFT)
+    s.apply(act.SHIFT)
     assert s.table == cs("R2Y4")
     assert s.deck_left() == (c("O3"), c("Y1"))
     assert s.target == 7  # the back of O3
@@ -266,7 +251,7 @@ def test_shifter_needs_a_deck() -> None:
     s = pos(["R1", "O1"], table="Y5", deck="-", held=["!S", "-"])
     assert "!S" not in texts(s)
     with pytest.raises(IllegalActionError) as e:
-        s.check(SHIFT)
+        s.check(act.SHIFT)
     assert e.value.rule == "tweak 7: Shifter"
 
 
@@ -278,11 +263,11 @@ def test_thief_then_dealer_steal_puts_the_card_on_the_table() -> None:
     assert s.to_line().split()[1] == "S0:1"
     assert texts(s) == ["steal O1", "steal Y4"]  # the two O1 are one outcome
     with pytest.raises(IllegalActionError):
-        s.check(STEAL[c("G2")])
-    s.apply(STEAL[c("Y4")])
+        s.check(act.STEAL[c("G2")])
+    s.apply(act.STEAL[c("Y4")])
     assert s.hands[1] == cs("O1O1") and s.table == cs("Y4Y5")
     assert s.to_move == 0 and s.to_line().split()[1] == "T0u"
-    assert not any(type(a) is UseThief for a in s.legal_actions())
+    assert not any(type(a) is act.UseThief for a in s.legal_actions())
 
 
 def test_thief_needs_an_opponent_with_cards() -> None:
@@ -299,7 +284,7 @@ def test_bomb_victims_answer_in_turn_order_from_the_next_seat() -> None:
     # p2 bombs; p3 and p1 hold cards, p0 holds none: the queue is p3, p1
     s = pos(["-", "O1O2", "R1", "G2G3Y1"], table="Y5", deck="R3", phase="T2",
             held=["-", "-", "!B", "-"])
-    s.apply(BOMB_ALL)
+    s.apply(act.BOMB_ALL)
     assert s.phase == BOMB_PHASE and s.to_line().split()[1] == "B2:3,1"
     assert s.to_move == 3
     assert texts(s) == ["Y1", "G2", "G3"]  # the victim chooses
@@ -314,16 +299,16 @@ def test_bomb_victims_answer_in_turn_order_from_the_next_seat() -> None:
 
 def test_bomb_with_no_victim_is_spent() -> None:
     s = pos(["R1", "-", "-"], table="Y5", deck="-", held=["!B", "-", "-"])
-    s.apply(BOMB_ALL)
+    s.apply(act.BOMB_ALL)
     assert s.phase == TURN and s.to_move == 0
     assert c("!B") in s.piles[0] and s.held[0] == ()
 
 
 def test_one_t_card_per_turn() -> None:
     s = pos(["R1", "O1"], table="Y5", deck="R3O4O5O6G6G5Y6", held=["!J!S!T", "-"])
-    s.apply(JOKER_UP)
+    s.apply(act.JOKER_UP)
     assert all(not t.startswith("!") for t in texts(s))
-    for a in (SHIFT, THIEF_ON[1], JOKER_DOWN):
+    for a in (act.SHIFT, THIEF_ON[1], JOKER_DOWN):
         with pytest.raises(IllegalActionError) as e:
             s.check(a)
         assert e.value.rule == "tweak 5: one T! a turn"
@@ -336,7 +321,7 @@ def test_a_t_card_is_not_usable_with_an_empty_hand() -> None:
     s = pos(["-", "O1"], table="Y5", deck="R3O4O5", held=["!J!B", "-"])
     assert s.legal_actions() == [PASS]
     with pytest.raises(IllegalActionError) as e:
-        s.check(BOMB_ALL)
+        s.check(act.BOMB_ALL)
     assert e.value.rule == "tweak 8: empty hand"
 
 
@@ -414,10 +399,10 @@ def test_next_round_is_dealt_by_the_seat_before_the_dealer() -> None:
 
 def test_deal_order_round_robin_from_the_seat_after_the_dealer() -> None:
     s = G.new_state(3)
-    s.apply(ChooseDealer(1))
+    s.apply(act.ChooseDealer(1))
     deck = tuple(Rng(5).shuffled(s._components))
     tpile = tuple(Rng(6).shuffled(s._t_components))
-    s.apply(Deal(deck, tpile))
+    s.apply(act.Deal(deck, tpile))
     assert s.to_move == 2  # the seat after the dealer plays first
     assert s.hands[2] == tuple(sorted(deck[0:9:3]))
     assert s.hands[0] == tuple(sorted(deck[1:9:3]))
@@ -430,14 +415,14 @@ def test_deal_order_round_robin_from_the_seat_after_the_dealer() -> None:
 
 def test_deal_must_be_the_rounds_cards() -> None:
     s = G.new_state(2)
-    s.apply(ChooseDealer(0))
+    s.apply(act.ChooseDealer(0))
     deck = list(s._components)
     deck[0] = deck[-1]
     with pytest.raises(IllegalActionError) as e:
-        s.check(Deal(tuple(deck), s._t_components))
+        s.check(act.Deal(tuple(deck), s._t_components))
     assert e.value.rule == "tweak 2: the cards of the round"
     with pytest.raises(IllegalActionError) as e:
-        s.check(Deal(s._components, s._t_components[1:]))
+        s.check(act.Deal(s._components, s._t_components[1:]))
     assert e.value.rule == "tweak 3: the T! pile"
 
 
@@ -538,10 +523,10 @@ def test_view_hides_hands_piles_deck_and_t_pile_of_others() -> None:
         (Capture(c("R1"), cs("Y5")), "tweak 5: capture sum"),
         (Capture(c("R1"), ()), "tweak 5: non-empty capture"),
         (PASS, "tweak 5: play one card"),
-        (JOKER_UP, "tweak 7: use a T! card you hold"),
-        (UseShifter(), "tweak 7: Shifter"),
+        (act.JOKER_UP, "tweak 7: use a T! card you hold"),
+        (act.UseShifter(), "tweak 7: Shifter"),
         (THIEF_ON[0], "tweak 7: Thief"),
-        (STEAL[c("R1")], "turn"),
+        (act.STEAL[c("R1")], "turn"),
     ],
 )
 def test_explain_illegal_rule_ids(action, rule: str) -> None:
@@ -555,13 +540,13 @@ def test_explain_illegal_rule_ids(action, rule: str) -> None:
 def test_explain_illegal_in_other_phases() -> None:
     s = G.new_state(2)
     with pytest.raises(IllegalActionError) as e:
-        s.check(ChooseDealer(2))
+        s.check(act.ChooseDealer(2))
     assert e.value.rule == "tweak 3: setup"
     s = pos(["-", "O1O2", "R1", "G2G3Y1"], table="Y5", deck="R3", phase="B2:3,1",
             held=["-", "-", "-", "-"], piles=["-", "-", "!B", "-"])
     with pytest.raises(IllegalActionError) as e:
-        s.check(Place(c("O1")))
+        s.check(act.Place(c("O1")))
     assert e.value.rule == "tweak 7: Bomb"
     with pytest.raises(IllegalActionError) as e:
-        s.check(UseJoker(1))
+        s.check(act.UseJoker(1))
     assert e.value.rule == "tweak 7: Bomb"

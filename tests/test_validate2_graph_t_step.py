@@ -10,35 +10,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from step_helpers import verdict
 
 from kifu import games
-from kifu.core.errors import IllegalActionError
 from kifu.core.game import DEALER, Result
 from kifu.core.rng import Rng
 from kifu.games.graph_t.actions import LEADS, PLAYS, Deal, Lead, Play
-from kifu.games.graph_t.state import DEAL, OVER, GraphTState
+from kifu.games.graph_t.state import DEAL, OVER
 
 GAME = games.get("graph-t")
 EVERY_PLAY = [p for p in PLAYS if p is not None]
-
-
-def verdict(state: GraphTState, action, fused: bool):
-    probe = state.copy()
-    before = probe.key()
-    try:
-        if fused:
-            mover = probe.step(action)
-        else:
-            probe.check(action)
-            probe.push(action)
-            mover = probe.to_move
-    except IllegalActionError as e:
-        assert probe.key() == before, "a refused action changed the state"
-        return (str(e), None, None, None)
-    got = (None, mover, probe.to_line(), probe.key())
-    if fused:
-        assert probe.pop() == action and probe.key() == before
-    return got
 
 
 @pytest.mark.parametrize("k", range(1 + len(GAME.example_variants)))

@@ -15,24 +15,14 @@ import random
 from itertools import combinations
 
 import pytest
+from step_helpers import verdict
 
 from kifu import games
 from kifu.core.errors import IllegalActionError
 from kifu.core.game import DEALER, State
 from kifu.core.rng import Rng
-from kifu.games.tweak.actions import (
-    BOMB_ALL,
-    JOKER_DOWN,
-    JOKER_UP,
-    PASS,
-    PLACE,
-    SHIFT,
-    Capture,
-    ChooseDealer,
-    Deal,
-    UseJoker,
-    UseThief,
-)
+from kifu.games.tweak import actions as act
+from kifu.games.tweak.actions import PLACE, Capture
 from kifu.games.tweak.state import (
     BOMB_PHASE,
     DEAL,
@@ -47,9 +37,9 @@ GAME = games.get("tweak")
 
 def near_misses(state: TweakState, rng: random.Random) -> list:
     """Actions built from the position, mostly illegal here."""
-    out: list = [PASS, JOKER_UP, JOKER_DOWN, UseJoker(2), SHIFT, BOMB_ALL]
-    out += [UseThief(v) for v in range(-1, state.n + 1)]
-    out += [ChooseDealer(s) for s in range(-1, state.n + 2)]
+    out: list = [act.PASS, act.JOKER_UP, act.JOKER_DOWN, act.UseJoker(2), act.SHIFT, act.BOMB_ALL]
+    out += [act.UseThief(v) for v in range(-1, state.n + 1)]
+    out += [act.ChooseDealer(s) for s in range(-1, state.n + 2)]
     if state.phase in (TURN, BOMB_PHASE, STEAL_PHASE):
         table = state.table
         every_card = sorted(set(state._components))
@@ -68,33 +58,12 @@ def near_misses(state: TweakState, rng: random.Random) -> list:
         deck = list(state._components)
         tpile = list(state._t_components)
         rng.shuffle(deck)
-        out.append(Deal(tuple(deck), tuple(tpile)))
-        out.append(Deal(tuple(deck[:-1]), tuple(tpile)))  # a card short
-        out.append(Deal(tuple(deck[:-1] + deck[:1]), tuple(tpile)))  # one card twice
-        out.append(Deal(tuple(deck), tuple(tpile[:-1])))
-        out.append(Deal(tuple(deck + tpile[:1]), tuple(tpile)))
+        out.append(act.Deal(tuple(deck), tuple(tpile)))
+        out.append(act.Deal(tuple(deck[:-1]), tuple(tpile)))  # a card short
+        out.append(act.Deal(tuple(deck[:-1] + deck[:1]), tuple(tpile)))  # one card twice
+        out.append(act.Deal(tuple(deck), tuple(tpile[:-1])))
+        out.append(act.Deal(tuple(deck + tpile[:1]), tuple(tpile)))
     return out
-
-
-def verdict(state: TweakState, action, how: str):
-    """(error text or None, to_move, to_line, key) after playing ``action`` on a copy."""
-    probe = state.copy()
-    before = probe.key()
-    try:
-        if how == "step":
-            mover = probe.step(action)
-        else:
-            probe.check(action)
-            probe.push(action)
-            mover = probe.to_move
-    except IllegalActionError as e:
-        assert probe.key() == before, "a refused action changed the state"
-        return (str(e), None, None, None)
-    got = (None, mover, probe.to_line(), probe.key())
-    if how == "step":
-        assert probe.pop() == action and probe.key() == before
-        assert probe.to_line() == state.to_line()
-    return got
 
 
 def base_check(state: TweakState, action) -> str | None:
@@ -122,10 +91,10 @@ def test_step_matches_check_and_push(k: int) -> None:
         legal = state.legal_actions()
         actions = legal + near_misses(state, rng)
         for action in actions:
-            want = verdict(state, action, "check+push")
-            got = verdict(state, action, "step")
+            want = verdict(state, action, fused=False)
+            got = verdict(state, action, fused=True)
             assert got == want, (state.to_line(), action)
-            if type(action) is not Deal:  # a deal is checked as a permutation, not listed
+            if type(action) is not act.Deal:  # a deal is checked as a permutation, not listed
                 assert base_check(state, action) == want[0], (state.to_line(), action)
             kinds.add(f"{type(action).__name__}:{'ok' if want[0] is None else 'refused'}")
         if state.to_move == DEALER:
@@ -172,18 +141,11 @@ def test_step_covers_every_phase() -> None:
 def test_split_cards_fast_way_agrees_with_the_token_way() -> None:
     """``split_cards`` reads two bytes at a time; the answer is the token-by-token one for
     card texts in any case, odd lengths, unknown tokens and non-ASCII text."""
+    from kifu.core.codes import split_pairs
     from kifu.games.tweak.cards import CODE_OF, TOKEN, split_cards
 
     def slow(text: str) -> list[int] | None:
-        if text == "-":
-            return []
-        out = []
-        for i in range(0, len(text), 2):
-            code = CODE_OF.get(text[i : i + 2].upper())
-            if code is None:
-                return None
-            out.append(code)
-        return out
+        return [] if text == "-" else split_pairs(text, CODE_OF)
 
     rng = random.Random(3)
     texts = ["", "-", "R", "r1o2!j", "R1O2X9", "R1\u017f1", "!\u017f", "R1 O2", "R1O2!"]
@@ -262,7 +224,7 @@ def test_deal_parse_fast_way_agrees() -> None:
         tp = split_cards(tp_text)
         if tp is None or (tp and min(tp) < THIEF):
             return ("error", 6 + len(deck_text) + 1 + bad_token_at(tp_text) - 1)
-        return Deal(tuple(deck), tuple(tp))
+        return act.Deal(tuple(deck), tuple(tp))
 
     def fast(text: str):
         try:

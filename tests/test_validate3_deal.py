@@ -11,34 +11,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from step_helpers import verdict
 
 from kifu import games
-from kifu.core.errors import IllegalActionError
 from kifu.core.rng import Rng
 from kifu.games.graph_t.actions import Deal
 from kifu.games.graph_t.cards import G
 
 GAME = games.get("graph-t")
-
-
-def verdict(state, action, fused: bool):
-    probe = state.copy()
-    before = probe.key()
-    try:
-        if fused:
-            mover = probe.step(action)
-        else:
-            probe.check(action)
-            probe.push(action)
-            mover = probe.to_move
-    except IllegalActionError as e:
-        assert probe.key() == before, "a refused deal changed the state"
-        return (str(e), None, None)
-    got = (None, mover, probe.to_line())
-    probe.check_invariants()
-    if fused:
-        assert probe.pop() == action and probe.key() == before
-    return got
 
 
 def deals(n: int, variant, rng: random.Random) -> list:
@@ -81,6 +61,18 @@ def test_fused_deal_matches_check_and_push(k: int) -> None:
     assert ok >= 90 and refused >= 300
 
 
+def agree(reader, want, cards: str, others: tuple[str, ...]) -> None:
+    """``reader(text) == want(text)`` for each of the 128 * 128 ASCII byte pairs alone, before
+    and after ``cards``, and for each of ``others``."""
+    for a in range(128):
+        for b in range(128):
+            pair = chr(a) + chr(b)
+            for text in (pair, cards + pair, pair + cards):
+                assert reader(text) == want(text), text
+    for text in others:
+        assert reader(text) == want(text), text
+
+
 def test_tweak_deck_reader_agrees_with_split_cards() -> None:
     """TWEAK's deck reader (colour and face bytes translated at once and added as ints)
     gives the codes ``split_cards`` gives for every number-card text, and None (the
@@ -95,14 +87,7 @@ def test_tweak_deck_reader_agrees_with_split_cards() -> None:
             return None
         return tuple(codes)
 
-    deck = "R1o2Y3g4R5O6"
-    for a in range(128):
-        for b in range(128):
-            pair = chr(a) + chr(b)
-            for text in (pair, deck + pair, pair + deck):
-                assert _number_cards(text) == want(text), text
-    for text in ("", "R", "R1O", "R1\u00e9", "r1" * 36, "R1!J"):
-        assert _number_cards(text) == want(text), text
+    agree(_number_cards, want, "R1o2Y3g4R5O6", ("", "R", "R1O", "R1\u00e9", "r1" * 36, "R1!J"))
 
 
 def test_tweak_targets_agree_with_tops() -> None:
@@ -141,14 +126,7 @@ def test_graph_t_hand_reader_agrees_with_the_pair_table() -> None:
         codes = [_PAIR_CODE.get(text[i : i + 2]) for i in range(0, len(text), 2)]
         return None if None in codes else codes
 
-    hand = "R1y2B4p5K6k1"
-    for a in range(128):
-        for b in range(128):
-            pair = chr(a) + chr(b)
-            for text in (pair, hand + pair, pair + hand):
-                assert _colour_cards(text) == want(text), text
-    for text in ("", "R", "R1Y", "R1\u00e9", "K6" * 40, "R1G"):
-        assert _colour_cards(text) == want(text), text
+    agree(_colour_cards, want, "R1y2B4p5K6k1", ("", "R", "R1Y", "R1\u00e9", "K6" * 40, "R1G"))
 
 
 def test_tweak_t_pile_reader_agrees_with_split_cards() -> None:
@@ -163,11 +141,4 @@ def test_tweak_t_pile_reader_agrees_with_split_cards() -> None:
             return None
         return tuple(codes)
 
-    pile = "!T!j!S!b"
-    for a in range(128):
-        for b in range(128):
-            pair = chr(a) + chr(b)
-            for text in (pair, pile + pair, pair + pile):
-                assert _t_cards(text) == want(text), text
-    for text in ("", "!", "!T!", "!T\u00e9", "!T" * 40, "!TR1", "-"):
-        assert _t_cards(text) == want(text), text
+    agree(_t_cards, want, "!T!j!S!b", ("", "!", "!T!", "!T\u00e9", "!T" * 40, "!TR1", "-"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from step_helpers import ACTORS, fwd_copy, run_whole, snapshot
 from test_validate2_tweak_step import near_misses as tweak_near_misses
 
 from kifu import games
@@ -25,29 +26,11 @@ from kifu.games.tweak.actions import Capture, Place, UseJoker, UseShifter
 from kifu.games.tweak.cards import BOMB, FACE, JOKER, THIEF
 from kifu.games.tweak.state import TURN
 from kifu.notation.record import Move
-from kifu.notation.replay import _ACTORS
 
-ACTORS = _ACTORS
 TWEAK_RUN_KINDS = (Place, Capture, UseJoker, UseShifter)
 EVERY_PLAY = [p for p in PLAYS if p is not None]
 NO_PLAYS = [Play(pid // 2, True) for pid in range(1, len(PLAYS), 2) if PLAYS[pid] is None]
 """Grey sides that do not exist (top-level cards, the grey card): never played."""
-
-
-def fwd_copy(state):
-    s = state.copy()
-    s.forward_only()
-    return s
-
-
-def snapshot(state, invariants: bool = True) -> tuple:
-    """What must agree: the position (line and key), the mover, the history, and the
-    fields neither shows (GRAPH-T's cards gone; TWEAK's round totals and T! pile place);
-    the invariants hold."""
-    if invariants:
-        state.check_invariants()
-    hidden = (sorted(state.gone),) if hasattr(state, "gone") else (state.totals, state.tpos)
-    return (state.to_line(), state.key(), state.to_move, list(state.history), *hidden)
 
 
 def compare_one(state, action, runs_kind: bool, invariants: bool = True) -> bool:
@@ -99,35 +82,6 @@ def compare_after(prev, first, state, action) -> None:
         assert snapshot(got) == after_first, (state.to_line(), action)
 
 
-def run_whole(game, state0, actions) -> None:
-    """Replay ``actions`` as records do on the fast path: ``run_moves`` for stretches, a
-    ``step`` for each move it stops at; the positions must match ``apply`` at the end of
-    every stretch."""
-    texts = [f"a{i}" for i in range(len(actions))]  # one text per action: a memo hit each
-    memo = dict(zip(texts, actions, strict=True))
-    ref = state0.copy()
-    moves = []
-    for a in actions:
-        moves.append(Move(actor_name(ref.to_move), texts[len(moves)]))
-        ref.apply(a)
-    state = fwd_copy(state0)
-    mirror = state0.copy()
-    i = ran = 0
-    while i < len(moves):
-        j = state.run_moves(moves, i, memo.get, ACTORS)
-        ran += j - i
-        for a in actions[i:j]:
-            mirror.apply(a)
-        assert snapshot(state)[:3] == snapshot(mirror)[:3]
-        if j < len(moves):
-            state.step(actions[j])
-            mirror.apply(actions[j])
-            j += 1
-        i = j
-    assert snapshot(state) == snapshot(ref)
-    assert ran > len(moves) // 2, "most moves of a game are plain"
-
-
 def sum_right_misses(state) -> list:
     """Captures whose faces sum to the target but whose taken cards the table lacks (one
     of two missing, or a second copy of a card it holds once)."""
@@ -163,13 +117,19 @@ def with_t_cards(state, legal) -> list:
     return out
 
 
+def random_game(gid: str, k: int, sizes: int, seed: int) -> tuple:
+    """(game, variant, players, new state, dealer rng, players' rng) of the ``k``-th random
+    game of ``gid``: the default rules and then each example variant in turn, 2 to
+    ``sizes + 1`` players."""
+    game = games.get(gid)
+    variant = (None, *game.example_variants)[k % (1 + len(game.example_variants))]
+    n = 2 + k % sizes
+    return game, variant, n, game.new_state(n, variant), Rng(seed + k), random.Random(k)
+
+
 @pytest.mark.parametrize("k", range(5))
 def test_tweak_run_matches_step(k: int) -> None:
-    game = games.get("tweak")
-    variant = (None, *game.example_variants)[k % (1 + len(game.example_variants))]
-    n = 2 + k % 5
-    state = game.new_state(n, variant)
-    chance, rng = Rng(300 + k), random.Random(k)
+    game, variant, n, state, chance, rng = random_game("tweak", k, 5, 300)
     played = []
     ran = tweaks = 0
     prev = None
@@ -189,16 +149,12 @@ def test_tweak_run_matches_step(k: int) -> None:
         state.apply(a)
         played.append(a)
     assert ran > 50 and tweaks > 0
-    run_whole(game, game.new_state(n, variant), played)
+    run_whole(game.new_state(n, variant), played)
 
 
 @pytest.mark.parametrize("k", range(6))
 def test_graph_t_run_matches_step(k: int) -> None:
-    game = games.get("graph-t")
-    variant = (None, *game.example_variants)[k % (1 + len(game.example_variants))]
-    n = 2 + k % 3
-    state = game.new_state(n, variant)
-    chance, rng = Rng(400 + k), random.Random(k)
+    game, variant, n, state, chance, rng = random_game("graph-t", k, 3, 400)
     played = []
     ran = 0
     prev = None
@@ -214,7 +170,7 @@ def test_graph_t_run_matches_step(k: int) -> None:
         state.apply(a)
         played.append(a)
     assert ran > 20
-    run_whole(game, game.new_state(n, variant), played)
+    run_whole(game.new_state(n, variant), played)
 
 
 def test_run_needs_a_forward_only_state() -> None:

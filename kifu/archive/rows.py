@@ -16,7 +16,7 @@ import msgspec
 from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.notation.batch import error_report
-from kifu.notation.puzzle import Puzzle, check_located_puzzle, format_puzzle
+from kifu.notation.puzzle import Puzzle, check_located_puzzle, format_puzzle, headers_of
 from kifu.notation.puzzle import is_puzzle as puzzle_headers
 from kifu.notation.reader import Located
 from kifu.notation.record import (
@@ -173,14 +173,7 @@ PUZZLE_TAGS = ("Game", "Rules", "Position", "Question", "Answer", "Solution", "D
 def puzzle_to_dict(p: Puzzle) -> dict[str, str]:
     """A :class:`~kifu.notation.puzzle.Puzzle` -> the dict :func:`puzzle_row` takes (its
     headers and its canonical ``text``, ``format_puzzle``)."""
-    d = {"Game": p.game, "Rules": p.rules, "Position": p.position, "Question": p.question}
-    for tag, value in (("Answer", p.answer), ("Difficulty", p.difficulty),
-                       ("Source", p.source)):
-        if value is not None:
-            d[tag] = value
-    if p.solution is not None:
-        d["Solution"] = "; ".join(p.solution)
-    d.update(p.tags)
+    d = headers_of(p)
     d["text"] = format_puzzle(p)
     return d
 

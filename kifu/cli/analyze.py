@@ -7,7 +7,7 @@ import sys
 import click
 
 from kifu.cli.common import CliError, handle_errors
-from kifu.cli.options import QuestionCommand, option_inputs, quiet_option
+from kifu.cli.options import QuestionCommand, option_inputs, output_option, quiet_option
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import (
     RECORDS_PER_CHUNK,
@@ -54,9 +54,8 @@ from kifu.notation.record import format_records
 @click.option("--json", "as_json", is_flag=True,
               help="JSON lines: one per judged ply, then the record's summary "
                    "(kifu schema analysis).")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write the annotated records (marks and [%value] comments) to FILE "
-                   "(- = stdout, then no report).")
+@output_option("Write the annotated records (marks and [%value] comments) to FILE "
+               "(- = stdout, then no report).")
 @executor_options(chunk_size=RECORDS_PER_CHUNK, unit="records")
 @quiet_option("No progress bar on stderr.")
 @handle_errors

@@ -20,7 +20,7 @@ from kifu.archive.schema import db_path
 from kifu.archive.sql import DEFAULT_TIMEOUT, SqlRun
 from kifu.archive.store import BATCH_ROWS, RECORD_COLUMNS, parse_tag, sql_int
 from kifu.cli.common import handle_errors
-from kifu.cli.options import quiet_option, seconds_callback
+from kifu.cli.options import output_option, quiet_option, seconds_callback
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
 from kifu.notation.batch import CHUNK_RECORDS
@@ -365,9 +365,8 @@ def puzzles_cmd(db, game, question, limit, fmt) -> None:
 
 @archive.command("datasette")
 @db_option
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Where to write the metadata (default: beside the archive, "
-                   "a.db -> a.metadata.json; - for stdout).")
+@output_option("Where to write the metadata (default: beside the archive, "
+               "a.db -> a.metadata.json; - for stdout).")
 @handle_errors
 def datasette_cmd(db, output) -> None:
     """Write Datasette metadata for the archive: what each table and column means, label

@@ -1,6 +1,7 @@
 """The ``kifu`` command: a thin click front end over the library.
 
-Subcommands are loaded lazily: ``kifu --help`` and ``kifu games`` import neither the archive
+Subcommands are loaded lazily (and ``kifu --help`` itself is printed by
+:mod:`kifu.cli.entry` without importing click): ``kifu games`` imports neither the archive
 (sqlite-utils), the solver nor the other commands. Each command is named here with its
 module and the one line ``kifu --help`` shows for it (a test checks that line against the
 command's own help, so the two cannot drift apart).
@@ -35,7 +36,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "record": ("kifu.cli.record", "record", "Record a game as it is played at a table."),
     "replay": ("kifu.cli.replay", "replay", "Replay a record and show a position."),
     "schema": ("kifu.cli.info", "schema",
-               "Print the JSON Schema of a record, a puzzle, a match or a simulation."),
+               "Print the JSON Schema of a record, a puzzle or a report."),
     "simulate": ("kifu.cli.simulate", "simulate",
                  "Measure what a rule change does: paired bot games, with intervals."),
     "solve": ("kifu.cli.solve", "solve", "Solve puzzles, or ask a question of one position."),

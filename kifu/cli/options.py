@@ -79,15 +79,21 @@ def variant_options(func: F) -> F:
                         help="A rules spec, e.g. 'tweak/1;rounds=1'.")(func)
 
 
-def positive(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    """A callback refusing values below 1 (``--games 0``)."""
+def _at_least(name: str, low: int,
+              words: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback refusing values below ``low``: "``name`` must be ``words``"."""
 
     def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        if value is not None and value < 1:
-            raise CliError(f"{name} must be at least 1, not {value}")
+        if value is not None and value < low:
+            raise CliError(f"{name} must be {words}, not {value}")
         return value
 
     return check
+
+
+def positive(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback refusing values below 1 (``--games 0``)."""
+    return _at_least(name, 1, "at least 1")
 
 
 def seconds_callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
@@ -100,13 +106,7 @@ def seconds_callback(ctx: click.Context, param: click.Parameter, value: Any) -> 
 
 def non_negative(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A callback refusing negative values (``perft --depth -1``)."""
-
-    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        if value is not None and value < 0:
-            raise CliError(f"{name} must be 0 or more, not {value}")
-        return value
-
-    return check
+    return _at_least(name, 0, "0 or more")
 
 
 INPUTS = "kifu.inputs"
@@ -194,6 +194,12 @@ def with_cards(game: Any, variant: Any, cards: str | None) -> Any:
     import msgspec
 
     return msgspec.structs.replace(variant, cards=cards)
+
+
+def output_option(help_text: str) -> Callable[[F], F]:
+    """``-o/--output FILE`` with no default (the command gets ``output``, None when not
+    given)."""
+    return click.option("-o", "--output", default=None, metavar="FILE", help=help_text)
 
 
 def quiet_option(help_text: str = "No progress bar and no summary: errors only.",

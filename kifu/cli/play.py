@@ -9,17 +9,8 @@ import click
 
 from kifu import games
 from kifu.bots import default_bot
+from kifu.cli import options as opt
 from kifu.cli.common import handle_errors, parse_variant_options
-from kifu.cli.options import (
-    cards_option,
-    date_callback,
-    option_inputs,
-    positive,
-    quiet_option,
-    seed_callback,
-    variant_options,
-    with_cards,
-)
 from kifu.core.errors import VariantError
 from kifu.lab.play import play_record
 from kifu.notation.files import check_output, write_output
@@ -29,7 +20,7 @@ from kifu.notation.record import format_record, record_to_json
 @click.command(short_help="Let bots play GAME from a seed and write the records.")
 @click.argument("game_name", metavar="GAME")
 @click.option("-n", "--players", type=int, required=True, help="Number of seats.")
-@click.option("-s", "--seed", default="0", show_default=True, callback=seed_callback,
+@click.option("-s", "--seed", default="0", show_default=True, callback=opt.seed_callback,
               help="Seed of the deal and the bots: a plain integer, or a text without "
                    "control characters.")
 @click.option("--bot", "bot", default=None,
@@ -39,17 +30,17 @@ from kifu.notation.record import format_record, record_to_json
                    "pimc:worlds=16,greedy. Every game has random, greedy, "
                    "pimc[:worlds=N:actions=N:z=X] and ismcts[:iters=N:worlds=N:c=X:actions=N]; "
                    "kifu games lists the rest and each game's defaults.")
-@variant_options
-@cards_option(use=True)
+@opt.variant_options
+@opt.cards_option(use=True)
 @click.option("--games", "count", type=int, default=1, show_default=True,
-              callback=positive("--games"),
+              callback=opt.positive("--games"),
               help="Play this many games, with seeds SEED, SEED+1, ... (int seeds).")
-@click.option("--date", default=None, callback=date_callback,
+@click.option("--date", default=None, callback=opt.date_callback,
               help="Date tag, YYYY.MM.DD or ????.??.?? (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Write JSON (one record a line).")
 @click.option("-o", "--output", default="-", show_default=True,
               help="File to write (- for stdout); written whole or not at all.")
-@quiet_option("No progress bar.", old=("--silent",))
+@opt.quiet_option("No progress bar.", old=("--silent",))
 @handle_errors
 def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, as_json, output,
          quiet) -> None:
@@ -58,11 +49,11 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
     The record holds every dealer action explicitly (the seed only chooses them), so it
     replays with no RNG. Example: kifu play tweak --players 3 --seed 7 -o g.kifu
     """
-    inputs = option_inputs()
+    inputs = opt.option_inputs()
     check_output(output, inputs=inputs)
     game = games.get(game_name)
     game.check_players(players)
-    variant = with_cards(game, parse_variant_options(game, rules, sets), cards)
+    variant = opt.with_cards(game, parse_variant_options(game, rules, sets), cards)
     if bots and bot:
         raise VariantError("give --bot or --bots, not both")
     if bots:

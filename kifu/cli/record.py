@@ -24,6 +24,7 @@ from kifu.cli.common import CliError, handle_errors, parse_variant_options
 from kifu.cli.options import (
     cards_option,
     date_callback,
+    output_option,
     parse_seed,
     seed_callback,
     variant_options,
@@ -335,8 +336,7 @@ class Recorder:
 @cards_option(use=True)
 @click.option("--date", default=None, callback=date_callback,
               help="Date tag, YYYY.MM.DD (default: today).")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="The record file to write (it must not exist yet).")
+@output_option("The record file to write (it must not exist yet).")
 @click.option("--resume", default=None, metavar="FILE",
               help="Continue the unfinished record in FILE.")
 @click.option("--bots", "bots", default=None, metavar="SEAT=BOT,...",

@@ -12,7 +12,14 @@ import msgspec
 from kifu import games
 from kifu.bots import default_bot
 from kifu.cli.common import CliError, handle_errors
-from kifu.cli.options import _load_cards, positive, quiet_option, seed_callback, with_cards
+from kifu.cli.options import (
+    _load_cards,
+    output_option,
+    positive,
+    quiet_option,
+    seed_callback,
+    with_cards,
+)
 from kifu.cli.scale import executor_options
 from kifu.lab.simulate import GAMES_PER_CHUNK, MAX_PLIES
 
@@ -58,8 +65,7 @@ def _same(a: str, b: str) -> bool:
               help="Safety cap: a game still going after this many plies is cut and counted.")
 @click.option("--json", "as_json", is_flag=True,
               help="The report as JSON (kifu schema simulate).")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Also write every game's record (rule set after rule set) to FILE.")
+@output_option("Also write every game's record (rule set after rule set) to FILE.")
 @click.option("--db", default=None, metavar="PATH",
               help="Also import every game's record into this archive (kifu archive).")
 @click.option("--html", "html", default=None, metavar="FILE",

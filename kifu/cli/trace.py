@@ -18,9 +18,13 @@ from kifu.notation.trace import (
     regenerate,
 )
 
-_DIR = click.option("--dir", "directory", default=None, metavar="DIR",
-                    type=click.Path(file_okay=False),
-                    help="Where the traces live (default: fixtures/traces).")
+
+def _games_and_dir(func):
+    """The GAME... argument (default: every game) and ``--dir``."""
+    func = click.option("--dir", "directory", default=None, metavar="DIR",
+                        type=click.Path(file_okay=False),
+                        help="Where the traces live (default: fixtures/traces).")(func)
+    return click.argument("names", nargs=-1, metavar="[GAME]...")(func)
 
 
 @click.group("trace", short_help="Golden traces: regenerate or check them.")
@@ -37,8 +41,7 @@ def _ids(names: tuple[str, ...]) -> list[str]:
 
 
 @trace.command("regenerate")
-@click.argument("names", nargs=-1, metavar="[GAME]...")
-@_DIR
+@_games_and_dir
 @quiet_option("Do not list the files written.")
 @handle_errors
 def regenerate_cmd(names, directory, quiet) -> None:
@@ -52,8 +55,7 @@ def regenerate_cmd(names, directory, quiet) -> None:
 
 
 @trace.command("check")
-@click.argument("names", nargs=-1, metavar="[GAME]...")
-@_DIR
+@_games_and_dir
 @quiet_option("Report only the traces that differ, are missing or stale.")
 @handle_errors
 def check_cmd(names, directory, quiet) -> None:

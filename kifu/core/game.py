@@ -12,10 +12,12 @@ dealer action with an explicit outcome, so a list of actions replays with no RNG
 
 from __future__ import annotations
 
+import importlib
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import msgspec
 
@@ -95,6 +97,14 @@ class State(ABC):
     n: int
     history: list[Action]
 
+    def __init__(self, n: int, variant: Any) -> None:
+        """What every game's state starts with: ``n`` seats, the rules, no history and an
+        empty undo stack (``_undo``, a slot of each game's state)."""
+        self.n = n
+        self.variant = variant
+        self.history = []
+        self._undo: list[tuple] = []
+
     # --- whose turn, the end ------------------------------------------------------------
     @property
     @abstractmethod
@@ -148,6 +158,11 @@ class State(ABC):
             raise IllegalActionError("the game is over", rule="end")
         if action in self.legal_actions():
             return
+        self.refuse(action)
+
+    def refuse(self, action: Action) -> NoReturn:
+        """Raise the :class:`IllegalActionError` :meth:`explain_illegal` gives for
+        ``action`` (how every ``check`` ends when the action is not legal)."""
         message, rule = self.explain_illegal(action)
         raise IllegalActionError(message, rule=rule)
 
@@ -200,6 +215,11 @@ class State(ABC):
 
     def __hash__(self) -> int:
         return hash(self.key())
+
+    def set_fields(self, **values: Any) -> None:
+        """Set each named attribute (how a position reader fills a fresh state)."""
+        for name, value in values.items():
+            setattr(self, name, value)
 
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if the state is inconsistent (a card lost or duplicated,
@@ -264,9 +284,20 @@ class Game(ABC):
     action or the same error): fast replay may then memoise action text -> action."""
 
     # --- states -------------------------------------------------------------------------
-    @abstractmethod
+    state_class: ClassVar[Callable[[int, Any], State]]
+    """The game's state, built as ``state_class(players, variant)``."""
+
     def new_state(self, players: int, variant: Variant | None = None) -> State:
-        """The state before the first dealer action."""
+        """The state before the first dealer action (the default rules when ``variant`` is
+        None)."""
+        self.check_players(players)
+        variant = variant if variant is not None else self.Variant()
+        self.check_variant(variant, players)
+        return self.state_class(players, variant)
+
+    def check_variant(self, variant: Variant, players: int) -> None:  # noqa: B027 (a hook)
+        """Raise :class:`VariantError` when ``variant`` cannot be played by ``players``
+        (:meth:`new_state` asks; the default accepts any)."""
 
     @abstractmethod
     def from_line(self, line: str) -> State:
@@ -358,6 +389,19 @@ class Game(ABC):
             raise NotationError(self._rules_token_error(fields[0], e), line=1, col=1) from None
         return variant, fields[1:]
 
+    def split_fields(self, line: str, names: Sequence[str]) -> tuple[Variant, list[str], list[int]]:
+        """:meth:`split_line`, then the remaining fields checked to be as many as ``names``
+        (a located error otherwise), with the 1-based column of each."""
+        variant, fields = self.split_line(line)
+        cols = [m.start() + 1 for m in re.finditer(r"\S+", line)][1:]
+        if len(fields) != len(names):
+            article = "an" if self.id[0] in "aeiou" else "a"
+            raise NotationError(
+                f"{article} {self.id} position has {len(names) + 1} fields "
+                f"(rules, {', '.join(names)}), not {len(fields) + 1}", line=1,
+                col=cols[len(names)] if len(fields) > len(names) else len(line) + 1)
+        return variant, fields, cols
+
     def _rules_token_error(self, token: str, error: VariantError) -> str:
         """What is wrong with the first field of a position line: a line that does not
         start with a rules token at all is told so (not "unknown game 'R1R2...'")."""
@@ -409,3 +453,21 @@ def walk(state: State, depth: int) -> Iterator[State]:
         state.push(action)
         yield from walk(state, depth - 1)
         state.pop()
+
+
+def check_deal_size(hands: tuple, n: int, rule: str) -> None:
+    """Refuse a deal that does not give one hand to each of the ``n`` seats."""
+    if len(hands) != n:
+        raise IllegalActionError(f"the deal has {len(hands)} hands for {n} players", rule=rule)
+
+
+def worlds_in(module: str) -> Callable[[Game, State, int], Callable[[Rng], State]]:
+    """A :meth:`Game.world_sampler` that calls ``world_sampler(state, seat, game)`` of
+    ``module`` (``kifu/games/<game>/worlds.py``), imported when first asked: loading a game
+    does not load its sampler until a bot needs one."""
+
+    def world_sampler(self: Game, state: State, seat: int) -> Callable[[Rng], State]:
+        return importlib.import_module(module).world_sampler(state, seat, self)
+
+    world_sampler.__doc__ = Game.world_sampler.__doc__
+    return world_sampler

@@ -11,11 +11,8 @@ from kifu.core.variant import short
 
 # id -> (module, a Game instance or class); aliases map to ids.
 _REGISTRY: dict[str, tuple[str, str]] = {
-    "tweak": ("kifu.games.tweak", "GAME"),
-    "graph-t": ("kifu.games.graph_t", "GAME"),
-    "towai": ("kifu.games.towai", "GAME"),
-    "alice": ("kifu.games.alice", "GAME"),
-    "lianxian": ("kifu.games.lianxian", "GAME"),
+    gid: (f"kifu.games.{gid.replace('-', '_')}", "GAME")
+    for gid in ("tweak", "graph-t", "towai", "alice", "lianxian")
 }
 _ALIASES: dict[str, str] = {
     "graph_t": "graph-t", "grapht": "graph-t", "unoalice": "alice", "setup": "lianxian",

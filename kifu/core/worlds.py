@@ -118,19 +118,23 @@ class GroupDeal:
                 left[p] -= k
             yield parts, tuple(left)
 
-    def _count(self, g: int, room: tuple[int, ...]) -> int:
-        if g == len(self.groups):
-            return 1 if not any(room) else 0
+    def _weighted_splits(self, g: int, room: tuple[int, ...]):
+        """Each split of group ``g`` into ``room`` that the later groups can complete, with
+        its number of deals: the ways to share the group's cards so, times the ways to
+        deal the rest."""
         n = len(self.groups[g][0])
-        total = 0
         for parts, left in self._splits(g, room):
             rest = self._ways(g + 1, left)
             if rest:
                 ways = factorial(n)
                 for k in parts:
                     ways //= factorial(k)
-                total += ways * rest
-        return total
+                yield parts, left, ways * rest
+
+    def _count(self, g: int, room: tuple[int, ...]) -> int:
+        if g == len(self.groups):
+            return 1 if not any(room) else 0
+        return sum(w for _, _, w in self._weighted_splits(g, room))
 
     def count(self) -> int:
         """The number of deals (of physical cards) that respect the constraints."""
@@ -141,17 +145,8 @@ class GroupDeal:
         hands: list[list[Hashable]] = [[] for _ in self.sizes]
         room = self.sizes
         for g, (cards, allowed) in enumerate(self.groups):
-            options, weights = [], []
-            n = len(cards)
-            for parts, left in self._splits(g, room):
-                rest = self._ways(g + 1, left)
-                if rest:
-                    ways = factorial(n)
-                    for k in parts:
-                        ways //= factorial(k)
-                    options.append((parts, left))
-                    weights.append(ways * rest)
-            parts, room = options[pick_weighted(rng, weights)]
+            options = list(self._weighted_splits(g, room))
+            parts, room, _ = options[pick_weighted(rng, [w for _, _, w in options])]
             for p, chunk in zip(allowed, deal_into(rng, cards, parts), strict=True):
                 hands[p].extend(chunk)
         return hands

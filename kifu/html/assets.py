@@ -5,6 +5,29 @@ The script only shows data computed by kifu at export time: it parses the JSON i
 There is no rules engine here.
 """
 
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+
+def csp_hash(source: str) -> str:
+    """The Content-Security-Policy source (``'sha256-...'``) that allows this inline
+    ``source``."""
+    digest = hashlib.sha256(source.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def json_script(obj: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element (no ``</script>``, no ``<!--``), as
+    the page's ``#kifu-data`` element."""
+    data = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="kifu-data">{data}</script>'
+
+
 CSS = """
 :root { --ink:#1f2328; --muted:#57606a; --line:#d0d7de; --accent:#0b57d0; --bg:#fff;
   --soft:#f6f8fa; --cur:#fff3c4; }

@@ -10,9 +10,6 @@ anything else.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
 import re
 from collections.abc import Iterable
 from html import escape
@@ -21,7 +18,7 @@ from typing import Any
 from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.html import draw
-from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS
+from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS, csp_hash, json_script
 from kifu.html.svg import fit, line_chart
 from kifu.html.words import difficulty_words, question_words
 from kifu.notation.annotation import parse_values, without_tokens
@@ -40,20 +37,8 @@ def esc(value: object) -> str:
     return escape(str(value), quote=True)
 
 
-def _hash(source: str) -> str:
-    digest = hashlib.sha256(source.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
-
-
-def _json_script(obj: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element (no ``</script>``, no ``<!--``)."""
-    data = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script type="application/json" id="kifu-data">{data}</script>'
-
-
 def _document(title: str, body: str, script: str) -> str:
-    csp = (f"default-src 'none'; style-src {_hash(CSS)}; script-src {_hash(script)}; "
+    csp = (f"default-src 'none'; style-src {csp_hash(CSS)}; script-src {csp_hash(script)}; "
            "img-src data:; base-uri 'none'; form-action 'none'")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -219,7 +204,7 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
 </main>
 <footer>Written by kifu html. Keys: ← → step, Home / End jump; click a move to go there.\
 </footer>
-{_json_script({"game": game.id, "seat": seat, "start": start, "pieces": pieces,
+{json_script({"game": game.id, "seat": seat, "start": start, "pieces": pieces,
                "plies": packed})}"""
     return _document(title, body, REPLAY_JS)
 
@@ -324,7 +309,7 @@ answer.</p></header>
 {"".join(articles)}
 </main>
 <footer>Written by kifu html.</footer>
-{_json_script({"puzzles": data})}"""
+{json_script({"puzzles": data})}"""
     return _document(title, body, PUZZLE_JS)
 
 

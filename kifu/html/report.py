@@ -16,14 +16,13 @@ kinds over a few dozen numbers are a hundred lines of SVG.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import math
 from collections.abc import Sequence
 
 import msgspec
 
+from kifu.html.assets import csp_hash, json_script
 from kifu.html.svg import FONT, INK, MUTED, esc
 from kifu.lab.simulate import Figure, SimulationReport
 
@@ -59,17 +58,6 @@ footer { color: var(--muted); font-size: .8rem; padding: 16px 14px; }
 """.strip()
 
 _KEY_CLASSES = "".join(f".k{i} {{ background: {c}; }}\n" for i, c in enumerate(COLOURS))
-
-
-def _hash(source: str) -> str:
-    digest = hashlib.sha256(source.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
-
-
-def _json_island(obj: object) -> str:
-    data = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f'<script type="application/json" id="kifu-data">{data}</script>'
 
 
 def _v(x: float | None) -> str:
@@ -364,9 +352,9 @@ def simulation_page(report: SimulationReport) -> str:
                  "rates).</p></main>")
     parts.append('<footer>Written by kifu simulate. The figures are in the JSON below '
                  "(kifu schema simulate).</footer>")
-    parts.append(_json_island(msgspec.to_builtins(report)))
+    parts.append(json_script(msgspec.to_builtins(report)))
     css = CSS + "\n" + _KEY_CLASSES
-    csp = (f"default-src 'none'; style-src {_hash(css)}; img-src data:; base-uri 'none'; "
+    csp = (f"default-src 'none'; style-src {csp_hash(css)}; img-src data:; base-uri 'none'; "
            "form-action 'none'")
     title = f"kifu simulate {report.game}: {' vs '.join(report.rules)}"
     return (

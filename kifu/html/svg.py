@@ -7,8 +7,9 @@ inline-style allowance for them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
+from typing import Any
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
 INK = "#1f2328"
@@ -184,3 +185,49 @@ def line_chart(series: Sequence[Sequence[float]], labels: Sequence[str], *, titl
     body.append(text(left + plot_w, height - 3, f"ply {max(0, count - 1)}", size=9,
                      fill=MUTED, anchor="end"))
     return svg(width, height, body, title)
+
+
+def over_status(state: Any, n: int) -> str:
+    """The status line of a finished game: each seat's score and place."""
+    result = state.result()
+    return "game over" + ("" if result is None else ": " + ", ".join(
+        f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+
+
+def wrap(words: str, width: int) -> list[str]:
+    """``words`` in lines of at most ``width`` characters (a longer word stands alone)."""
+    lines, line = [], ""
+    for w in words.split():
+        if len(line) + len(w) + 1 > width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}".strip()
+    lines.append(line)
+    return lines
+
+
+def hidden_from_others(action_text: str, actor: str, seat: int, word: str) -> str:
+    """``action_text`` as ``seat`` sees it when actions starting ``word`` are secret: another
+    seat's shows as ``word (hidden)``, ``seat``'s own and every other action in full."""
+    if action_text.startswith(word + " ") and actor != f"p{seat}":
+        return f"{word} (hidden)"
+    return action_text
+
+
+def hand(x: float, y: float, codes: Sequence[int], card: Callable[[float, float, int], str], *,
+         hidden: bool, w: float, h: float, per_row: int, step: float, who: str,
+         empty: tuple[str, float, int]) -> list[str]:
+    """A seat's hand at (x, y): ``who``'s face-down backs (``w`` wide) when ``hidden``,
+    else its cards drawn by ``card`` in rows of ``per_row``, ``step`` apart; ``empty`` is
+    the note shown for no card (its text, its offset below ``y``, its size)."""
+    if hidden:
+        return [backs(x, y, w, h, len(codes), f"{who}'s hand", most=6)]
+    parts = []
+    for i, code in enumerate(codes):
+        r, c = divmod(i, per_row)
+        parts.append(card(x + c * step, y + r * (h + 6), code))
+    if not codes:
+        label, dy, size = empty
+        parts.append(text(x, y + dy, label, size=size, fill=MUTED))
+    return parts

@@ -41,7 +41,7 @@ from kifu.core.errors import IllegalActionError, KifuError, NotationError
 from kifu.core.game import Game, State, actor_name
 from kifu.core.text import ascii_words, non_ascii_problem
 from kifu.core.variant import short
-from kifu.notation.reader import Visitor, read_records
+from kifu.notation.reader import RecordBuilder, read_records
 from kifu.notation.record import (
     ACTOR,
     MAX_JSON_DEPTH,
@@ -170,29 +170,17 @@ def _puzzle_from_headers(headers: dict[str, str], comment: str | None) -> Puzzle
     )
 
 
-class PuzzleBuilder(Visitor):
+class PuzzleBuilder(RecordBuilder):
     """The reader's visitor for puzzle files: yields :class:`LocatedPuzzle`; an action line
-    is an error (a puzzle has none)."""
+    is an error (a puzzle has none). Headers and comments are read as for a record."""
 
     def __init__(self, path: str = "<text>") -> None:
-        self.path = path
+        super().__init__(path)
         self.count = 0
 
     def begin_record(self, line: int) -> None:
         self.count += 1
-        self.headers: dict[str, str] = {}
-        self.lines: dict[str, int] = {}
-        self.comment_text: str | None = None
-        self.start = line
-
-    def header(self, name: str, value: str, line: int) -> None:
-        if name in self.headers:
-            raise NotationError(f"header {name} given twice", line=line, col=2, path=self.path)
-        self.headers[name] = value
-        self.lines[name] = line
-
-    def comment(self, text: str, line: int, col: int) -> None:
-        self.comment_text = text if self.comment_text is None else f"{self.comment_text} {text}"
+        super().begin_record(line)
 
     def move(self, actor: str, text: str, comment: str | None, line: int, col: int) -> None:
         raise NotationError(
@@ -207,7 +195,7 @@ class PuzzleBuilder(Visitor):
                                     path=self.path)
         return LocatedPuzzle(
             _puzzle_from_headers(self.headers, self.comment_text),
-            self.path, self.count, self.start, self.lines,
+            self.path, self.count, self.start, self.header_lines,
         )
 
 
@@ -244,6 +232,22 @@ def _end_blocks(lines: Iterable[str]) -> Iterator[str]:
 
 def parse_puzzles(text: str, *, path: str = "<text>") -> list[Puzzle]:
     return [lp.puzzle for lp in read_puzzles(text, path=path)]
+
+
+def headers_of(p: Puzzle) -> dict[str, str]:
+    """A puzzle's headers as a dict: Game, Rules, Position, Question, then Answer,
+    Difficulty, Source and Solution where given, then the other tags (the order the archive
+    stores them in; :func:`format_puzzle` writes :data:`KNOWN`'s order)."""
+    headers = {"Game": p.game, "Rules": p.rules, "Position": p.position,
+               "Question": p.question}
+    for name, value in (("Answer", p.answer), ("Difficulty", p.difficulty),
+                        ("Source", p.source)):
+        if value is not None:
+            headers[name] = value
+    if p.solution is not None:
+        headers["Solution"] = "; ".join(p.solution)
+    headers.update(p.tags)
+    return headers
 
 
 def format_puzzle(p: Puzzle) -> str:
@@ -284,13 +288,12 @@ def format_puzzles(puzzles: Iterable[Puzzle]) -> str:
 
 # --- JSON ---------------------------------------------------------------------------------------
 
-_encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Puzzle)
 _list_decoder = msgspec.json.Decoder(list[Puzzle])
 
 
 def puzzle_to_json(p: Puzzle) -> bytes:
-    return _encoder.encode(p)
+    return msgspec.json.encode(p)
 
 
 def puzzles_from_json(data: bytes | str, *, path: str = "<text>") -> list[LocatedPuzzle]:
@@ -501,15 +504,7 @@ def records_or_puzzles(path: str, load_records: Any) -> Iterator[Any]:
 
     for lp in load_puzzles(path):
         p = lp.puzzle
-        headers = {"Game": p.game, "Rules": p.rules, "Position": p.position,
-                   "Question": p.question}
-        for name, value in (("Answer", p.answer), ("Difficulty", p.difficulty),
-                            ("Source", p.source)):
-            if value is not None:
-                headers[name] = value
-        if p.solution is not None:
-            headers["Solution"] = "; ".join(p.solution)
-        headers.update(p.tags)
+        headers = headers_of(p)
         yield Located(Record(headers, [], p.comment), lp.path, lp.line, [],
                       dict(lp.header_lines))
 

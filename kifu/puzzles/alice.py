@@ -12,30 +12,15 @@ the engine's goal test from :mod:`kifu.games.alice.bardwins`.
 
 from __future__ import annotations
 
-from kifu.core.errors import NotationError
 from kifu.core.game import State
-from kifu.core.variant import short
 from kifu.games.alice import GAME
 from kifu.games.alice.bardwins import IN_TURN, applies, decided
 from kifu.games.alice.state import PLAY, AliceState
-from kifu.puzzles.base import (
-    UNKNOWN,
-    UNLIMITED,
-    ActionValue,
-    Budget,
-    Question,
-    Solution,
-    action_text,
-    line_texts,
-)
+from kifu.puzzles.base import UNLIMITED, Budget, Solution, YesNoQuestion, solved, unsolved, yes_no
 from kifu.puzzles.search import prove
 
 
-def answer_text(ok: bool) -> str:
-    return "yes" if ok else "no"
-
-
-class BardWins(Question):
+class BardWins(YesNoQuestion):
     name = "alice-bard-wins"
     game = "alice"
     summary = ("can the Bard win this turn's check whatever the others do (every hand "
@@ -63,20 +48,9 @@ class BardWins(Question):
 
         r = prove(state, player=bard, goal=goal, chance="all", budget=budget, values=True)
         if not r.complete:
-            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0, r.reason)
-        answer = answer_text(r.ok)
-        values = [ActionValue(action_text(GAME, state, a), answer_text(ok))
-                  for a, ok in r.values]
-        winning = sum(1 for v in values if v.value == answer)
-        return Solution(answer, values, line_texts(GAME, state, r.line), r.nodes,
-                        r.seconds, True, winning)
-
-    def parse_answer(self, text: str) -> str:
-        t = " ".join(text.split())
-        if t not in ("yes", "no"):
-            raise NotationError(f"bad answer {short(text)} to {self.name}: expected yes or no",
-                                line=1, col=1)
-        return t
+            return unsolved(r.nodes, r.seconds, r.reason)
+        return solved(GAME, state, yes_no(r.ok), [(a, yes_no(ok)) for a, ok in r.values],
+                      r.line, r.nodes, r.seconds)
 
 
-__all__ = ["IN_TURN", "BardWins", "answer_text"]
+__all__ = ["IN_TURN", "BardWins"]

@@ -13,15 +13,17 @@ and one line in the registry (``kifu/puzzles/__init__.py``).
 from __future__ import annotations
 
 import os
+import re
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
 import msgspec
 
 from kifu.core.errors import NotationError
 from kifu.core.game import Action, Game, State, actor_name
+from kifu.core.variant import short
 
 UNKNOWN = "unknown"
 """The answer of a search that ran out of its :class:`Budget`."""
@@ -250,6 +252,53 @@ class Question(ABC):
         """The canonical form of an answer text; raise :class:`NotationError` (col relative
         to ``text``) if it is not an answer of this question. ``unknown`` is never a valid
         stated answer."""
+
+    def read_answer(self, text: str, expected: str, words: tuple[str, ...] = (),
+                    form: re.Pattern[str] | None = None) -> tuple[str, re.Match[str] | None]:
+        """For :meth:`parse_answer`: ``text`` with its white space folded, if it is one of
+        ``words`` (the match is then ``None``) or matches ``form``; anything else is a bad
+        answer, told with what was ``expected``."""
+        t = " ".join(text.split())
+        if t in words:
+            return t, None
+        m = form.match(t) if form is not None else None
+        if m is None:
+            raise NotationError(f"bad answer {short(text)} to {self.name}: expected {expected}",
+                                line=1, col=1)
+        return t, m
+
+
+class YesNoQuestion(Question):
+    """A question answered ``yes`` or ``no``."""
+
+    def parse_answer(self, text: str) -> str:
+        return self.read_answer(text, "yes or no", ("yes", "no"))[0]
+
+
+def yes_no(ok: bool) -> str:
+    """``"yes"`` or ``"no"``."""
+    return "yes" if ok else "no"
+
+
+def unsolved(nodes: int, seconds: float, reason: str | None,
+             values: list[ActionValue] | None = None) -> Solution:
+    """The :class:`Solution` of a search that ran out of its budget (answer ``unknown``),
+    with the ``values`` of the first actions solved before it did, if any."""
+    return Solution(UNKNOWN, values or [], [], nodes, seconds, False, 0, reason)
+
+
+def solved(game: Game, state: State, answer: str, values: Iterable[tuple[Action, str]],
+           line: Iterable[Action], nodes: int, seconds: float,
+           text: Callable[[Action], str] | None = None) -> Solution:
+    """The :class:`Solution` of a complete search from ``state``: ``values`` pairs each legal
+    first action with its value text (those equal to ``answer`` are the winning ones), and
+    ``line`` is the principal line. ``text`` writes an action from ``state`` (default: the
+    game's ``format_action``; a question may pass a memoised one)."""
+    actor = f"{actor_name(state.to_move)} "  # type: ignore[arg-type]
+    write: Any = text or (lambda a: game.format_action(state, a))
+    vals = [ActionValue(actor + write(a), v) for a, v in values]
+    winning = sum(1 for v in vals if v.value == answer)
+    return Solution(answer, vals, line_texts(game, state, line), nodes, seconds, True, winning)
 
 
 def line_texts(game: Game, state: State, actions: Iterable[Action]) -> list[str]:

@@ -25,7 +25,6 @@ from kifu.games.graph_t.actions import PLAYS
 from kifu.games.graph_t.cards import PLAY_HEIGHT
 from kifu.games.graph_t.state import OVER, PLAY, GraphTState
 from kifu.puzzles.base import (
-    UNKNOWN,
     UNLIMITED,
     ActionValue,
     Budget,
@@ -34,6 +33,8 @@ from kifu.puzzles.base import (
     Solution,
     action_text,
     line_texts,
+    solved,
+    unsolved,
 )
 from kifu.puzzles.graph_t_dd import Searcher, unpack
 from kifu.puzzles.search import minimax
@@ -116,8 +117,7 @@ class DoubleDummy(Question):
             first = acts[raw.index(best)]
             line = s.line(best, 2 * first.card + first.grey_side)  # type: ignore[attr-defined]
         except OutOfBudget as e:
-            return Solution(UNKNOWN, values, [], s.nodes, time.perf_counter() - t0, False, 0,
-                            e.reason)
+            return unsolved(s.nodes, time.perf_counter() - t0, e.reason, values)
         finally:
             nodes = s.nodes
             s.close()  # its tables go now, by reference counting
@@ -144,22 +144,15 @@ class DoubleDummy(Question):
         r = minimax(state, player=player, evaluate=evaluate, budget=budget, key=_key,
                     order=_order, values=True)
         if not r.complete:
-            return Solution(UNKNOWN, [], [], r.nodes, r.seconds, False, 0, r.reason)
-        answer = value_text(_back(r.value))
-        values = [ActionValue(action_text(GAME, state, a), value_text(_back(v)))
-                  for a, v in r.values]
-        winning = sum(1 for v in values if v.value == answer)
-        return Solution(answer, values, line_texts(GAME, state, r.line), r.nodes, r.seconds,
-                        True, winning)
+            return unsolved(r.nodes, r.seconds, r.reason)
+        return solved(GAME, state, value_text(_back(r.value)),
+                      [(a, value_text(_back(v))) for a, v in r.values], r.line, r.nodes,
+                      r.seconds)
 
     def parse_answer(self, text: str) -> str:
-        t = " ".join(text.split())
-        m = _ANSWER.match(t)
-        if not m:
-            raise NotationError(
-                f"bad answer {short(text)} to {self.name}: expected 'place P shared S tallest T "
-                "second U' (heights in 1/60 of a card)", line=1, col=1,
-            )
+        t, m = self.read_answer(text, "'place P shared S tallest T second U' (heights in 1/60 "
+                                "of a card)", form=_ANSWER)
+        assert m is not None
         place, shared, t1, t2 = (int(x) for x in m.groups())
         if t2 > t1:
             raise NotationError(f"bad answer {short(text)}: the second tallest stack is taller "

@@ -15,150 +15,117 @@ from __future__ import annotations
 import re
 import time
 
-from kifu.core.errors import NotationError
-from kifu.core.game import Action, State
-from kifu.core.variant import short
+from kifu.core.game import State
 from kifu.games.lianxian import GAME
 from kifu.games.lianxian.bots import opponents_bonus
 from kifu.games.lianxian.state import TURN, LianxianState, Placement
 from kifu.puzzles.base import (
-    UNKNOWN,
     UNLIMITED,
-    ActionValue,
     Budget,
     Question,
     Solution,
-    action_text,
+    YesNoQuestion,
+    solved,
+    unsolved,
+    yes_no,
 )
 
 _POINTS = re.compile(r"points=(0|[1-9][0-9]{0,8})\Z")
 _BONUS = re.compile(r"bonus=(0|[1-9][0-9]{0,8})\Z")
 
 
-def _applies(state: State) -> str | None:
-    if not isinstance(state, LianxianState) or state.phase != TURN:
-        return "no player is to place or swap"
-    return None
+class _ThisTurn(Question):
+    """A question about the placement of this turn, asked when a player is to place or swap:
+    each first action gets a value (:meth:`worth` of its placement, of ``None`` for a swap
+    or a pass), and the answer is read from the values (:meth:`answer`)."""
 
-
-def _solve(state: LianxianState, budget: Budget, value, answer_of) -> Solution:
-    """``value(placement or None)`` gives each first action's value text (None for a swap
-    or a pass); ``answer_of(list of (action, value))`` the answer."""
-    t0 = time.perf_counter()
-    placements = {p.action: p for p in state.placements()}
-    nodes = len(placements)
-    if budget.nodes is not None and nodes > budget.nodes:
-        return Solution(UNKNOWN, [], [], budget.nodes, time.perf_counter() - t0, False, 0,
-                        "nodes")
-    vals: list[tuple[Action, str]] = [(a, value(placements.get(a)))
-                                      for a in state.legal_actions()]
-    answer = answer_of(vals)
-    best = [a for a, v in vals if v == answer]
-    values = [ActionValue(action_text(GAME, state, a), v) for a, v in vals]
-    line = [action_text(GAME, state, best[0])] if best else []
-    return Solution(answer, values, line, nodes, time.perf_counter() - t0, True, len(best))
-
-
-def _parse(regex: re.Pattern[str], name: str, form: str, text: str,
-           extra: tuple[str, ...] = ()) -> str:
-    t = text.strip()
-    if t in extra or regex.match(t):
-        return t
-    raise NotationError(f"bad answer {short(text)} to {name}: expected {form}", line=1, col=1)
-
-
-class Best(Question):
-    name = "lianxian-best"
     game = "lianxian"
-    summary = ("the most points the player to move can score this turn; the winning first "
-               "actions are every placement reaching them. points=<n>")
 
     def applies(self, state: State) -> str | None:
-        return _applies(state)
+        if not isinstance(state, LianxianState) or state.phase != TURN:
+            return "no player is to place or swap"
+        return None
+
+    def worth(self, state: LianxianState, p: Placement | None) -> str:
+        raise NotImplementedError
+
+    def answer(self, values: list[str]) -> str:
+        raise NotImplementedError
 
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
         assert isinstance(state, LianxianState)
+        t0 = time.perf_counter()
+        placements = {p.action: p for p in state.placements()}
+        nodes = len(placements)
+        if budget.nodes is not None and nodes > budget.nodes:
+            return unsolved(budget.nodes, time.perf_counter() - t0, "nodes")
+        vals = [(a, self.worth(state, placements.get(a))) for a in state.legal_actions()]
+        answer = self.answer([v for _, v in vals])
+        first = next((a for a, v in vals if v == answer), None)
+        return solved(GAME, state, answer, vals, [] if first is None else [first], nodes,
+                      time.perf_counter() - t0)
 
-        def value(p: Placement | None) -> str:
-            return f"points={p.points if p else 0}"
 
-        def answer(vals: list[tuple[Action, str]]) -> str:
-            return max(vals, key=lambda av: int(av[1][7:]))[1]
+class Best(_ThisTurn):
+    name = "lianxian-best"
+    summary = ("the most points the player to move can score this turn; the winning first "
+               "actions are every placement reaching them. points=<n>")
 
-        return _solve(state, budget, value, answer)
+    def worth(self, state: LianxianState, p: Placement | None) -> str:
+        return f"points={p.points if p else 0}"
+
+    def answer(self, values: list[str]) -> str:
+        return max(values, key=lambda v: int(v[7:]))
 
     def interesting(self, solution: Solution) -> bool:
         return solution.answer not in ("points=0", "points=2")
 
     def parse_answer(self, text: str) -> str:
-        return _parse(_POINTS, self.name, "points=<n>", text)
+        return self.read_answer(text, "points=<n>", form=_POINTS)[0]
 
 
-class Finish(Question):
+class Finish(_ThisTurn, YesNoQuestion):
     name = "lianxian-finish"
-    game = "lianxian"
     summary = ("can the player to move bring their pawn to the finish line this turn? "
                "yes or no")
 
-    def applies(self, state: State) -> str | None:
-        return _applies(state)
+    def worth(self, state: LianxianState, p: Placement | None) -> str:
+        return yes_no(p is not None and p.points >= _need(state))
 
-    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
-        assert isinstance(state, LianxianState)
-        need = state.seating.finish - state.scores[state.mover]
-
-        def value(p: Placement | None) -> str:
-            return "yes" if p is not None and p.points >= need else "no"
-
-        def answer(vals: list[tuple[Action, str]]) -> str:
-            return "yes" if any(v == "yes" for _, v in vals) else "no"
-
-        return _solve(state, budget, value, answer)
+    def answer(self, values: list[str]) -> str:
+        return yes_no("yes" in values)
 
     def candidate(self, state: State) -> bool:
         assert isinstance(state, LianxianState)
-        return state.seating.finish - state.scores[state.mover] <= 8
+        return _need(state) <= 8
 
     def interesting(self, solution: Solution) -> bool:
         return solution.answer == "yes"
 
-    def parse_answer(self, text: str) -> str:
-        t = text.strip()
-        if t in ("yes", "no"):
-            return t
-        raise NotationError(f"bad answer {short(text)} to {self.name}: expected yes or no",
-                            line=1, col=1)
+
+def _need(state: LianxianState) -> int:
+    """The points the player to move still needs to reach the finish line."""
+    return state.seating.finish - state.scores[state.mover]
 
 
-class LeastBonus(Question):
+class LeastBonus(_ThisTurn):
     name = "lianxian-least-bonus"
-    game = "lianxian"
     summary = ("of the placements scoring at least K points, the fewest bonus points given "
                "to opponents. bonus=<n>, or none if no placement scores K")
     arg = "K"
     arg_range = (1, 50)
 
-    def applies(self, state: State) -> str | None:
-        return _applies(state)
+    def worth(self, state: LianxianState, p: Placement | None) -> str:
+        if p is None or p.points < self.value:  # type: ignore[operator]
+            return "none"
+        return f"bonus={opponents_bonus(state, p)}"
 
-    def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
-        assert isinstance(state, LianxianState)
-        k = self.value
-        assert k is not None
-
-        def value(p: Placement | None) -> str:
-            if p is None or p.points < k:
-                return "none"
-            return f"bonus={opponents_bonus(state, p)}"
-
-        def answer(vals: list[tuple[Action, str]]) -> str:
-            got = [int(v[6:]) for _, v in vals if v != "none"]
-            return f"bonus={min(got)}" if got else "none"
-
-        return _solve(state, budget, value, answer)
+    def answer(self, values: list[str]) -> str:
+        got = [int(v[6:]) for v in values if v != "none"]
+        return f"bonus={min(got)}" if got else "none"
 
     def interesting(self, solution: Solution) -> bool:
         return solution.answer != "none"
 
     def parse_answer(self, text: str) -> str:
-        return _parse(_BONUS, self.name, "bonus=<n> or none", text, ("none",))
+        return self.read_answer(text, "bonus=<n> or none", ("none",), _BONUS)[0]

@@ -19,9 +19,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from kifu.core.errors import NotationError
 from kifu.core.game import Action, State
-from kifu.core.variant import short
 from kifu.games.towai import GAME
 from kifu.games.towai.actions import Pass, Stop
 from kifu.games.towai.cards import DRAW, NUM, TYPE
@@ -35,16 +33,7 @@ from kifu.games.towai.state import (
     REBUILD,
     TowaiState,
 )
-from kifu.puzzles.base import (
-    UNKNOWN,
-    UNLIMITED,
-    ActionValue,
-    Budget,
-    Question,
-    Solution,
-    action_text,
-    line_texts,
-)
+from kifu.puzzles.base import UNLIMITED, Budget, Solution, YesNoQuestion, solved, unsolved, yes_no
 from kifu.puzzles.search import prove
 
 
@@ -91,21 +80,19 @@ def order_actions(state: State, actions: list[Action]) -> list[Action]:
     return sorted(actions, key=rank)
 
 
-def _solution(state: State, proof, answer: str, nodes: int, seconds: float) -> Solution:
-    values = [ActionValue(action_text(GAME, state, a), "yes" if ok else "no")
-              for a, ok in proof.values]
-    winning = sum(1 for v in values if v.value == answer)
-    line = line_texts(GAME, state, proof.line) if proof.ok else []
-    return Solution(answer, values, line, nodes, seconds, True, winning)
-
-
-class _YesNo(Question):
+class _YesNo(YesNoQuestion):
     game = "towai"
 
     def applies(self, state: State) -> str | None:
         return _turn(state)
 
     def goal(self, state: TowaiState) -> tuple[int, Any]:
+        """(the player to move, the search's goal test for them)."""
+        player = state.mover
+        return player, self.goal_from(player, state.wins[player])
+
+    def goal_from(self, player: int, start: int) -> Any:
+        """The goal test for ``player``, who had won ``start`` rounds at the root."""
         raise NotImplementedError
 
     def solve(self, state: State, budget: Budget = UNLIMITED) -> Solution:
@@ -114,10 +101,9 @@ class _YesNo(Question):
         proof = prove(state, player=player, goal=goal, budget=budget, order=order_actions,
                       values=True)
         if not proof.complete:
-            return Solution(UNKNOWN, [], [], proof.nodes, proof.seconds, False, 0,
-                            proof.reason)
-        return _solution(state, proof, "yes" if proof.ok else "no", proof.nodes,
-                         proof.seconds)
+            return unsolved(proof.nodes, proof.seconds, proof.reason)
+        return solved(GAME, state, yes_no(proof.ok), [(a, yes_no(ok)) for a, ok in proof.values],
+                      proof.line if proof.ok else [], proof.nodes, proof.seconds)
 
     def candidate(self, state: State) -> bool:
         assert isinstance(state, TowaiState)
@@ -127,23 +113,13 @@ class _YesNo(Question):
         """A yes that takes more than one play."""
         return solution.answer == "yes" and len(solution.line) > 1
 
-    def parse_answer(self, text: str) -> str:
-        t = " ".join(text.split())
-        if t not in ("yes", "no"):
-            raise NotationError(f"bad answer {short(text)} to {self.name}: expected yes or no",
-                                col=1)
-        return t
-
 
 class OutThisTurn(_YesNo):
     name = "towai-out-this-turn"
     summary = ("can the player to move go out before the turn ends (combos, Reset leads, "
                "the others' Swap choices against it)? yes / no")
 
-    def goal(self, state: TowaiState) -> tuple[int, Any]:
-        player = state.mover
-        start = state.wins[player]
-
+    def goal_from(self, player: int, start: int) -> Any:
         def goal(st: State) -> bool | None:
             if st.wins[player] > start:  # type: ignore[attr-defined]
                 # going out is playing one's last card (ruling 8); winning the round at the
@@ -160,7 +136,7 @@ class OutThisTurn(_YesNo):
                 return False
             return None
 
-        return player, goal
+        return goal
 
     def candidate(self, state: State) -> bool:
         assert isinstance(state, TowaiState)
@@ -172,10 +148,7 @@ class WinRound(_YesNo):
     summary = ("can the player to move win the round against any defence, every hand and "
                "the deck order known (a rebuild counts against it)? yes / no")
 
-    def goal(self, state: TowaiState) -> tuple[int, Any]:
-        player = state.mover
-        start = state.wins[player]
-
+    def goal_from(self, player: int, start: int) -> Any:
         def goal(st: State) -> bool | None:
             if st.wins[player] > start:  # type: ignore[attr-defined]
                 return True
@@ -183,7 +156,7 @@ class WinRound(_YesNo):
                 return False
             return None
 
-        return player, goal
+        return goal
 
 
 __all__ = ["DRAW", "OutThisTurn", "WinRound", "out_by_threes"]

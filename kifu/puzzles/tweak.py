@@ -23,13 +23,14 @@ from kifu.games.tweak.actions import Capture, Pass, Place, UseBomb, UseJoker, Us
 from kifu.games.tweak.cards import FACE, POINTS
 from kifu.games.tweak.state import BOMB_PHASE, STEAL_PHASE, TURN, TweakState
 from kifu.puzzles.base import (
-    UNKNOWN,
     UNLIMITED,
     ActionValue,
     Budget,
     Question,
     Solution,
     line_texts,
+    solved,
+    unsolved,
 )
 from kifu.puzzles.search import minimax, probability, prove
 
@@ -41,11 +42,16 @@ _SNAP_PHASE, _SNAP_MOVER, _SNAP_TABLE = (
 _PLAYS = (Place, Capture, Pass)
 
 
-def _turn_in_progress(state: State) -> str | None:
-    assert isinstance(state, TweakState)
-    if state.phase not in (TURN, BOMB_PHASE, STEAL_PHASE):
-        return "no player's turn is in progress"
-    return None
+class _InTurn(Question):
+    """A question about the turn in progress: asked once a player's turn has begun."""
+
+    game = "tweak"
+
+    def applies(self, state: State) -> str | None:
+        assert isinstance(state, TweakState)
+        if state.phase not in (TURN, BOMB_PHASE, STEAL_PHASE):
+            return "no player's turn is in progress"
+        return None
 
 
 def _last_play(state: TweakState, player: int) -> tuple[bool, bool]:
@@ -96,14 +102,10 @@ _POSSIBLE = re.compile(r"possible p=([0-9]{1,100})(?:/([0-9]{1,100}))?\Z")
 """A probability: at most 100 digits a side (``int()`` refuses more than 4,300)."""
 
 
-class ThisTurn(Question):
+class ThisTurn(_InTurn):
     name = "tweak-this-turn"
-    game = "tweak"
     summary = ("can the player to move complete a TWEAK before this turn ends? "
                "forced / possible p=<probability> / no")
-
-    def applies(self, state: State) -> str | None:
-        return _turn_in_progress(state)
 
     def interesting(self, solution: Solution) -> bool:
         """A success that needs a T! card (a line longer than one card play)."""
@@ -138,8 +140,7 @@ class ThisTurn(Question):
         if state.phase != TURN:  # the root is in the middle of the turn: search it whole
             chance, maybe, nodes, seconds = self._search(state, player, goal, budget, True)
             if not (chance.complete and maybe.complete):
-                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0,
-                                chance.reason or maybe.reason)
+                return unsolved(nodes, seconds, chance.reason or maybe.reason)
             vals = [(b, this_turn_text(p, ok)) for (b, p), (_, ok) in
                     zip(chance.values, maybe.values, strict=True)]
             line = chance.line if chance.value > 0 else maybe.line
@@ -183,8 +184,7 @@ class ThisTurn(Question):
                 nodes += n - 1
                 seconds += sec
                 if not (chance.complete and maybe.complete):
-                    return Solution(UNKNOWN, [], [], nodes, seconds, False, 0,
-                                    chance.reason or maybe.reason)
+                    return unsolved(nodes, seconds, chance.reason or maybe.reason)
                 rank = (chance.value, maybe.ok or chance.value > 0)
                 candidates.append((rank, a, chance.line if chance.value > 0 else maybe.line))
                 av = ActionValue(prefix + _text(a), this_turn_text(*rank))
@@ -216,15 +216,10 @@ class ThisTurn(Question):
                 chance.seconds + maybe.seconds)
 
     def parse_answer(self, text: str) -> str:
-        t = " ".join(text.split())
-        if t in ("forced", "no"):
+        t, m = self.read_answer(text, "forced, possible p=<fraction> (e.g. possible p=3/4) "
+                                "or no", ("forced", "no"), _POSSIBLE)
+        if m is None:
             return t
-        m = _POSSIBLE.match(t)
-        if not m:
-            raise NotationError(
-                f"bad answer {short(text)} to {self.name}: expected forced, "
-                "possible p=<fraction> (e.g. possible p=3/4) or no", line=1, col=1,
-            )
         num, den = int(m.group(1)), int(m.group(2) or 1)
         if den == 0 or num >= den:
             raise NotationError(
@@ -272,16 +267,12 @@ def within_text(turns: int | None) -> str:
 _YES = re.compile(r"yes turns=([1-9][0-9]{0,5})\Z")
 
 
-class Within(Question):
+class Within(_InTurn):
     name = "tweak-within"
-    game = "tweak"
     arg = "N"
     arg_range = (1, 9)
     summary = ("can the player to move force a TWEAK within their next N turns (this one "
                "included), every card known, the others against it? yes turns=<fewest> / no")
-
-    def applies(self, state: State) -> str | None:
-        return _turn_in_progress(state)
 
     def interesting(self, solution: Solution) -> bool:
         """A TWEAK that takes all N turns to force."""
@@ -330,7 +321,7 @@ class Within(Question):
             nodes += proof.nodes
             seconds += proof.seconds
             if not proof.complete:
-                return Solution(UNKNOWN, [], [], nodes, seconds, False, 0, proof.reason)
+                return unsolved(nodes, seconds, proof.reason)
             if first is None:
                 first = [(a, None) for a, _ in proof.values]
             first = [(a, t if t is not None or not ok else k)
@@ -341,13 +332,9 @@ class Within(Question):
         return _solution(state, within_text(best), vals, line, nodes, seconds)
 
     def parse_answer(self, text: str) -> str:
-        t = " ".join(text.split())
-        if t == "no":
+        t, m = self.read_answer(text, "yes turns=<k> or no", ("no",), _YES)
+        if m is None:
             return t
-        m = _YES.match(t)
-        if not m:
-            raise NotationError(f"bad answer {short(text)} to {self.name}: expected "
-                                "yes turns=<k> or no", line=1, col=1)
         k = int(m.group(1))
         if k > (self.value or 0):
             raise NotationError(f"bad answer {short(text)}: turns={k} is more than "
@@ -365,14 +352,13 @@ def points_text(points: int) -> str:
 _POINTS = re.compile(r"points=(0|[1-9][0-9]{0,8})\Z")
 
 
-class BestPoints(Question):
+class BestPoints(_InTurn):
     name = "best-points"
-    game = "tweak"
     summary = ("once the deck is empty: the most points the player to move can secure this "
                "round against any play of the others. points=<n>")
 
     def applies(self, state: State) -> str | None:
-        why = _turn_in_progress(state)
+        why = super().applies(state)
         if why is not None:
             return why
         left = len(state.deck_left())  # type: ignore[attr-defined]
@@ -402,18 +388,13 @@ class BestPoints(Question):
         result = minimax(state, player=player, evaluate=evaluate, budget=budget,
                          order=_points_order, values=True, bound=bound)
         if not result.complete:
-            return Solution(UNKNOWN, [], [], result.nodes, result.seconds, False, 0,
-                            result.reason)
+            return unsolved(result.nodes, result.seconds, result.reason)
         vals = [(a, points_text(v)) for a, v in result.values]
         return _solution(state, points_text(result.value), vals, result.line, result.nodes,
                          result.seconds)
 
     def parse_answer(self, text: str) -> str:
-        t = " ".join(text.split())
-        if not _POINTS.match(t):
-            raise NotationError(f"bad answer {short(text)} to {self.name}: expected points=<n>",
-                                line=1, col=1)
-        return t
+        return self.read_answer(text, "points=<n>", form=_POINTS)[0]
 
 
 def _points_order(state: State, actions: list[Action]) -> list[Action]:
@@ -467,8 +448,4 @@ def _value(cache: dict[Action, ActionValue], prefix: str, a: Action, value: str)
 
 def _solution(state: State, answer: str, vals: list[tuple[Action, str]], line: list[Action],
               nodes: int, seconds: float) -> Solution:
-    actor = f"{actor_name(state.to_move)} "  # type: ignore[arg-type]
-    values = [ActionValue(actor + _text(a), v) for a, v in vals]
-    winning = sum(1 for v in values if v.value == answer)
-    return Solution(answer, values, line_texts(GAME, state, line), nodes, seconds, True,
-                    winning)
+    return solved(GAME, state, answer, vals, line, nodes, seconds, _text)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import msgspec
 
+from kifu.core.codes import scan_tokens
 from kifu.core.errors import NotationError, VariantError
 from kifu.core.numbers import is_small_int
 from kifu.core.text import ascii_tokens, read_text_file
@@ -70,11 +71,8 @@ def cards_text(codes: tuple[int, ...] | list[int]) -> str:
 
 def scan_cards(text: str, col0: int = 1) -> list[int]:
     """The codes of a concatenated token list (``-`` = none); columns 1-based from col0."""
-    if text == "-":
-        return []
-    out = []
-    i = 0
-    while i < len(text):
+
+    def card_at(text: str, i: int) -> tuple[int, int]:
         m = TOKEN_RE.match(text, i)
         if not m:
             raise NotationError(
@@ -82,9 +80,9 @@ def scan_cards(text: str, col0: int = 1) -> list[int]:
                 f"1..13), got {short(text[i:])}",
                 col=col0 + i,
             )
-        out.append(CODE_OF[m.group(0)])
-        i = m.end()
-    return out
+        return CODE_OF[m.group(0)], m.end()
+
+    return scan_tokens(text, card_at)
 
 
 class Role(msgspec.Struct, frozen=True):

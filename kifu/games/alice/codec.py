@@ -21,39 +21,20 @@ from __future__ import annotations
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action, State
 from kifu.core.variant import short
-from kifu.games.alice.actions import (
-    ADJUSTS,
-    CARDS,
-    CHARS,
-    DISCARDS,
-    DRAWS,
-    DRINK,
-    PASS,
-    PLAYS,
-    SWAP_KEEP,
-    SWAP_TAKE,
-    Adjust,
-    Buy,
-    Card,
-    Char,
-    Deal,
-    Discard,
-    Draw,
-    Drink,
-    Pass,
-    Play,
-    Roles,
-    Swap,
-)
+from kifu.games.alice import actions as act
+from kifu.games.alice.actions import CARDS, CHARS, DISCARDS, DRAWS, PLAYS, Buy, Deal, Roles
 from kifu.games.alice.cards import CODE_OF, TOKEN, TOKEN_RE, TYPE_LETTERS, scan_cards
 from kifu.games.alice.state import SLOTS, AliceState
 
 EXAMPLES = "aH3@A1, vC8@V, drink, char nS3, discard aH3, draw n, buy ..., pass, swap, keep"
 _WORDS: dict[str, Action] = {
-    "drink": DRINK, "pass": PASS, "swap": SWAP_TAKE, "keep": SWAP_KEEP,
-    "grow": ADJUSTS[1], "stay": ADJUSTS[0], "shrink": ADJUSTS[-1],
+    "drink": act.DRINK, "pass": act.PASS, "swap": act.SWAP_TAKE, "keep": act.SWAP_KEEP,
+    "grow": act.ADJUSTS[1], "stay": act.ADJUSTS[0], "shrink": act.ADJUSTS[-1],
 }
-_ADJ_TEXT = {1: "grow", 0: "stay", -1: "shrink"}
+_WORD_OF = {action: word for word, action in _WORDS.items()}
+"""The actions written as one word (every Drink, Pass, Adjust and Swap), and their words."""
+_CARD_WORD = {act.Card: "", act.Char: "char ", act.Discard: "discard "}
+"""The actions written as a word (or none) and the card they name."""
 _SLOT_OF = {s: i for i, s in enumerate(SLOTS)}
 
 
@@ -136,27 +117,19 @@ def parse_action(state: State, text: str) -> Action:
 
 
 def format_action(action: Action) -> str:
+    word = _WORD_OF.get(action)
+    if word is not None:
+        return word
     t = type(action)
-    if t is Play:
+    word = _CARD_WORD.get(t)
+    if word is not None:
+        return word + TOKEN[action.code]  # type: ignore[attr-defined]
+    if t is act.Play:
         return f"{TOKEN[action.code]}@{SLOTS[action.slot]}"  # type: ignore[attr-defined]
-    if t is Card:
-        return TOKEN[action.code]  # type: ignore[attr-defined]
-    if t is Drink:
-        return "drink"
-    if t is Discard:
-        return f"discard {TOKEN[action.code]}"  # type: ignore[attr-defined]
-    if t is Draw:
+    if t is act.Draw:
         return f"draw {TYPE_LETTERS[action.deck]}"  # type: ignore[attr-defined]
-    if t is Char:
-        return f"char {TOKEN[action.code]}"  # type: ignore[attr-defined]
-    if t is Adjust:
-        return _ADJ_TEXT[action.delta]  # type: ignore[attr-defined]
-    if t is Swap:
-        return "swap" if action.take else "keep"  # type: ignore[attr-defined]
     if t is Buy:
         return "buy " + "".join(TOKEN[c] for c in action.cards)  # type: ignore[attr-defined]
-    if t is Pass:
-        return "pass"
     if t is Deal:
         return "deal " + "/".join("".join(TOKEN[c] for c in h) or "-"
                                   for h in action.hands)  # type: ignore[attr-defined]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
+from kifu.core.variant import Variant
 from kifu.games.alice import codec, position
 from kifu.games.alice.actions import Deal, Roles
 from kifu.games.alice.cards import CODE_TYPE, load_card_file
@@ -29,19 +29,13 @@ class Alice(Game):
         AliceVariant(cards="tea-party", turns=30),
     )
 
-    def new_state(self, players: int, variant: AliceVariant | None = None) -> AliceState:
-        self.check_players(players)
-        variant = variant if variant is not None else AliceVariant()
+    state_class = AliceState
+
+    def check_variant(self, variant: Variant, players: int) -> None:
         variant.validate()
-        return AliceState(players, variant)
 
-    def from_line(self, line: str) -> AliceState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.alice.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.alice.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(state, text)

@@ -9,6 +9,7 @@ reads who won as what role from the final state; it is pure.
 from __future__ import annotations
 
 from kifu.core.game import State
+from kifu.core.metrics import replayed, tally
 from kifu.games.alice.actions import Drink
 from kifu.games.alice.cards import SKILLS
 from kifu.games.alice.state import NONE, SYSTEM, AliceState
@@ -41,23 +42,16 @@ _TAGS = {"void": "void_turns", "swap": "role_swaps", "queen": "queen_hits",
 
 
 def metrics(state: State) -> dict[str, int]:
-    """The counts of :data:`METRICS` for the game played in ``state`` (from its history).
-
-    >>> from kifu.games.alice import GAME
-    >>> metrics(GAME.new_state(3))["checks"]
-    0
-    """
+    """The counts of :data:`METRICS` for the game played in ``state`` (from its history)."""
     assert isinstance(state, AliceState)
-    counts = dict.fromkeys(METRICS, 0)
-    replay = AliceState(state.n, state.variant)
+    counts = tally(METRICS, state.history, {Drink: ("drinks",)})
     trace: list[tuple[int, str, str]] = []
-    replay.trace = trace
-    for action in state.history:
+    for replay, action in replayed(state):
+        assert isinstance(replay, AliceState)
+        replay.trace = trace  # the same list at every step: set before the first push
         bard = replay.bard
         seen = len(trace)
-        replay.push(action)
-        if type(action) is Drink:
-            counts["drinks"] += 1
+        replay.push(action)  # the rule events it caused are traced
         for _ply, tag, _text in trace[seen:]:
             if tag == "check":
                 counts["checks"] += 1

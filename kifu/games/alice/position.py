@@ -39,6 +39,7 @@ from kifu.core.errors import NotationError, VariantError
 from kifu.core.game import DEALER, Game
 from kifu.core.numbers import is_small_int
 from kifu.core.variant import short
+from kifu.games.alice import layout as lay
 from kifu.games.alice.cards import (
     CODE_TYPE,
     NOUN,
@@ -48,30 +49,7 @@ from kifu.games.alice.cards import (
     VERB,
     scan_cards,
 )
-from kifu.games.alice.layout import (
-    ADJUST,
-    BARD,
-    BUY,
-    CHAR,
-    CLEAN,
-    DEAL,
-    DEALER_PHASES,
-    DRAW,
-    FORCED,
-    N1,
-    N2,
-    NONE,
-    OVER,
-    PHASES,
-    PLAY,
-    POOL,
-    ROLES,
-    SLOT_TYPE,
-    SLOTS,
-    SWAP,
-    SYSTEM,
-    V,
-)
+from kifu.games.alice.layout import N1, N2, NONE, PHASES, SLOT_TYPE, SLOTS, SYSTEM, V
 from kifu.games.alice.state import AliceState
 from kifu.games.alice.variant import AliceVariant
 
@@ -83,14 +61,8 @@ _SEAT = re.compile(r"p([0-9])\Z")
 
 
 def from_line(game: Game, line: str) -> AliceState:
-    variant, fields = game.split_line(line)
+    variant, fields, cols = game.split_fields(line, FIELDS)
     assert isinstance(variant, AliceVariant)
-    cols = [m.start() + 1 for m in re.finditer(r"\S+", line)][1:]
-    if len(fields) != len(FIELDS):
-        raise NotationError(
-            f"an alice position has {len(FIELDS) + 1} fields (rules, {', '.join(FIELDS)}), "
-            f"not {len(fields) + 1}", line=1,
-            col=cols[len(FIELDS)] if len(fields) > len(FIELDS) else len(line) + 1)
     f = dict(zip(FIELDS, fields, strict=True))
     c = dict(zip(FIELDS, cols, strict=True))
 
@@ -137,9 +109,9 @@ def from_line(game: Game, line: str) -> AliceState:
         raise err(f"expected one of {', '.join(PHASES)}", "phase")
     st.phase = PHASES.index(f["phase"])
     tm = f["to-move"]
-    if st.phase == OVER:
+    if st.phase == lay.OVER:
         want = "-"
-    elif st.phase in DEALER_PHASES:
+    elif st.phase in lay.DEALER_PHASES:
         want = "d"
     else:
         want = tm if _SEAT.match(tm) and int(tm[1:]) < n else f"p0..p{n - 1}"
@@ -258,7 +230,7 @@ def from_line(game: Game, line: str) -> AliceState:
     st.deck = tuple(x for x in st._tb.deck_all if x not in have)
     if st.slots[1] and (st.bard == NONE or st.slots[1][0] != st.chars[st.bard]):
         raise err("N1's bottom card must be the Bard's Character", "sentence")
-    if st.phase == PLAY and st.out >> st.turn & 1:  # type: ignore[operator]
+    if st.phase == lay.PLAY and st.out >> st.turn & 1:  # type: ignore[operator]
         raise err("the seat to move is out (said Drink me!)", "to-move")
     bad = playable(st)
     if bad is not None:
@@ -277,79 +249,79 @@ def playable(st: AliceState) -> tuple[str, str] | None:
     ``tests/test_alice_position_play.py`` mutates lines to look for ones they miss."""
     n, ph, b = st.n, st.phase, st.bard
     slots = st.slots
-    setup = ph in (ROLES, DEAL, CHAR)
-    in_turn = ph in (BARD, FORCED, PLAY, ADJUST)
-    if (ph == ROLES) != (not st.roles):
+    setup = ph in (lay.ROLES, lay.DEAL, lay.CHAR)
+    in_turn = ph in (lay.BARD, lay.FORCED, lay.PLAY, lay.ADJUST)
+    if (ph == lay.ROLES) != (not st.roles):
         return "roles", "the roles are dealt after the roles phase, and only then (- before)"
-    if ph != OVER and st.turns >= st.variant.turns:
+    if ph != lay.OVER and st.turns >= st.variant.turns:
         return "turns", f"{st.turns} turns of {st.variant.turns} played: the game is over"
     if setup != (b == NONE):
         return "bard", "the first Bard is known once every Character is chosen (- before)"
-    if ph != OVER and st.winners:
+    if ph != lay.OVER and st.winners:
         return "check", "winners before the game is over"
-    if st.fx and ph not in (POOL, BUY, OVER):
+    if st.fx and ph not in (lay.POOL, lay.BUY, lay.OVER):
         return "check", "pending effects wait in the pool and buy phases only"
-    if (st.dtype != NONE) != (ph in (DRAW, FORCED)):
+    if (st.dtype != NONE) != (ph in (lay.DRAW, lay.FORCED)):
         return "check", "a deck being drawn is named in the draw and forced phases, and only then"
     if (setup or in_turn) and (st.nextbard != NONE or st.cstart or st.cidx):
         return "check", "the next Bard and the Clean Phase bookkeeping are -,0,0 until the check"
-    if not (setup or in_turn or ph == OVER) and st.nextbard == NONE:
+    if not (setup or in_turn or ph == lay.OVER) and st.nextbard == NONE:
         return "check", "after the check the next Bard is known"
     # the sentence
-    if ph in (ROLES, DEAL, CHAR, POOL, BUY, CLEAN, DRAW):
+    if ph in (lay.ROLES, lay.DEAL, lay.CHAR, lay.POOL, lay.BUY, lay.CLEAN, lay.DRAW):
         if any(slots):
             return "sentence", f"the sentence is empty in the {PHASES[ph]} phase"
-    elif ph in (BARD, FORCED):
+    elif ph in (lay.BARD, lay.FORCED):
         if [bool(p) for p in slots] != [False, True, False, False, False] or len(slots[N1]) > 1:
             return "sentence", "before the verb the sentence is the Bard's Character alone"
-    elif ph == PLAY:
+    elif ph == lay.PLAY:
         if not slots[V]:
             return "sentence", "the Bard's verb opens the sentence"
-    elif ph in (ADJUST, SWAP) and not all(slots):
+    elif ph in (lay.ADJUST, lay.SWAP) and not all(slots):
         return "sentence", f"the sentence is complete in the {PHASES[ph]} phase"
     # phase by phase
-    if ph in (ROLES, DEAL):
+    if ph in (lay.ROLES, lay.DEAL):
         if any(st.hands) or any(c != NONE for c in st.chars):
             return "hands", "nothing is dealt before the deal"
-    elif ph == CHAR:
+    elif ph == lay.CHAR:
         t: int = st.turn  # type: ignore[assignment]
         if any((st.chars[s] == NONE) != (s >= t) for s in range(n)):
             return "chars", "the seats before the one to move have chosen their Characters"
         for s in range(t, n):
             if not any(CODE_TYPE[x] == NOUN for x in st.hands[s]):
                 return "hands", f"p{s} holds no noun to choose as its Character"
-    elif ph == BARD:
+    elif ph == lay.BARD:
         if st.turn != b or st.acted or st.out:
             return "flags", "the Bard opens the sentence before anyone acts"
-    elif ph == FORCED:
+    elif ph == lay.FORCED:
         if st.dtype != VERB or not st._deck_of(VERB):
             return "check", "the dealer draws the Bard's verb from a verb deck that has one"
         if st.acted != 1 << b or st.out != 1 << b:
             return "flags", "the Bard who drank is the only one out"
-    elif ph == ADJUST:
+    elif ph == lay.ADJUST:
         opp = SYSTEM if st.owners[N2] == b else st.owners[N2]
         t = st.turn  # type: ignore[assignment]
         if st.opp != opp:
             return "check", "the opponent is the owner of N2 (sys if the Bard)"
         if t not in (b, opp) or st.skill(t) != SK_CATERPILLAR:
             return "to-move", "a face-up Caterpillar in the check chooses grow, stay or shrink"
-    elif ph == SWAP:
+    elif ph == lay.SWAP:
         w, lo = st.win, st.lose
         if not (0 <= w < n and 0 <= lo < n and w != lo and {w, lo} == {b, st.opp}):
             return "check", "a swap follows a check between two players, one the Bard"
         if st.turn != w or not st.prerev or not st.shown >> lo & 1:
             return "check", "the winner chooses a swap when the loser was already face up"
-    elif ph == BUY:
+    elif ph == lay.BUY:
         if len(st.hands[st.turn]) < 3:  # type: ignore[index]
             return "hands", "the merchant's owner buys with three cards or more"
-    elif ph in (CLEAN, DRAW):
+    elif ph in (lay.CLEAN, lay.DRAW):
         seat = (st.cstart + st.cidx) % n
         k, lim = len(st.hands[seat]), st.limit(seat)
-        if st.cidx >= n or (ph == CLEAN and st.turn != seat):
+        if st.cidx >= n or (ph == lay.CLEAN and st.turn != seat):
             return "check", "the seat to refill is the Clean Phase start plus the seats done"
-        if ph == CLEAN and not (k > lim or (k < lim and (st.deck or st.discard))):
+        if ph == lay.CLEAN and not (k > lim or (k < lim and (st.deck or st.discard))):
             return "hands", f"p{seat} has nothing to do in the Clean Phase"
-        if ph == DRAW and (k >= lim or not st._deck_of(st.dtype)):
+        if ph == lay.DRAW and (k >= lim or not st._deck_of(st.dtype)):
             return "check", "the dealer draws for a seat below its hand size, from a deck " \
                 "that has a card"
     return None

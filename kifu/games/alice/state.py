@@ -15,7 +15,7 @@ from fractions import Fraction
 from itertools import combinations, compress, permutations
 
 from kifu.core.errors import IllegalActionError, VariantError
-from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.core.game import DEALER, Action, Result, State, actor_name, check_deal_size
 from kifu.games.alice.actions import (
     ADJUSTS,
     CARDS,
@@ -90,7 +90,8 @@ from kifu.games.alice.layout import (
 from kifu.games.alice.layout import (
     PHASES as PHASES,  # re-exported: other modules read the phase names here
 )
-from kifu.games.alice.text import render, write_line
+from kifu.games.alice.text import render as render_text
+from kifu.games.alice.text import write_line
 from kifu.games.alice.variant import AliceVariant
 
 HAND = 4
@@ -155,47 +156,29 @@ def _set(t: tuple, i: int, v) -> tuple:
     return (*t[:i], v, *t[i + 1:])
 
 
+def _cards_in(mask: str, doc: str) -> property:
+    """A property reading the card mask attribute ``mask`` as sorted codes (and setting it
+    from any codes): the engine keeps the mask, the text and the worlds read the codes."""
+
+    def get(self: AliceState) -> tuple[int, ...]:
+        return codes(getattr(self, mask))
+
+    def set_(self: AliceState, cards: Iterable[int]) -> None:
+        setattr(self, mask, bits(cards))
+
+    return property(get, set_, doc=doc)
+
+
 class AliceState(State):
     __slots__ = (
-        "_dc",
-        "_dk",
-        "_tb",
-        "_undo",
-        "acted",
-        "adj",
-        "bard",
-        "cat_used",
-        "chars",
-        "cidx",
-        "cstart",
-        "dtype",
-        "fx",
-        "hands",
-        "lose",
-        "nextbard",
-        "opp",
-        "out",
-        "owners",
-        "phase",
-        "prerev",
-        "roles",
-        "shown",
-        "slots",
-        "sp",
-        "story",
-        "sys_sp",
-        "trace",
-        "turn",
-        "turns",
-        "win",
-        "winners",
+        "_dc", "_dk", "_tb", "_undo", "acted", "adj", "bard", "cat_used", "chars", "cidx",
+        "cstart", "dtype", "fx", "hands", "lose", "nextbard", "opp", "out", "owners", "phase",
+        "prerev", "roles", "shown", "slots", "sp", "story", "sys_sp", "trace", "turn", "turns",
+        "win", "winners",
     )
 
     def __init__(self, n: int, variant: AliceVariant):
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._tb = tables(variant.cards)
         need = {NOUN: 2 * n, VERB: n, ADJ: 2 * n}
         for t, k in need.items():
@@ -307,23 +290,8 @@ class AliceState(State):
     def complete(self) -> bool:
         return all(self.slots)
 
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The cards in the decks (every type), sorted."""
-        return codes(self._dk)
-
-    @deck.setter
-    def deck(self, cards: Iterable[int]) -> None:
-        self._dk = bits(cards)
-
-    @property
-    def discard(self) -> tuple[int, ...]:
-        """The discard pile, sorted."""
-        return codes(self._dc)
-
-    @discard.setter
-    def discard(self, cards: Iterable[int]) -> None:
-        self._dc = bits(cards)
+    deck = _cards_in("_dk", "The cards in the decks (every type), sorted.")
+    discard = _cards_in("_dc", "The discard pile, sorted.")
 
     def can_draw(self, t: int) -> bool:
         return bool((self._dk | self._dc) & TYPE_BITS[t])
@@ -471,15 +439,12 @@ class AliceState(State):
                 return
         elif action in self.legal_actions():
             return
-        message, rule = self.explain_illegal(action)
-        raise IllegalActionError(message, rule=rule)
+        self.refuse(action)
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n
         hands = deal.hands
-        if len(hands) != n:
-            raise IllegalActionError(f"the deal has {len(hands)} hands for {n} players",
-                                     rule=R_SETUP)
+        check_deal_size(hands, n, R_SETUP)
         got = Counter(c for h in hands for c in h)
         if self.phase == DEAL:
             for s, h in enumerate(hands):
@@ -1081,6 +1046,9 @@ class AliceState(State):
         return (self.variant, self.n, *self._snap())
 
     def copy(self) -> AliceState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         s = AliceState.__new__(AliceState)
         s.n = self.n
         s.variant = self.variant
@@ -1127,8 +1095,5 @@ class AliceState(State):
     def to_line(self) -> str:
         return write_line(self, None)
 
-    def view(self, seat: int) -> str:
-        return write_line(self, seat)
-
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    view = write_line  # view(seat): the line with what ``seat`` cannot see hidden
+    render = render_text

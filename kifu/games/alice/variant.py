@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kifu.core.errors import VariantError
-from kifu.core.variant import Variant, variant_fields
+from kifu.core.variant import Variant
+from kifu.core.variant import rules_spec as core_rules_spec
 from kifu.games.alice.cards import card_set
 
 GAME_ID = "alice"
@@ -27,13 +28,6 @@ class AliceVariant(Variant, frozen=True):
         card_set(self.cards)  # raises VariantError for an unknown set
 
 
-_SPECS: dict[AliceVariant, str] = {}
-
-
 def rules_spec(variant: AliceVariant) -> str:
-    s = _SPECS.get(variant)
-    if s is None:
-        s = ";".join([f"{GAME_ID}/{RULES_VERSION}"]
-                     + [f"{k}={v}" for k, v in variant_fields(variant)])
-        _SPECS[variant] = s
-    return s
+    """The rules token of a variant (``Game.rules_spec``; remembered, for position lines)."""
+    return core_rules_spec(GAME_ID, RULES_VERSION, variant)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 
+from kifu.core.codes import scan_tokens
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action
 from kifu.core.variant import short
@@ -116,29 +117,22 @@ def scan_cards(text: str, col0: int = 1) -> list[int]:
     if text == "-":
         return []
     if not len(text) & 1 and text.isascii():
+        # (hot-path copy of tweak.cards.split_cards' fast way: benchmarks/test_validate.py::
+        # test_parse_corpus; tests/test_validate3_deal.py pins it to the token-by-token way)
         # The fast path: colour-card tokens only, two characters each, read two bytes at a
         # time. Anything else (the grey card, a bad token) goes the checked way below, from
         # the start.
         fast = list(map(_PAIR_CODE16.get, memoryview(text.encode("ascii")).cast("H")))
         if None not in fast:
             return fast  # type: ignore[return-value]
-    out = []
-    i = 0
-    while i < len(text):
-        code, i = _card_at(text, i, col0)
-        out.append(code)
-    return out
+    return scan_tokens(text, lambda text, i: _card_at(text, i, col0))
 
 
 def scan_plays(text: str, col0: int = 1) -> list[int]:
     """The pids of a concatenated list of play tokens (``-`` = none)."""
-    if text == "-":
-        return []
-    out = []
-    i = 0
-    while i < len(text):
-        start = i
-        code, i = _card_at(text, i, col0)
+
+    def play_at(text: str, start: int) -> tuple[int, int]:
+        code, i = _card_at(text, start, col0)
         side = 0
         if code != G and i < len(text) and text[i] == "g":
             side = 1
@@ -149,8 +143,9 @@ def scan_plays(text: str, col0: int = 1) -> list[int]:
                 f"{CARD_TOKEN[code]} is a top-level card: it has no grey side",
                 col=col0 + start,
             )
-        out.append(pid)
-    return out
+        return pid, i
+
+    return scan_tokens(text, play_at)
 
 
 def parse_play(text: str) -> Play:

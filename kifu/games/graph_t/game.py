@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
+from kifu.core.variant import Variant
 from kifu.games.graph_t import codec, position
 from kifu.games.graph_t.actions import LEADS, Deal
 from kifu.games.graph_t.cards import deck_codes
@@ -31,19 +30,13 @@ class GraphT(Game):
         GraphTVariant(grey=False, grey_open="anyone", grey_wins="trump"),
     )
 
-    def new_state(self, players: int, variant: GraphTVariant | None = None) -> GraphTState:
-        self.check_players(players)
-        variant = variant if variant is not None else GraphTVariant()
+    state_class = GraphTState
+
+    def check_variant(self, variant: Variant, players: int) -> None:
         variant.validate()
-        return GraphTState(players, variant)
 
-    def from_line(self, line: str) -> GraphTState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.graph_t.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.graph_t.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(text)

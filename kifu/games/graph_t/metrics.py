@@ -9,6 +9,7 @@ Heights are in 1/60 of a card, as in the ``Result`` header.
 from __future__ import annotations
 
 from kifu.core.game import State
+from kifu.core.metrics import tally
 from kifu.games.graph_t import rules
 from kifu.games.graph_t.actions import Play
 from kifu.games.graph_t.cards import GREY, PLAY_IS_GREY
@@ -25,15 +26,13 @@ METRICS: dict[str, str] = {
 }
 """Every count :func:`metrics` returns, with its meaning (one line each)."""
 
+_KINDS: dict[type, tuple[str, ...]] = {Play: ("turns",)}
+"""The counts an action's type alone tells."""
+
 
 def metrics(state: State) -> dict[str, int]:
-    """The counts of :data:`METRICS` for the game played in ``state``.
-
-    >>> from kifu.games.graph_t import GAME
-    >>> metrics(GAME.new_state(3))["tricks"]
-    0
-    """
-    counts = dict.fromkeys(METRICS, 0)
+    """The counts of :data:`METRICS` for the game played in ``state``."""
+    counts = tally(METRICS, state.history, _KINDS)
     trump = state.variant.grey_wins == "trump"
     n = state.n
     trick: list[int] = []
@@ -41,7 +40,6 @@ def metrics(state: State) -> dict[str, int]:
         if type(action) is not Play:
             continue
         pid = action.pid
-        counts["turns"] += 1
         if PLAY_IS_GREY[pid]:
             counts["grey_plays"] += 1
             if not trick:

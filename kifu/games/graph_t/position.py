@@ -49,15 +49,8 @@ def _seat(text: str, n: int, col: int, what: str) -> int:
 
 
 def from_line(game: Game, line: str) -> GraphTState:
-    variant, fields = game.split_line(line)
+    variant, fields, cols = game.split_fields(line, FIELDS)
     assert isinstance(variant, GraphTVariant)
-    cols = [m.start() + 1 for m in re.finditer(r"\S+", line)][1:]
-    if len(fields) != len(FIELDS):
-        raise _err(
-            f"a graph-t position has {len(FIELDS) + 1} fields (rules, {', '.join(FIELDS)}), "
-            f"not {len(fields) + 1}",
-            cols[len(FIELDS)] if len(fields) > len(FIELDS) else len(line) + 1,
-        )
     hands_f, stacks_f, trick_f, leader_f, turn_f, greyed_f = fields
     c_hands, c_stacks, c_trick, c_leader, c_turn, c_greyed = cols
     if "?" in hands_f:

@@ -10,7 +10,7 @@ from itertools import chain
 from operator import getitem
 
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.core.game import DEALER, Action, Result, State, actor_name, check_deal_size
 from kifu.games.graph_t import rules
 from kifu.games.graph_t.actions import LEADS, Deal, Lead, Play
 from kifu.games.graph_t.cards import (
@@ -144,26 +144,12 @@ def _counted(c: Counter[int]) -> str:
 
 class GraphTState(State):
     __slots__ = (
-        "_anyone",
-        "_trump",
-        "_undo",
-        "gone",
-        "greyed",
-        "hands",
-        "heights",
-        "leader",
-        "phase",
-        "stacks",
-        "tgrey",
-        "trick",
-        "turn",
+        "_anyone", "_trump", "_undo", "gone", "greyed", "hands", "heights", "leader", "phase",
+        "stacks", "tgrey", "trick", "turn",
     )
 
     def __init__(self, n: int, variant: GraphTVariant):
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._trump = variant.grey_wins == "trump"
         self._anyone = variant.grey_open == "anyone"
         self.phase = DEAL
@@ -272,15 +258,11 @@ class GraphTState(State):
         elif phase == DEAL and t is Deal:
             self._check_deal(action)  # type: ignore[arg-type]
             return
-        message, rule = self.explain_illegal(action)
-        raise IllegalActionError(message, rule=rule)
+        self.refuse(action)
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n
-        if len(deal.hands) != n:
-            raise IllegalActionError(
-                f"the deal has {len(deal.hands)} hands for {n} players", rule=R_DEAL
-            )
+        check_deal_size(deal.hands, n, R_DEAL)
         sizes = set(map(len, deal.hands))
         deck = _DECKS[bool(self.variant.black)]
         if len(sizes) != 1:
@@ -619,6 +601,9 @@ class GraphTState(State):
                 self.greyed, self.stacks)
 
     def copy(self) -> GraphTState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         s = GraphTState.__new__(GraphTState)
         s.n = self.n
         s.variant = self.variant

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kifu.core.errors import VariantError
-from kifu.core.variant import Variant, variant_fields
+from kifu.core.variant import Variant
+from kifu.core.variant import rules_spec as core_rules_spec
 
 GREY_OPEN = ("other", "anyone")
 GREY_WINS = ("height", "trump")
@@ -44,14 +45,8 @@ class GraphTVariant(Variant, frozen=True):
 
 GAME_ID = "graph-t"
 RULES_VERSION = 1
-_SPECS: dict[GraphTVariant, str] = {}
 
 
 def rules_spec(variant: GraphTVariant) -> str:
-    """The rules token of a variant (``Game.rules_spec``, cached for position lines)."""
-    s = _SPECS.get(variant)
-    if s is None:
-        s = ";".join([f"{GAME_ID}/{RULES_VERSION}"] + [f"{k}={v}" for k, v in
-                                                        variant_fields(variant)])
-        _SPECS[variant] = s
-    return s
+    """The rules token of a variant (``Game.rules_spec``; remembered, for position lines)."""
+    return core_rules_spec(GAME_ID, RULES_VERSION, variant)

@@ -15,11 +15,10 @@ Rules as implemented: ``docs/rules/lianxian.md``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from kifu.core.errors import IllegalActionError, VariantError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
+from kifu.core.variant import Variant
 from kifu.games.lianxian import codec, position
 from kifu.games.lianxian.actions import DRAWS, FIRSTS, RECYCLE, Deal
 from kifu.games.lianxian.bots import DefensiveBot, GreedyBot
@@ -39,20 +38,15 @@ class Lianxian(Game):
     example_variants = (LianxianVariant(finish=12),)
     """(2 vs 2 needs exactly 4 players, so its playouts are in tests/test_lianxian*.py.)"""
 
-    def new_state(self, players: int, variant: LianxianVariant | None = None) -> LianxianState:
-        self.check_players(players)
-        variant = variant if variant is not None else LianxianVariant()
+    state_class = LianxianState
+
+    def check_variant(self, variant: Variant, players: int) -> None:
+        assert isinstance(variant, LianxianVariant)
         if variant.team and players != 4:
             raise VariantError(f"the 2-vs-2 game (team=true) takes 4 players, not {players}")
-        return LianxianState(players, variant)
 
-    def from_line(self, line: str) -> LianxianState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.lianxian.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.lianxian.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         assert isinstance(state, LianxianState)

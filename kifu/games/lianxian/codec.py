@@ -17,19 +17,8 @@ from kifu.core.errors import NotationError
 from kifu.core.game import Action
 from kifu.core.numbers import is_small_int
 from kifu.core.variant import short
-from kifu.games.lianxian.actions import (
-    DRAWS,
-    FIRSTS,
-    PASS,
-    RECYCLE,
-    Deal,
-    Draw,
-    First,
-    Pass,
-    Place,
-    Recycle,
-    Swap,
-)
+from kifu.games.lianxian import actions as act
+from kifu.games.lianxian.actions import DRAWS, FIRSTS, PASS, RECYCLE, Deal, First, Place, Swap
 from kifu.games.lianxian.board import Board
 from kifu.games.lianxian.tiles import TOKEN, parse_tile, scan_tiles, seq_text
 
@@ -124,13 +113,13 @@ def format_action(board: Board, action: Action) -> str:
     if t is Place:
         names = board.space_names
         return ",".join(f"{TOKEN[x]}@{names[p]}" for p, x in action.cells)  # type: ignore[attr-defined]
-    if t is Draw:
+    if t is act.Draw:
         return "draw " + TOKEN[action.tile]  # type: ignore[attr-defined]
     if t is Swap:
         return "swap " + seq_text(action.tiles)  # type: ignore[attr-defined]
-    if t is Pass:
+    if t is act.Pass:
         return "pass"
-    if t is Recycle:
+    if t is act.Recycle:
         return "recycle"
     if t is First:
         return f"first p{action.seat}"  # type: ignore[attr-defined]

@@ -40,15 +40,8 @@ def _err(message: str, col: int) -> NotationError:
 
 
 def from_line(game: Game, line: str) -> LianxianState:
-    variant, fields = game.split_line(line)
+    variant, fields, cols = game.split_fields(line, FIELDS)
     assert isinstance(variant, LianxianVariant)
-    cols = [m.start() + 1 for m in re.finditer(r"\S+", line)][1:]
-    if len(fields) != len(FIELDS):
-        raise _err(
-            f"a lianxian position has {len(FIELDS) + 1} fields (rules, {', '.join(FIELDS)}), "
-            f"not {len(fields) + 1}",
-            cols[len(FIELDS)] if len(fields) > len(FIELDS) else len(line) + 1,
-        )
     if "?" in line:
         raise _err("hidden tiles (?): a seat's view cannot be read as a position",
                    line.index("?") + 1)
@@ -170,18 +163,9 @@ def from_line(game: Game, line: str) -> LianxianState:
         if len(set(recent)) != len(recent) or any(s >= n for s in recent):
             raise _err("recent: each seat of the game at most once", c_recent)
 
-    state.phase = phase
-    state.mover = mover
-    state.stacks = tuple(stacks)
-    state.racks = tuple(racks)
-    state.public = public
-    state.bag = bag
-    state.aside = aside
-    state.need_pub = need_pub
-    state.need_rack = need_rack
-    state.recycle_due = recycle
-    state.scores = scores
-    state.recent = recent
+    state.set_fields(phase=phase, mover=mover, stacks=tuple(stacks), racks=tuple(racks),
+                     public=public, bag=bag, aside=aside, need_pub=need_pub,
+                     need_rack=need_rack, recycle_due=recycle, scores=scores, recent=recent)
     finish = state.seating.finish
     if (phase == OVER) != (max(scores) >= finish):
         raise _err(f"track: the game is over exactly when a pawn reaches {finish}", c_track)

@@ -28,7 +28,8 @@ from kifu.games.lianxian.actions import (
 )
 from kifu.games.lianxian.board import Board, load_board
 from kifu.games.lianxian.layout import DEAL, FIRST, HAND, OVER, REFILL, SWAP, TURN
-from kifu.games.lianxian.text import render, write_line
+from kifu.games.lianxian.text import render as render_text
+from kifu.games.lianxian.text import write_line
 from kifu.games.lianxian.tiles import ALL_TILES, N_TILES, NUMBER, SUIT, TOKEN, tiles_of, tiles_text
 from kifu.games.lianxian.variant import LianxianVariant
 
@@ -104,30 +105,12 @@ def seating_of(variant: LianxianVariant, n: int) -> Seating:
 
 class LianxianState(State):
     __slots__ = (
-        "_last",
-        "_stacks",
-        "_tops",
-        "_undo",
-        "aside",
-        "bag",
-        "board",
-        "mover",
-        "need_pub",
-        "need_rack",
-        "phase",
-        "public",
-        "racks",
-        "recent",
-        "recycle_due",
-        "scores",
-        "seating",
+        "_last", "_stacks", "_tops", "_undo", "aside", "bag", "board", "mover", "need_pub",
+        "need_rack", "phase", "public", "racks", "recent", "recycle_due", "scores", "seating",
     )
 
     def __init__(self, n: int, variant: LianxianVariant):
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self.board = load_board(variant.board)
         self.seating = seating_of(variant, n)
         self.phase = DEAL
@@ -610,6 +593,9 @@ class LianxianState(State):
                 self.recycle_due, self.scores, self.recent)
 
     def copy(self) -> LianxianState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         s = LianxianState.__new__(LianxianState)
         s.n = self.n
         s.variant = self.variant
@@ -662,11 +648,8 @@ class LianxianState(State):
     def to_line(self) -> str:
         return write_line(self, None)
 
-    def view(self, seat: int) -> str:
-        return write_line(self, seat)
-
-    def render(self, seat: int | None = None) -> str:
-        return render(self, seat)
+    view = write_line  # view(seat): the line with what ``seat`` cannot see hidden
+    render = render_text
 
 
 def _where(state: LianxianState, tile: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from kifu.core.codes import scan_tokens, set_bits
 from kifu.core.errors import NotationError
 from kifu.core.variant import short
 
@@ -42,15 +43,9 @@ def code(suit: int, number: int) -> int:
     return suit * 10 + number - 1
 
 
-def bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, ascending: the codes of a tile mask, the spaces of a space
-    mask."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+bits = set_bits
+"""The set bits of a mask, ascending: the codes of a tile mask, the spaces of a space mask
+(the same function object, so the generator's calls cost what they did)."""
 
 
 tiles_of = bits
@@ -77,11 +72,8 @@ def seq_text(codes) -> str:
 def scan_tiles(text: str, col0: int = 1) -> list[int]:
     """The codes of a concatenation of tile tokens in order (``-`` = none); columns of
     errors count from ``col0``."""
-    if text == "-":
-        return []
-    out = []
-    i = 0
-    while i < len(text):
+
+    def tile_at(text: str, i: int) -> tuple[int, int]:
         m = _TOKEN.match(text, i)
         if not m:
             ch = text[i]
@@ -92,13 +84,17 @@ def scan_tiles(text: str, col0: int = 1) -> list[int]:
                 f"expected a tile (suit T H D C S or ★♥♦♣♠, then 1..10), got {short(text[i:])}",
                 col=col0 + i,
             )
-        out.append(code(_SUIT_OF[m.group(1)], int(m.group(2))))
-        i = m.end()
-    return out
+        return code(_SUIT_OF[m.group(1)], int(m.group(2))), m.end()
+
+    return scan_tokens(text, tile_at)
 
 
 def parse_tile(text: str, col0: int = 1) -> int:
-    """Exactly one tile token."""
+    """Exactly one tile token (a draw's: read at once; anything else through
+    :func:`scan_tiles`, for its errors)."""
+    m = _TOKEN.match(text)
+    if m is not None and m.end() == len(text):
+        return code(_SUIT_OF[m.group(1)], int(m.group(2)))
     codes = scan_tiles(text, col0)
     if len(codes) != 1:
         raise NotationError(f"expected one tile, got {short(text)}", col=col0)

@@ -4,11 +4,13 @@ two. Rules as implemented: ``docs/rules/towai.md``.
 >>> from kifu import games
 >>> game = games.get("towai")
 >>> state = game.from_line("towai/1 P1 day D5/D3D6T2/N1 D4 N5 - p0:0 0,0,0 f0t3")
->>> [game.format_action(state, a) for a in state.legal_actions()]
+>>> def legal():
+...     return [game.format_action(state, a) for a in state.legal_actions()]
+>>> legal()
 ['D6', 'pass']
 >>> state.apply(game.parse_action(state, "D6"))
 Play(card=3)
->>> state.to_move, [game.format_action(state, a) for a in state.legal_actions()]
+>>> state.to_move, legal()
 (2, ['pass'])
 
 p1 had no other 6, so the turn ended; p2 holds only N1, which cannot follow by Day.
@@ -16,10 +18,8 @@ p1 had no other 6, so the turn ended; p2 holds only N1, which cannot follow by D
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
 from kifu.games.towai import codec, position
 from kifu.games.towai.actions import FIRSTS, Deal, Rebuild
@@ -43,17 +43,10 @@ class Towai(Game):
         TowaiVariant(lead_fits=True, wins=3),
     )
 
-    def new_state(self, players: int, variant: TowaiVariant | None = None) -> TowaiState:
-        self.check_players(players)
-        return TowaiState(players, variant if variant is not None else TowaiVariant())
+    state_class = TowaiState
 
-    def from_line(self, line: str) -> TowaiState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.towai.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.towai.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(state, text)

@@ -24,6 +24,8 @@ Two int encodings of a multiset of cards:
 
 from __future__ import annotations
 
+from kifu.core.codes import bad_pair_at, set_bits, split_pairs
+
 N_KINDS = 17
 LAYER = 17
 SEAT_BITS = 4 * LAYER
@@ -167,14 +169,8 @@ def kind_mask(z: int) -> int:
     return sum(1 << c for c in kinds8(p8))
 
 
-def kinds(mask: int) -> list[int]:
-    """The codes of the set bits of a kind mask, in order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+kinds = set_bits
+"""The codes of the set bits of a kind mask, in order."""
 
 
 def cards_text(codes) -> str:
@@ -185,27 +181,12 @@ def cards_text(codes) -> str:
 def split_cards(text: str) -> list[int] | None:
     """The codes of a concatenation of tokens (``-`` = none; case-insensitive); None if
     malformed."""
-    if text == "-":
-        return []
-    if len(text) % 2:
-        return None
-    out = []
-    for i in range(0, len(text), 2):
-        code = CODE_OF.get(text[i : i + 2].upper())
-        if code is None:
-            return None
-        out.append(code)
-    return out
+    return [] if text == "-" else split_pairs(text, CODE_OF)
 
 
 def bad_token_at(text: str) -> int:
     """1-based column of the first malformed token in a concatenation."""
-    i = 0
-    while i < len(text):
-        if text[i : i + 2].upper() not in CODE_OF:
-            return i + 1
-        i += 2
-    return 1
+    return bad_pair_at(text, CODE_OF)
 
 
 def too_many(codes) -> list[int]:

@@ -21,28 +21,16 @@ import re
 from kifu.core.errors import IllegalActionError, NotationError
 from kifu.core.game import Action, State
 from kifu.core.variant import short
-from kifu.games.towai.actions import (
-    FIRSTS,
-    GIVES,
-    LEADS,
-    PASS,
-    PLAYS,
-    STOP,
-    Deal,
-    First,
-    Give,
-    Lead,
-    Pass,
-    Play,
-    Rebuild,
-    Stop,
-)
+from kifu.games.towai import actions as act
+from kifu.games.towai.actions import FIRSTS, GIVES, LEADS, PLAYS, Deal, First, Rebuild
 from kifu.games.towai.cards import CODE_OF, SIDE_NAME, TOKEN, bad_token_at, cards_text, split_cards
 from kifu.games.towai.state import CHAIN, R_COMBO
 
 _SEAT = re.compile(r"[pP](0|[1-9][0-9]{0,5})\Z")
 """A seat: at most 6 ASCII digits (``int()`` refuses more than 4,300)."""
 _SIDES = {"day": 0, "night": 1}
+_WORDS: dict[str, Action] = {"pass": act.PASS, "stop": act.STOP}
+_WORD_OF = {action: word for word, action in _WORDS.items()}
 EXAMPLES = "day D5, night T3, D5, +D5, stop, pass, give N2"
 
 
@@ -76,10 +64,10 @@ def parse_action(state: State, text: str) -> Action:
     head = parts[0]
     low = head.lower()
     col2 = len(head) + 2
-    if low in ("pass", "stop"):
+    if low in _WORDS:
         if len(parts) != 1:
             raise NotationError(f"unexpected {short(parts[1])} after {short(head)}", col=col2)
-        return PASS if low == "pass" else STOP
+        return _WORDS[low]
     if low in _SIDES:
         if len(parts) != 2:
             raise NotationError(f"a lead is: {low} <card>", col=1)
@@ -126,17 +114,16 @@ def parse_action(state: State, text: str) -> Action:
 
 
 def format_action(state: State, action: Action) -> str:
+    word = _WORD_OF.get(action)
+    if word is not None:
+        return word
     t = type(action)
-    if t is Play:
+    if t is act.Play:
         plus = "+" if getattr(state, "phase", None) == CHAIN else ""
         return plus + TOKEN[action.card]  # type: ignore[attr-defined]
-    if t is Lead:
+    if t is act.Lead:
         return f"{SIDE_NAME[action.side]} {TOKEN[action.card]}"  # type: ignore[attr-defined]
-    if t is Stop:
-        return "stop"
-    if t is Pass:
-        return "pass"
-    if t is Give:
+    if t is act.Give:
         return f"give {TOKEN[action.card]}"  # type: ignore[attr-defined]
     if t is First:
         return f"first p{action.seat}"  # type: ignore[attr-defined]

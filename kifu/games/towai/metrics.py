@@ -9,7 +9,8 @@ last card's effect and flip are not resolved, ruling 8); it is pure.
 from __future__ import annotations
 
 from kifu.core.game import State
-from kifu.games.towai.actions import Deal, Lead, Pass, Play, Rebuild
+from kifu.core.metrics import replayed, tally
+from kifu.games.towai import actions as act
 from kifu.games.towai.cards import DRAW, RESET, SWAP, TWAI, TYPE
 from kifu.games.towai.state import CHAIN, TowaiState
 
@@ -31,21 +32,20 @@ METRICS: dict[str, str] = {
 _EFFECT = {DRAW: "draws", RESET: "resets", SWAP: "swaps"}
 
 
-def metrics(state: State) -> dict[str, int]:
-    """The counts of :data:`METRICS` for the game played in ``state`` (from its history).
+_KINDS: dict[type, tuple[str, ...]] = {act.Lead: ("leads",), act.Pass: ("passes",),
+                                      act.Rebuild: ("rebuilds",), act.Deal: ("rounds",)}
+"""The counts an action's type alone tells."""
 
-    >>> from kifu.games.towai import GAME
-    >>> metrics(GAME.new_state(3))["turns"]
-    0
-    """
+
+def metrics(state: State) -> dict[str, int]:
+    """The counts of :data:`METRICS` for the game played in ``state`` (from its history)."""
     assert isinstance(state, TowaiState)
-    counts = dict.fromkeys(METRICS, 0)
-    replay = TowaiState(state.n, state.variant)
-    for action in state.history:
-        t = type(action)
-        phase = replay.phase
+    counts = tally(METRICS, state.history, _KINDS)
+    for replay, action in replayed(state):
+        assert isinstance(replay, TowaiState)
+        chain = replay.phase == CHAIN
         turns, wins = replay.turns, replay.wins
-        replay.push(action)
+        replay.push(action)  # to see whether it ended the turn or the round
         round_over = replay.wins != wins
         if round_over or replay.turns > turns:
             counts["turns"] += 1
@@ -53,21 +53,14 @@ def metrics(state: State) -> dict[str, int]:
             winner = next(s for s in range(state.n) if replay.wins[s] != wins[s])
             if replay.hl[winner]:
                 counts["cap_rounds"] += 1
-        if t is Lead or t is Play:
+        t = type(action)
+        if t is act.Play and chain:
+            counts["combos"] += 1
+        if (t is act.Lead or t is act.Play) and not round_over:
             card = action.card  # type: ignore[attr-defined]
-            if t is Lead:
-                counts["leads"] += 1
-            elif phase == CHAIN:
-                counts["combos"] += 1
-            if TYPE[card] == TWAI and not round_over:
+            if TYPE[card] == TWAI:
                 counts["twai_flips"] += 1
                 effect = _EFFECT.get(card)
                 if effect:
                     counts[effect] += 1
-        elif t is Pass:
-            counts["passes"] += 1
-        elif t is Rebuild:
-            counts["rebuilds"] += 1
-        elif t is Deal:
-            counts["rounds"] += 1
     return counts

@@ -128,21 +128,11 @@ def from_line(game: Game, line: str) -> TowaiState:
                             col=1)
 
     state = TowaiState(n, variant)
-    state.phase = phase
-    state.mover = mover
-    state.side = 0 if side_t == "day" else 1
-    state.hl = [counts_of(hand) for hand in hands]
-    state.field = tuple(field)
-    state.deck = tuple(deck)
-    state.discards = counts_of(discards)
-    state.last = last
-    state.passes = passes
-    state.wins = wins
-    state.first = first
-    state.turns = turns
-    state.given = tuple(given)
-    state.pending = pending
-    state._present = zone_of(every)
+    state.set_fields(phase=phase, mover=mover, side=0 if side_t == "day" else 1,
+                     hl=[counts_of(hand) for hand in hands], field=tuple(field),
+                     deck=tuple(deck), discards=counts_of(discards), last=last, passes=passes,
+                     wins=wins, first=first, turns=turns, given=tuple(given), pending=pending,
+                     _present=zone_of(every))
     _check(state, err)
     return state
 

@@ -19,7 +19,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 
 from kifu.core.errors import IllegalActionError, multiset_diff
-from kifu.core.game import DEALER, Action, Result, State, actor_name
+from kifu.core.game import DEALER, Action, Result, State, actor_name, check_deal_size
 from kifu.games.towai.actions import (
     FIRSTS,
     GIVES,
@@ -68,6 +68,8 @@ from kifu.games.towai.cards import (
 from kifu.games.towai.variant import TowaiVariant, rules_spec
 
 FIRST, DEAL, LEAD, PLAY, CHAIN, SWAP_PHASE, REBUILD, OVER = range(8)
+_MOVERLESS = {FIRST: "F", DEAL: "D", OVER: "E"}
+"""The position-line tokens of the phases with no player to move."""
 HAND_SIZE = 7
 R_CHAIN, R_PASS = 0, 1
 """What follows the draws a rebuild interrupted: the Draw player's combo, or a pass's end."""
@@ -149,35 +151,14 @@ class TowaiState(State):
     """A TOWAI position. Build one with ``kifu.games.get("towai").new_state(players)``."""
 
     __slots__ = (
-        "_cap",
-        "_deck",
-        "_dtop",
-        "_fits",
-        "_goal",
-        "_next",
-        "_present",
-        "_undo",
-        "discards",
-        "field",
-        "first",
-        "given",
-        "hl",
-        "last",
-        "mover",
-        "passes",
-        "pending",
-        "phase",
-        "side",
-        "turns",
-        "wins",
+        "_cap", "_deck", "_dtop", "_fits", "_goal", "_next", "_present", "_undo", "discards",
+        "field", "first", "given", "hl", "last", "mover", "passes", "pending", "phase", "side",
+        "turns", "wins",
     )
 
     def __init__(self, players: int, variant: TowaiVariant):
         n = players
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._cap = variant.cap
         self._fits = variant.lead_fits
         self._goal = variant.wins
@@ -220,6 +201,9 @@ class TowaiState(State):
                 self.given, self.pending)
 
     def copy(self) -> TowaiState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         new = TowaiState.__new__(TowaiState)
         new.n = self.n
         new.variant = self.variant
@@ -434,14 +418,11 @@ class TowaiState(State):
         elif phase == REBUILD and t is Rebuild:
             self._check_rebuild(action)  # type: ignore[arg-type]
             return
-        message, rule = self.explain_illegal(action)
-        raise IllegalActionError(message, rule=rule)
+        self.refuse(action)
 
     def _check_deal(self, deal: Deal) -> None:
         n = self.n
-        if len(deal.hands) != n:
-            raise IllegalActionError(f"the deal has {len(deal.hands)} hands for {n} players",
-                                     rule=R_SETUP)
+        check_deal_size(deal.hands, n, R_SETUP)
         for s, h in enumerate(deal.hands):
             if len(h) != HAND_SIZE:
                 raise IllegalActionError(
@@ -553,6 +534,8 @@ class TowaiState(State):
     #   9 a stop, 10 the last Swap choice, 11 a Reset play, 12 a Draw play.
     # Literal tags and phases (3 PLAY, 4 CHAIN ...) save global look-ups on this path, and
     # ``field + (c,)`` is about 30 ns cheaper than ``(*field, c)`` (hence the RUF005 noqa).
+    # The branches repeat their stores on purpose (hot path: benchmarks/test_towai.py::
+    # test_towai_perft_suite_cold; tests/test_towai_push.py pins them to ``_apply``).
     def push(self, action: Action) -> None:
         self.history.append(action)
         t = type(action)
@@ -1071,12 +1054,8 @@ class TowaiState(State):
     # --- text -----------------------------------------------------------------------------
     def _phase_token(self, seat: int | None) -> str:
         p = self.phase
-        if p == FIRST:
-            return "F"
-        if p == DEAL:
-            return "D"
-        if p == OVER:
-            return "E"
+        if p in _MOVERLESS:
+            return _MOVERLESS[p]
         m = self.mover
         if p == LEAD:
             return f"L{m}"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kifu.core.errors import VariantError
-from kifu.core.variant import Variant, variant_fields
+from kifu.core.variant import Variant
+from kifu.core.variant import rules_spec as core_rules_spec
 
 GAME_ID = "towai"
 RULES_VERSION = 1
@@ -33,14 +34,6 @@ class TowaiVariant(Variant, frozen=True):
             raise VariantError("cap_tie must be after or from")
 
 
-_SPECS: dict[TowaiVariant, str] = {}
-
-
 def rules_spec(variant: TowaiVariant) -> str:
-    """The rules token of a variant (cached: position lines write it often)."""
-    s = _SPECS.get(variant)
-    if s is None:
-        s = ";".join([f"{GAME_ID}/{RULES_VERSION}"]
-                     + [f"{k}={v}" for k, v in variant_fields(variant)])
-        _SPECS[variant] = s
-    return s
+    """The rules token of a variant (``Game.rules_spec``; remembered, for position lines)."""
+    return core_rules_spec(GAME_ID, RULES_VERSION, variant)

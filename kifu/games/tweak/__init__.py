@@ -3,10 +3,8 @@ T! card. Rules as implemented: ``docs/rules/tweak.md``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import Action, Game, State
+from kifu.core.game import Action, Game, State, worlds_in
 from kifu.core.rng import Rng
 from kifu.games.tweak import codec, position
 from kifu.games.tweak.actions import DEALER_IS, STEAL, Deal
@@ -32,17 +30,10 @@ class Tweak(Game):
         TweakVariant(rounds=1, colours="R", t_cards=""),
     )
 
-    def new_state(self, players: int, variant: TweakVariant | None = None) -> TweakState:
-        self.check_players(players)
-        return TweakState(players, variant if variant is not None else TweakVariant())
+    state_class = TweakState
 
-    def from_line(self, line: str) -> TweakState:
-        return position.from_line(self, line)
-
-    def world_sampler(self, state: State, seat: int) -> Callable[[Rng], State]:
-        from kifu.games.tweak.worlds import world_sampler
-
-        return world_sampler(state, seat, self)
+    from_line = position.from_line
+    world_sampler = worlds_in("kifu.games.tweak.worlds")
 
     def parse_action(self, state: State, text: str) -> Action:
         return codec.parse_action(text)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from kifu.core.codes import bad_pair_at, split_pairs
+
 COLOURS = "ROYGBP"
 COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 FACES_PER_COLOUR = (1, 1, 2, 2, 3, 3, 4, 5, 6)
@@ -79,30 +81,18 @@ def split_cards(text: str) -> list[int] | None:
     if text == "-":
         return []
     if not len(text) & 1 and text.isascii():
-        # the fast way: every two bytes at once (a deal's 36 cards in one pass)
+        # the fast way: every two bytes at once (a deal's 36 cards in one pass; hot path:
+        # benchmarks/test_validate.py::test_parse_corpus; pinned to split_pairs by
+        # tests/test_validate2_tweak_step.py::test_split_cards_fast_way_agrees_with_the_token_way)
         out = list(map(_PAIR_CODE.get, memoryview(text.encode("ascii")).cast("H")))
         if None not in out:
             return out  # type: ignore[return-value]
-    # the general way: str.upper() also maps a few non-ASCII letters
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        code = CODE_OF.get(text[i : i + 2].upper())
-        if code is None:
-            return None
-        out.append(code)
-        i += 2
-    return out
+    return split_pairs(text, CODE_OF)  # the general way: str.upper() maps a few non-ASCII
 
 
 def bad_token_at(text: str) -> int:
     """1-based column of the first malformed card token in a concatenation."""
-    i = 0
-    while i < len(text):
-        if text[i : i + 2].upper() not in CODE_OF:
-            return i + 1
-        i += 2
-    return 1
+    return bad_pair_at(text, CODE_OF)
 
 
 def colours_for(players: int) -> str:

@@ -24,27 +24,8 @@ import re
 from kifu.core.errors import NotationError
 from kifu.core.game import Action
 from kifu.core.variant import short
-from kifu.games.tweak.actions import (
-    BOMB_ALL,
-    DEALER_IS,
-    JOKER_DOWN,
-    JOKER_UP,
-    PASS,
-    PLACE,
-    SHIFT,
-    STEAL,
-    THIEF_ON,
-    Capture,
-    ChooseDealer,
-    Deal,
-    Pass,
-    Place,
-    Steal,
-    UseBomb,
-    UseJoker,
-    UseShifter,
-    UseThief,
-)
+from kifu.games.tweak import actions as act
+from kifu.games.tweak.actions import PLACE, Capture
 from kifu.games.tweak.cards import (
     CODE_OF,
     COLOURS,
@@ -74,8 +55,10 @@ def _seat_argument(parts: list[str], usage: str) -> int:
     return _seat(parts[1], len(parts[0]) + 2)
 
 
-_BARE_T = {"!J+": JOKER_UP, "!J-": JOKER_DOWN, "!S": SHIFT, "!B": BOMB_ALL}
+_BARE_T = {"!J+": act.JOKER_UP, "!J-": act.JOKER_DOWN, "!S": act.SHIFT, "!B": act.BOMB_ALL}
 """The T! actions that take no argument."""
+_WORD_OF = {action: word for word, action in {**_BARE_T, "pass": act.PASS}.items()}
+"""The actions written as one word, and their words."""
 
 
 def _card(text: str, col: int, what: str = "card") -> int:
@@ -153,14 +136,14 @@ def parse_action(text: str) -> Action:
     head = parts[0]
     low = head.lower()
     if low == "pass" and len(parts) == 1:
-        return PASS
+        return act.PASS
     if low == "dealer":
         seat = _seat_argument(parts, "expected: dealer p<seat>")
-        return DEALER_IS[seat] if seat < len(DEALER_IS) else ChooseDealer(seat)
+        return act.DEALER_IS[seat] if seat < len(act.DEALER_IS) else act.ChooseDealer(seat)
     if low == "steal":
         if len(parts) != 2:
             raise NotationError("expected: steal <card>", col=1)
-        return STEAL[_card(parts[1], len(head) + 2)]
+        return act.STEAL[_card(parts[1], len(head) + 2)]
     if low == "deal":
         if len(parts) != 3:
             raise NotationError("expected: deal <deck cards> <T! cards>", col=1)
@@ -179,7 +162,7 @@ def parse_action(text: str) -> Action:
                 raise NotationError(f"bad T! card in {short(parts[2])} (expected !T !J !S !B)",
                                     col=col3 + bad_token_at(parts[2]) - 1)
             tp = tuple(tp)
-        return Deal(tuple(deck), tp)
+        return act.Deal(tuple(deck), tp)
     up = head.upper()
     if up.startswith("!"):
         bare = _BARE_T.get(up)
@@ -187,7 +170,7 @@ def parse_action(text: str) -> Action:
             return bare
         if up == "!T":
             seat = _seat_argument(parts, "the Thief names its victim: !T p<seat>")
-            return THIEF_ON[seat] if seat < len(THIEF_ON) else UseThief(seat)
+            return act.THIEF_ON[seat] if seat < len(act.THIEF_ON) else act.UseThief(seat)
         raise NotationError(
             f"unknown T! action {short(head)} (expected !J+, !J-, !S, !T p<seat> or !B)", col=1
         )
@@ -211,25 +194,20 @@ def parse_action(text: str) -> Action:
 
 
 def format_action(action: Action) -> str:
+    word = _WORD_OF.get(action)
+    if word is not None:
+        return word
     t = type(action)
-    if t is Place:
+    if t is act.Place:
         return TOKEN[action.card]
     if t is Capture:
         return TOKEN[action.card] + "x" + "".join(TOKEN[c] for c in action.taken)
-    if t is UseJoker:
-        return "!J+" if action.delta > 0 else "!J-"
-    if t is UseShifter:
-        return "!S"
-    if t is UseThief:
+    if t is act.UseThief:
         return f"!T p{action.victim}"
-    if t is UseBomb:
-        return "!B"
-    if t is Pass:
-        return "pass"
-    if t is Steal:
+    if t is act.Steal:
         return f"steal {TOKEN[action.card]}"
-    if t is ChooseDealer:
+    if t is act.ChooseDealer:
         return f"dealer p{action.seat}"
-    if t is Deal:
+    if t is act.Deal:
         return f"deal {cards_text(action.deck)} {cards_text(action.tpile)}"
     raise TypeError(f"not a TWEAK action: {action!r}")

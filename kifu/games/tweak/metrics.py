@@ -8,17 +8,8 @@ see the table before each capture; it is pure and needs no record or file.
 from __future__ import annotations
 
 from kifu.core.game import State
-from kifu.games.tweak.actions import (
-    Capture,
-    Deal,
-    Pass,
-    Place,
-    Steal,
-    UseBomb,
-    UseJoker,
-    UseShifter,
-    UseThief,
-)
+from kifu.core.metrics import replayed, tally
+from kifu.games.tweak import actions as act
 from kifu.games.tweak.state import BOMB_PHASE, TweakState
 
 METRICS: dict[str, str] = {
@@ -39,47 +30,36 @@ METRICS: dict[str, str] = {
 """Every count :func:`metrics` returns, with its meaning (one line each)."""
 
 
-def metrics(state: State) -> dict[str, int]:
-    """The counts of :data:`METRICS` for the game played in ``state`` (from its history).
+_KINDS: dict[type, tuple[str, ...]] = {
+    act.Capture: ("turns", "captures"),
+    act.Pass: ("turns", "passes"),
+    act.UseJoker: ("jokers",),
+    act.UseShifter: ("shifters",),
+    act.UseThief: ("thieves",),
+    act.UseBomb: ("bombs",),
+    act.Steal: ("thief_steals",),
+    act.Deal: ("rounds",),
+}
+"""The counts an action's type alone tells."""
 
-    >>> from kifu.games.tweak import GAME
-    >>> metrics(GAME.new_state(2))["captures"]
-    0
-    """
+
+def metrics(state: State) -> dict[str, int]:
+    """The counts of :data:`METRICS` for the game played in ``state`` (from its history)."""
     assert isinstance(state, TweakState)
-    counts = dict.fromkeys(METRICS, 0)
-    replay = TweakState(state.n, state.variant)
-    for action in state.history:
+    counts = tally(METRICS, state.history, _KINDS)
+    for replay, action in replayed(state):
         t = type(action)
-        phase = replay.phase
-        if t is Capture:
-            counts["turns"] += 1
-            counts["captures"] += 1
+        if t is act.Capture:
             taken = action.taken  # type: ignore[attr-defined]
-            if taken and len(taken) == len(replay.table):
+            table = replay.table  # type: ignore[attr-defined]
+            if taken and len(taken) == len(table):
                 counts["tweaks"] += 1
-                if replay.tpos < len(replay.tpile):
+                if replay.tpos < len(replay.tpile):  # type: ignore[attr-defined]
                     counts["t_won"] += 1
-        elif t is Place:
-            if phase == BOMB_PHASE:
+        elif t is act.Place:
+            if replay.phase == BOMB_PHASE:  # type: ignore[attr-defined]
                 counts["bomb_victims"] += 1
             else:
                 counts["turns"] += 1
                 counts["places"] += 1
-        elif t is Pass:
-            counts["turns"] += 1
-            counts["passes"] += 1
-        elif t is UseJoker:
-            counts["jokers"] += 1
-        elif t is UseShifter:
-            counts["shifters"] += 1
-        elif t is UseThief:
-            counts["thieves"] += 1
-        elif t is UseBomb:
-            counts["bombs"] += 1
-        elif t is Steal:
-            counts["thief_steals"] += 1
-        elif t is Deal:
-            counts["rounds"] += 1
-        replay.push(action)
     return counts

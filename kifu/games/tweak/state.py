@@ -59,6 +59,8 @@ from kifu.games.tweak.cards import (
 from kifu.games.tweak.variant import GAME_ID, RULES_VERSION, TweakVariant
 
 FIRST, DEAL, TURN, BOMB_PHASE, STEAL_PHASE, OVER = range(6)
+_MOVERLESS = {FIRST: "F", DEAL: "D", OVER: "E"}
+"""The position-line tokens of the phases with no player to move."""
 HAND_SIZE = 3
 TABLE_REFILL = 2
 EMPTY_DECK_TARGET = 7
@@ -559,40 +561,15 @@ class TweakState(State):
     """A TWEAK position. Build one with ``Tweak().new_state(players)``."""
 
     __slots__ = (
-        "_backs",
-        "_components",
-        "_deck",
-        "_gaps",
-        "_low",
-        "_pbits",
-        "_present",
-        "_t_components",
-        "_threshold",
-        "_tops",
-        "_undo",
-        "dealer",
-        "dpos",
-        "hands",
-        "held",
-        "jdelta",
-        "mover",
-        "phase",
-        "queue",
-        "round",
-        "table",
-        "totals",
-        "tpile",
-        "tpos",
-        "tused",
-        "victim",
+        "_backs", "_components", "_deck", "_gaps", "_low", "_pbits", "_present",
+        "_t_components", "_threshold", "_tops", "_undo", "dealer", "dpos", "hands", "held",
+        "jdelta", "mover", "phase", "queue", "round", "table", "totals", "tpile", "tpos",
+        "tused", "victim",
     )
 
     def __init__(self, players: int, variant: TweakVariant):
         n = players
-        self.n = n
-        self.variant = variant
-        self.history: list[Action] = []
-        self._undo: list[tuple] = []
+        super().__init__(n, variant)
         self._backs = variant.backs or DEFAULT_BACKS
         self._low = 0 if variant.empty_capture else 1  # the smallest sum a capture may take
         self._gaps = _GAPS if self._low else {}  # count_legal's fast targets (none: a variant)
@@ -664,6 +641,9 @@ class TweakState(State):
         )
 
     def copy(self) -> TweakState:
+        # written out, no shared helper (it would add a call to every copy; hot path:
+        # benchmarks/test_bots.py::test_time_per_decision); pinned by
+        # tests/test_properties.py::test_copy_is_independent
         new = TweakState.__new__(TweakState)
         new.n = self.n
         new.variant = self.variant
@@ -952,8 +932,7 @@ class TweakState(State):
                     == self.target + self.jdelta
                 ):
                     return
-            message, rule = self.explain_illegal(action)
-            raise IllegalActionError(message, rule=rule)
+            self.refuse(action)
         if phase == TURN and self._turn_other_ok(t, action):
             return
         if phase == FIRST and t is ChooseDealer:
@@ -1351,6 +1330,8 @@ class TweakState(State):
                 else:  # the hand card alone (a variant)
                     self._pbits += bit[c]
             # the end of the turn, as _finish_turn: the hand loses the card and refills
+            # (_refill inlined, a hot-path copy: benchmarks/test_perft.py::test_perft_suite;
+            # tests/test_validate3_run.py holds push, step and run_moves to one another)
             deck = self._deck
             left = len(deck) - dpos
             h = list(hands[m])
@@ -1637,12 +1618,8 @@ class TweakState(State):
     # --- text -----------------------------------------------------------------------------------
     def _phase_token(self) -> str:
         p = self.phase
-        if p == FIRST:
-            return "F"
-        if p == DEAL:
-            return "D"
-        if p == OVER:
-            return "E"
+        if p in _MOVERLESS:
+            return _MOVERLESS[p]
         m = self.mover
         if p == BOMB_PHASE:
             return f"B{m}:" + ",".join(str(s) for s in self.queue)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
+from kifu.html import svg as sv
 from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge_named, svg, text
 
 TYPE_FILL = ("#e3efff", "#ffe9d6", "#e6f5e6")
@@ -68,9 +69,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
                                                        f"system SP {state.sys_sp}", size=14,
                                                        anchor="end", fill=MUTED)))
     if state.phase == OVER:
-        result = state.result()
-        status = "game over" + ("" if result is None else ": " + ", ".join(
-            f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+        status = sv.over_status(state, n)
     elif turn == DEALER:
         status = f"the dealer acts ({PHASES[state.phase]} phase)"
     else:
@@ -102,15 +101,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
             text(x + W + 6, y + 50, who + more, size=11, fill=MUTED)]))
     y = top + sh + 46
     if state.story:
-        words = " ".join(word[c] for c in state.story)
-        lines, line = [], ""
-        for w in words.split():
-            if len(line) + len(w) + 1 > 86:
-                lines.append(line)
-                line = w
-            else:
-                line = f"{line} {w}".strip()
-        lines.append(line)
+        lines = sv.wrap(" ".join(word[c] for c in state.story), 86)
         body.append(text(12, y, "the story so far", size=11, fill=MUTED))
         for k, ln in enumerate(lines[-3:]):
             body.append(text(12, y + 18 + 17 * k, ln, size=13, fill=INK))
@@ -184,9 +175,7 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
     discards and the rest are in the open."""
     if actor == "d":
         return "(hidden)"
-    if action_text.startswith("char ") and actor != f"p{seat}":
-        return "char (hidden)"
-    return action_text
+    return sv.hidden_from_others(action_text, actor, seat, "char")
 
 
 SCORE_TITLE = "SP"

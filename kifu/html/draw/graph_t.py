@@ -20,7 +20,8 @@ from kifu.games.graph_t.cards import (
     height_in_cards,
 )
 from kifu.games.graph_t.state import LEAD, OVER, PLAY, GraphTState
-from kifu.html.svg import INK, MUTED, backs, fit, item, rect, seat_badge_named, svg, text
+from kifu.html import svg as sv
+from kifu.html.svg import INK, MUTED, fit, item, rect, seat_badge_named, svg, text
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
@@ -163,24 +164,11 @@ def draw(state: GraphTState, seat: int | None, public: frozenset[int] = frozense
         for k, (note, label) in enumerate(notes):
             body.append(item(label, text(14, y + 58 + 14 * k, note, size=11, fill=MUTED)))
         body.append(text(HAND_X, y + 8, f"hand ({len(codes)})", size=10, fill=MUTED))
-        if hidden:
-            body.append(backs(HAND_X, y + 14, W + 8, H, len(codes), f"p{s}'s hand", most=6))
-        else:
-            for i, code in enumerate(codes):
-                r, c = divmod(i, per_row)
-                body.append(card(HAND_X + c * STEP, y + 14 + r * (H + 6), code))
-            if not codes:
-                body.append(text(HAND_X, y + 40, "empty", size=12, fill=MUTED))
+        body += sv.hand(HAND_X, y + 14, codes, card, hidden=hidden, w=W + 8, h=H,
+                        per_row=per_row, step=STEP, who=f"p{s}", empty=("empty", 26, 12))
         body.append(_stacks(CHART_X, y, s, state.heights[s], top_height))
         y += row_h + 8
-    words, line, lines = LEGEND.split(), "", []
-    for w in words:
-        if len(line) + len(w) + 1 > 130:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}".strip()
-    lines.append(line)
+    lines = sv.wrap(LEGEND, 130)
     body.append(item(LEGEND, [text(12, y + 10 + 15 * k, ln, size=11, fill=MUTED)
                               for k, ln in enumerate(lines)]))
     y += 16 + 15 * len(lines)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
+from kifu.html import svg as sv
 from kifu.html.svg import INK, MUTED, backs, fit, item, rect, seat_badge_named, svg, text
 
 SUIT_FILL = ("#b8860b", "#d62828", "#1f6fd1", "#2a9d4f", "#26272b")
@@ -83,9 +84,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
     body.append(text(12, 24, f"Lianxian Jihua · {n} players"
                      + (" (2 vs 2)" if state.variant.team else ""), size=18, weight="bold"))
     if state.phase == OVER:
-        result = state.result()
-        status = "game over" + ("" if result is None else ": " + ", ".join(
-            f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+        status = sv.over_status(state, n)
     elif mover == DEALER:
         status = f"the dealer is {state.turn_note()}" if state.turn_note() else "the dealer acts"
     else:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kifu.core.game import DEALER
+from kifu.html import svg as sv
 from kifu.html.svg import (
     HIGHLIGHT,
     INK,
@@ -79,9 +80,7 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
         text(WIDTH - 12 - sw / 2, 26, side_text, size=13, fill=side_ink, anchor="middle",
              weight="bold")]))
     if phase == OVER:
-        result = state.result()
-        status = "game over" + ("" if result is None else ": " + ", ".join(
-            f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+        status = sv.over_status(state, n)
     elif turn == DEALER:
         status = "the dealer acts (shuffle, deal or rebuild)"
     else:
@@ -126,14 +125,8 @@ def draw(state: Any, seat: int | None, names: Sequence[str] = ()) -> str:
         if s == state.first:
             body.append(text(14, y + 60, "first player", size=10, fill=MUTED))
         body.append(text(HAND_X, y + 6, f"hand ({len(cards)})", size=10, fill=MUTED))
-        if hidden:
-            body.append(backs(HAND_X, y + 10, W, H, len(cards), f"p{s}'s hand", most=6))
-        else:
-            for i, code in enumerate(cards):
-                r, c = divmod(i, per_hand)
-                body.append(card(HAND_X + c * STEP, y + 10 + r * (H + 6), code))
-            if not cards:
-                body.append(text(HAND_X, y + 40, "out", size=13, fill=MUTED))
+        body += sv.hand(HAND_X, y + 10, cards, card, hidden=hidden, w=W, h=H,
+                        per_row=per_hand, step=STEP, who=f"p{s}", empty=("out", 30, 13))
         wins = f"wins {state.wins[s]}"
         body.append(item(f"p{s} has won {state.wins[s]} round(s)",
                          text(WIDTH - 12, y + 30, wins, size=15, anchor="end",
@@ -148,9 +141,7 @@ def public_move(state: Any, actor: str, action_text: str, seat: int) -> str:
     does a card set aside for a Swap, except from the player who gave it."""
     if actor == "d":
         return action_text if action_text.startswith("first ") else "(hidden shuffle)"
-    if action_text.startswith("give ") and actor != f"p{seat}":
-        return "give (hidden)"
-    return action_text
+    return sv.hidden_from_others(action_text, actor, seat, "give")
 
 
 SCORE_TITLE = "rounds won"

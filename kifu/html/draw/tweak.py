@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from kifu.core.game import DEALER
 from kifu.games.tweak.cards import COLOUR, COLOUR_NAMES, FACE, T_NAMES, THIEF, TOKEN
 from kifu.games.tweak.state import BOMB_PHASE, OVER, STEAL_PHASE, TURN, TweakState
+from kifu.html import svg as sv
 from kifu.html.svg import INK, MUTED, backs, card_back, item, rect, seat_badge_named, svg, text
 
 FILL = ("#d62828", "#f07c00", "#f5c400", "#2a9d4f", "#1f6fd1", "#7d3fb8")
@@ -68,9 +69,7 @@ def draw(state: TweakState, seat: int | None, names: Sequence[str] = ()) -> str:
     body.append(item(target, text(WIDTH - 12, 24, target, size=18, anchor="end",
                                   weight="bold", fill="#b3261e")))
     if state.phase == OVER:
-        result = state.result()
-        status = "game over" + ("" if result is None else ": " + ", ".join(
-            f"p{s} {result.scores[s]} (#{result.ranks[s]})" for s in range(n)))
+        status = sv.over_status(state, n)
     elif mover == DEALER:
         status = f"the dealer is {state.turn_note()}" if state.turn_note() else "the dealer acts"
     else:
