@@ -125,6 +125,8 @@ def layouts(draw) -> bytes:
 @example(data=b'[Game "tweak"]\n\np0 R3 {a note}\n{ a\n\n[Fake "header"]\n}\n{ a\n\n'
               b'[Fake "header"]\n}\n\n[Game "tweak"]\n[Rules "tweak/1"]\n[Players "a, b"]',
          size=2, cap=45, read=22, bom=False)  # a record start found, then more bytes read
+@example(data=b'[Game "tweak"]\r\n\n\n[Game "tweak"]\n\n[Game "tweak"]\r\xef\xbb\xbf\n',
+         size=1, cap=1, read=4, bom=False)  # a record's first line fails before it starts
 def test_text_chunks_read_as_one_reader(tmp_path_factory, data, size, cap, read,
                                         bom) -> None:
     data = (b"\xef\xbb\xbf" if bom else b"") + data

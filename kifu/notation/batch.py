@@ -427,8 +427,7 @@ def _raw_chunks(f: IO[bytes], lines: int, head: list[str], name: str, kind: str,
                 elif len(buf) - start > cap + limit + 2:  # in a line too long to read
                     cut, found = start + cap + limit + 2, size
         if found >= size:
-            yield chunk(cut, buf[cut : cut + 1] == b"[" and buf[cut - 1 : cut] == b"\n",
-                        False)
+            yield chunk(cut, text and _starts_record(buf, cut), False)
             start = scan = cut
             found = 0
             continue
@@ -444,6 +443,28 @@ def _raw_chunks(f: IO[bytes], lines: int, head: list[str], name: str, kind: str,
             start = 0
         buf += data
         crlf = crlf or b"\r" in data
+
+
+def _starts_record(buf: bytes, at: int) -> bool:
+    """Whether the line at ``at`` of ``buf`` surely begins a record where the reader reads
+    it: it starts with ``[`` after a line end, and nothing the reader checks before it
+    looks at a line's first character can fail there (the line ends within ``buf`` and
+    the length limit, holds no carriage return but at its end, and is UTF-8). Else the
+    reader of the whole file could stop on that line before it ends the record in front of
+    it, which a worker starting afresh there would have ended: the cut is not clean."""
+    if buf[at : at + 1] != b"[" or buf[at - 1 : at] != b"\n":
+        return False
+    end = buf.find(b"\n", at, at + MAX_LINE + 1)
+    if end < 0:
+        return False
+    line = buf[at:end]
+    if b"\r" in line.rstrip(b"\r"):
+        return False
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _parsed(locs: Iterable[Located], name: str, fn: RecordFn,
