@@ -136,3 +136,40 @@ def test_help_loads_only_the_command_table() -> None:
 def test_a_command_help_imports_nothing_heavy() -> None:
     heavy = sorted(m for m in _loaded(["games", "--help"]) if m.startswith(HEAVY))
     assert heavy == [], heavy
+
+
+NEVER_AT_START = ("sqlite_utils", "sqlite3", "kifu.archive", "kifu.html", "kifu.lab",
+                  "concurrent.futures", "multiprocessing", "dask", "distributed", "numpy",
+                  "scipy", "hashlib", "json")
+"""What none of ``kifu --help``, ``kifu games`` and a one-position ``kifu solve`` needs
+(issue 26): each of these costs a script that calls kifu in a loop on every call."""
+
+ONE_POSITION = ["solve", "tweak", "tweak/1 T0 r1d1 t7 0,0 R3/Y1 O5 - !T -/- !J/-",
+                "-Q", "tweak-this-turn"]
+
+
+def test_games_loads_the_engines_and_no_solver() -> None:
+    """``kifu games`` describes every game (its engine), the searchers' parameters, and
+    nothing else: no solver (TOWAI's ``out`` bot is listed by name), no notation, no
+    archive, no worker pool, no JSON unless asked."""
+    loaded = _loaded(["games"])
+    heavy = [m for m in loaded if m.startswith((*NEVER_AT_START, "kifu.puzzles",
+                                                "kifu.notation", "kifu.bots.towai"))]
+    assert heavy == [], heavy
+    assert {m.split(".")[2] for m in loaded if m.startswith("kifu.games.")} == {
+        "alice", "graph_t", "lianxian", "towai", "tweak"}
+
+
+def test_solve_one_position_loads_its_game_and_question_only() -> None:
+    """A one-position ``kifu solve`` loads one engine and one question (with the shared
+    search): not the other games, not the bots above the engines, no archive."""
+    loaded = _loaded(ONE_POSITION)
+    assert {m.split(".")[2] for m in loaded if m.startswith("kifu.games.")} == {"tweak"}
+    assert sorted(m for m in loaded if m.startswith("kifu.puzzles.")) == [
+        "kifu.puzzles.base", "kifu.puzzles.search", "kifu.puzzles.tweak"]
+    heavy = [m for m in loaded if m.startswith((*NEVER_AT_START, "kifu.bots"))]
+    assert heavy == [], heavy
+
+
+def test_help_loads_nothing_a_command_needs() -> None:
+    assert not [m for m in _loaded(["--help"]) if m.startswith(NEVER_AT_START)]

@@ -144,8 +144,8 @@ def test_validate_on_a_cluster_matches_one_process(cluster, validated_single):
 
 def test_validate_survives_a_killed_worker(cluster, validated_single, tmp_path, monkeypatch):
     marker = tmp_path / "killed"
-    monkeypatch.setattr(batch, "run_chunk",
-                        functools.partial(_die_once, str(marker), batch.run_chunk))
+    monkeypatch.setattr(batch, "run_raw_chunk",
+                        functools.partial(_die_once, str(marker), batch.run_raw_chunk))
     out = run_cli(*VALIDATE, "--dask", cluster.scheduler_address, "--chunk-size", "2")
     assert marker.exists()  # a worker really died
     assert out == validated_single

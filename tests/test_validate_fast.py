@@ -185,28 +185,6 @@ def test_cli_json_is_streamed_and_parses(tmp_path, monkeypatch) -> None:
     assert r2.stdout == r.stdout
 
 
-def test_split_chunks_cut_at_the_readers_record_boundaries(tmp_path) -> None:
-    """Workers that parse too: raw-text chunks, parsed apart and relocated, give the same
-    results as reading the whole file (syntax errors included)."""
-    from kifu.notation.batch import run_chunk, split_chunks
-
-    text = _corpus(30, bad_every=7)
-    lines = text.split("\n")
-    lines[len(lines) // 2 : len(lines) // 2] = ["{an open comment", '[Looks "like"]', "}"]
-    for body in ("\n".join(lines), text + "\nq1 R3\n" + text):
-        one = [x for x in iter_file("-", report_record, load=lambda _p, b=body: read_records(
-            b, path="f.kifu")) if not isinstance(x, int)]
-        for size in (1, 4):
-            got = []
-            for chunk in split_chunks(body.split("\n"), "f.kifu", size):
-                res = run_chunk(report_record, chunk)
-                got += res.results
-                if res.stop:
-                    got.append(res.stop)
-                    break
-            assert got == one
-
-
 @pytest.mark.parametrize("gid", games.ids())
 def test_step_is_check_then_push(gid: str) -> None:
     """``State.step`` (the fast path's per-action call) accepts exactly what ``check``

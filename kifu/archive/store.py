@@ -33,9 +33,8 @@ from kifu.archive.schema import ArchiveError, connect, db_path
 from kifu.archive.sql import DEFAULT_TIMEOUT, SqlRun
 from kifu.core.errors import KifuError, NotationError, VariantError
 from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
-from kifu.notation.files import RECORD_SUFFIXES, expand_paths, load_records
+from kifu.notation.files import RECORD_SUFFIXES, expand_paths
 from kifu.notation.puzzle import Puzzle
-from kifu.notation.reader import Located
 from kifu.notation.record import HEADER_NAME, nfc
 
 BATCH_ROWS = 2000
@@ -126,8 +125,10 @@ class Archive:
         stats = ImportStats()
         batch: list[RecordRow | PuzzleRow] = []
         for path in expand_paths(paths):
+            # keep_text: a record's action lines, when canonical as read, are not written
+            # again (``Located.moves_text``)
             for item in iter_file(path, fn, workers=workers, pool=pool,
-                                  chunk_records=chunk_records, load=_load_keeping_text):
+                                  chunk_records=chunk_records, keep_text=True):
                 if isinstance(item, int):
                     break
                 if isinstance(item, Stop):
@@ -428,12 +429,6 @@ def _insert_values(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ..
         part = rows[k : k + per]
         conn.execute(f"{head} VALUES {', '.join([one] * len(part))}{tail}",
                      list(itertools.chain.from_iterable(part)))
-
-
-def _load_keeping_text(path: str) -> Iterator[Located]:
-    """The loader of ``kifu validate``, also keeping a record's action lines when they are
-    canonical as read (``Located.moves_text``): its canonical text is not written again."""
-    return load_records(path, keep_text=True)
 
 
 def _fresh(db: sqlite_utils.Database, table: str, rows: list[Any]) -> list[Any]:

@@ -24,12 +24,19 @@ MAX_PLIES = 100_000
 BotFactory = Callable[[int, Rng], Bot]
 
 
+_EXTRA_BOTS: dict[str, dict[str, tuple[str, str]]] = {"towai": {"out": ("kifu.bots.towai",
+                                                                          "OutBot")}}
+"""The bots registered here, by game: name -> (module, class), imported when one is wanted
+(TOWAI's ``out`` brings the solver: ``kifu games`` lists it without loading it)."""
+
+
 def _game_bots(game: Game) -> dict[str, type[Bot]]:
     """The bots of one game: its own (``Game.bots``), then those registered here."""
-    from kifu.bots.towai import OutBot
+    import importlib
 
-    extra: dict[str, dict[str, type[Bot]]] = {"towai": {"out": OutBot}}
-    return {**game.bots, **extra.get(game.id, {})}
+    extra = {name: getattr(importlib.import_module(module), attr)
+             for name, (module, attr) in _EXTRA_BOTS.get(game.id, {}).items()}
+    return {**game.bots, **extra}
 
 
 def _search_bots(game: Game) -> dict[str, type[Bot]]:
@@ -45,7 +52,7 @@ def _search_bots(game: Game) -> dict[str, type[Bot]]:
 def classic_bots(game: Game) -> list[str]:
     """The names of the game's own bots, in registry order (the order the golden traces
     cycle through: adding a bot elsewhere must not change them)."""
-    return list(_game_bots(game))
+    return list(dict.fromkeys([*game.bots, *_EXTRA_BOTS.get(game.id, {})]))
 
 
 def bot_names(game: Game) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -50,6 +49,8 @@ def handle_errors(func: F) -> F:
 
 
 def echo_json(obj: Any) -> None:
+    import json  # here, not at start-up: most commands print no JSON
+
     click.echo(json.dumps(msgspec.to_builtins(obj), ensure_ascii=False, indent=2))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import click
 
 from kifu import games
@@ -10,15 +12,15 @@ from kifu.cli.options import quiet_option
 from kifu.cli.replay import pick_record
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
-from kifu.core.executor import chunked, map_chunks
+from kifu.notation.batch import Stop, iter_file
 from kifu.notation.diff import (
     RulesDiff,
     RulesSummary,
     diff_records,
-    diff_rules,
+    renumber_rules_diff,
+    rules_diff_record,
     summarize_rules,
 )
-from kifu.notation.files import load_records
 
 
 @click.command(short_help="Compare two records, or a corpus under two rule sets.")
@@ -95,12 +97,18 @@ def _diff_rules(path: str, rules: str | None, sets: tuple[str, ...], as_json: bo
                 workers: int = 1, dask: str | None = None, chunk_size: int = 64,
                 quiet: bool = False) -> None:
     label = " ".join(([rules] if rules else []) + [f"--set {x}" for x in sets])
-    # chunks of (index, record) replayed under both rule sets on the executor seam; the
-    # rows come back in record order, so the report is the same on any executor
-    jobs = ((rules, sets, chunk) for chunk in chunked(enumerate(load_records(path), 1),
-                                                       chunk_size))
-    rows = [row for part in map_chunks(_diff_chunk, jobs, workers=workers, dask=dask)
-            for row in part]
+    # each record replayed under both rule sets, on the executor seam (workers read their
+    # own chunks of the file); the rows come back in record order, so the report is the
+    # same on any executor
+    rows = []
+    for item in iter_file(path, functools.partial(rules_diff_record, rules, sets),
+                          workers=workers, dask=dask, chunk_records=chunk_size,
+                          renumber=renumber_rules_diff):
+        if isinstance(item, int):
+            break
+        if isinstance(item, Stop):  # an unreadable or invalid record: the run stops
+            raise KifuError(item.report["error"])
+        rows.append(item[1])
     changed = [r for r in rows if r.outcome_changed]
     differ = [r for r in rows if not r.same]
     summary = summarize_rules(rows)
@@ -195,12 +203,6 @@ def _summary_lines(s: RulesSummary, rows: list[RulesDiff]) -> list[str]:
                    "show how players would use the new freedom; to measure how play changes, "
                    f"try {hint}")
     return out
-
-
-def _diff_chunk(job: tuple) -> list:
-    """One chunk of ``diff --rules``: each (index, record) replayed under both rule sets."""
-    rules, sets, chunk = job
-    return [diff_rules(loc, rules, index=i, sets=sets) for i, loc in chunk]
 
 
 def _scores(scores) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 import click
@@ -63,6 +62,8 @@ def schema(kind) -> None:
     """Print the JSON Schema of a record (default), a puzzle, a match report, a simulation
     report or a line of an analysis (their JSON forms: kifu validate/replay --json, kifu
     puzzles, kifu match --json, kifu simulate --json, kifu analyze --json)."""
+    import json
+
     if kind == "match":
         from kifu.lab.match import match_json_schema
 

@@ -7,7 +7,6 @@ puzzle, :func:`emit` prints one result.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 
@@ -87,6 +86,8 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
          quiet: bool = False) -> None:
     """Print one result (JSON: one object a line; ``quiet``: one line, the answer)."""
     if as_json:
+        import json
+
         click.echo(json.dumps(result_dict(checked, sol), ensure_ascii=False))
         return
     p = checked.puzzle

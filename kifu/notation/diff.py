@@ -13,7 +13,7 @@ from kifu.core.game import Game
 from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
 from kifu.notation.reader import Located
 from kifu.notation.record import Record, identity_text
-from kifu.notation.replay import replay, replay_states, setup_of
+from kifu.notation.replay import FastReplayer, replay, replay_states, setup_of
 
 
 class MoveDiff(msgspec.Struct, frozen=True):
@@ -121,6 +121,18 @@ def other_rules(loc: Located, rules: str | None, sets: Sequence[str] = ()) -> st
     if sets:
         variant = apply_sets(game, variant, sets)
     return game.rules_spec(variant)
+
+
+def rules_diff_record(rules: str | None, sets: Sequence[str], replayer: FastReplayer,
+                      loc: Located, index: int) -> RulesDiff:
+    """:func:`diff_rules` as the per-record function of ``kifu.notation.batch.iter_file``
+    (module level, bound with ``functools.partial``: it is pickled to workers)."""
+    return diff_rules(loc, rules, index=index, sets=sets)
+
+
+def renumber_rules_diff(row: RulesDiff, base: int) -> RulesDiff:
+    """A worker's row for record ``index`` of its chunk, as record ``base + index``."""
+    return msgspec.structs.replace(row, index=row.index + base) if base else row
 
 
 def _body(line: str) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 from kifu.core.errors import KifuError, NotationError
-from kifu.notation.reader import Blocks, Located, plain_text, read_records
+from kifu.notation.reader import Blocks, Located, ReaderState, plain_text, read_records
 from kifu.notation.record import (
     MAX_LINE,
     complete_json,
@@ -62,10 +62,10 @@ class _Lines:
     newline translation), a UTF-8 BOM at the start is dropped, and a line longer than
     ``limit`` bytes is refused (so ``/dev/zero`` ends in an error, not in ``MemoryError``)."""
 
-    def __init__(self, f: IO[bytes], name: str):
+    def __init__(self, f: IO[bytes], name: str, lineno: int = 0):
         self.f = f
         self.name = name
-        self.lineno = 0
+        self.lineno = lineno  # lines before f (a part of a file: no BOM is looked for)
 
     def raw(self, limit: int = 0, json_limit: int = 0) -> bytes:
         """The next line as bytes (empty at the end): at most ``limit`` bytes (default
@@ -220,42 +220,70 @@ def read_stream(f: IO[bytes], name: str, visitor: Any = None, *,
     ``json``: what to make of a JSON stream instead of records (the puzzle reader's
     decoder): it gets the whole document as text, at most :data:`MAX_JSON` bytes."""
     src = _Lines(f, name)
+    kind, head = read_head(src)
+    if kind == TEXT:
+        yield from text_records(head, src, name, visitor=visitor, keep_text=keep_text)
+    elif kind is not None and json is not None:
+        yield from json(_json_document(src, head, name))
+    elif kind is not None:
+        yield from json_records(src, head, name, kind)
+
+
+TEXT, JSON_LINES, JSON_DOCUMENT = "text", "json-lines", "json"
+"""What a record file holds (:func:`read_head`)."""
+
+
+def read_head(src: _Lines) -> tuple[str | None, list[str]]:
+    """Read the lines of ``src`` up to the first that is not blank, which says what the file
+    holds: :data:`TEXT` records, :data:`JSON_LINES` or one :data:`JSON_DOCUMENT` (``None``
+    when there is no such line), and those lines."""
     head: list[str] = []
     while True:  # the blank lines before the first line that says text or JSON
         first = src.raw(MAX_LINE, MAX_JSON)
         if not first:
-            return
-        text = _decode(first, src.lineno, name)
+            return None, head
+        text = _decode(first, src.lineno, src.name)
         head.append(text)
         if text.strip(" \t\r\n"):  # the reader's blank line: a form feed is not one
             break
     if not is_json(text):
         if len(first) > MAX_LINE + 2:
             raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
-                                col=MAX_LINE + 1, path=name)
-        # blocks: a blank line after headers ends a block, so puzzle blocks (headers only)
-        # read one by one; records are unchanged (as _end_blocks, an empty comment there)
-        parts = Blocks(itertools.chain([(head, False)], src.blocks()))
-        yield from read_records(parts, path=name, visitor=visitor, blocks=True,
-                                keep_text=keep_text)
-        return
-    if json is not None:
-        yield from json(_json_document(src, head, name))
-        return
-    yield from _json_records(src, head, name)
+                                col=MAX_LINE + 1, path=src.name)
+        return TEXT, head
+    if text.lstrip().startswith("{") and complete_json(text):
+        return JSON_LINES, head
+    return JSON_DOCUMENT, head
 
 
-def _json_records(src: _Lines, head: list[str], name: str) -> Iterator[Located]:
+def text_records(head: list[str], src: _Lines, name: str, *, visitor: Any = None,
+                 keep_text: bool = False, first_line: int = 0,
+                 state: ReaderState | None = None) -> Iterator[Located]:
+    """The text records of ``head`` (lines already read, if any) and then of ``src``."""
+    # blocks: a blank line after headers ends a block, so puzzle blocks (headers only)
+    # read one by one; records are unchanged (as _end_blocks, an empty comment there)
+    parts = Blocks(itertools.chain([(head, False)] if head else [], src.blocks()))
+    return read_records(parts, path=name, visitor=visitor, blocks=True,
+                        keep_text=keep_text, first_line=first_line, state=state)
+
+
+def json_lines(src: _Lines, name: str) -> Iterator[Located]:
+    """The records of the JSON lines left in ``src`` (blank lines skipped)."""
+    while line := src.raw(MAX_LINE, MAX_JSON):
+        if line.strip():
+            text = _decode(line, src.lineno, name)
+            rec = record_from_json(text, path=name, line=src.lineno)
+            yield Located(rec, name, src.lineno, [], {})
+
+
+def json_records(src: _Lines, head: list[str], name: str, kind: str) -> Iterator[Located]:
+    """The JSON records of ``src`` after ``head`` (what :func:`read_head` read)."""
     first = head[-1]
     start = src.lineno
-    if first.lstrip().startswith("{") and complete_json(first):
+    if kind == JSON_LINES:
         # JSON lines: one record a line, streamed
         yield Located(record_from_json(first, path=name, line=start), name, start, [], {})
-        while line := src.raw(MAX_LINE, MAX_JSON):
-            if line.strip():
-                text = _decode(line, src.lineno, name)
-                rec = record_from_json(text, path=name, line=src.lineno)
-                yield Located(rec, name, src.lineno, [], {})
+        yield from json_lines(src, name)
         return
     # one JSON document (a record over several lines, or a list): read whole, bounded
     for r in records_from_json(_json_document(src, head, name), path=name):

@@ -270,6 +270,21 @@ def _no_long_line(text: str, lines: list[str]) -> bool:
     return True
 
 
+class ReaderState:
+    """Where :func:`read_records` stands after each block it reads and at the end of its
+    input (filled when one is given as ``state``): ``idle`` when it is between records as a
+    reader starting afresh would be (no open comment, and with ``blocks=True`` no header
+    block waiting for its blank line), ``in_record`` when a record has begun. A reader that
+    is ``idle`` before a line that starts with ``[`` reads the rest of a file exactly as a
+    new reader would (``kifu.notation.batch`` cuts files there)."""
+
+    __slots__ = ("idle", "in_record")
+
+    def __init__(self) -> None:
+        self.idle = True
+        self.in_record = False
+
+
 class Blocks:
     """Lines given in blocks, each a list with whether it is plain (:func:`plain_text`):
     how the file loader hands lines to :func:`read_records` (it reads files in blocks)."""
@@ -290,6 +305,8 @@ def read_records(
     visitor: type[Visitor] | Visitor | None = None,
     blocks: bool = False,
     keep_text: bool = False,
+    first_line: int = 0,
+    state: ReaderState | None = None,
 ) -> Iterator[Any]:
     """Yield what the visitor's ``end_record`` returns, one record at a time.
 
@@ -308,6 +325,9 @@ def read_records(
     no comment, tab, carriage return or double space anywhere in it) and none of which
     starts or ends with a space: such a line is exactly ``actor text``, as
     ``format_record`` writes it, so the archive need not write it again.
+
+    ``first_line``: the lines before ``source`` (a part of a file read on its own: line
+    numbers count from the file's start). ``state``: see :class:`ReaderState`.
     """
     parts: Iterable[tuple[Iterable[str], bool]]
     if isinstance(source, str):
@@ -356,7 +376,7 @@ def read_records(
     notes: list[str] = []  # comment texts waiting for the next action or record end
     notes_at = (0, 0)
     notes_size = 0
-    lineno = 0
+    lineno = first_line
 
     def flush_notes(nmoves: int) -> None:
         # Comments are collected, then joined once: 100,000 comment lines stay linear.
@@ -608,6 +628,10 @@ def read_records(
             vis.move(actor, norm, comment, lineno, indent + len(actor) + 2)
             if mark is not None:
                 vis.mark(mark)
+        if state is not None:
+            state.idle = (pending is None and depth == 0 and not after_header
+                          and (in_body or not in_record))
+            state.in_record = in_record
     if pending is not None:
         raise NotationError("comment not closed: missing }", line=pending_at[0],
                             col=pending_at[1], path=path)

@@ -19,7 +19,6 @@ The grammar is in ``docs/notation.md``. The JSON form is the msgspec encoding of
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -509,4 +508,6 @@ def has_annotations(text: str) -> bool:
 
 def identity_hash(record: Record, text: str | None = None) -> str:
     """SHA-256 (hex) of :func:`identity_text`: the key an archive stores a game under."""
+    import hashlib  # here: OpenSSL's load would cost every command's start-up
+
     return hashlib.sha256(identity_text(record, text).encode("utf-8")).hexdigest()
