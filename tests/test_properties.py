@@ -96,8 +96,12 @@ def test_played_records_round_trip_and_replay(gid, data) -> None:
     assert format_record(loc.record) == text
     assert record_from_json(record_to_json(record)) == record
     # marks on some moves: the same game, read and written back, replayed the same
-    marks = data.draw(st.lists(st.sampled_from((None, *MARKS)), min_size=len(record.moves),
-                               max_size=len(record.moves)), label="marks")
+    # on the first 200 moves at most: a long TOWAI game (thousands of actions) asked for a
+    # list past what Hypothesis can draw (InvalidArgument)
+    n_marked = min(len(record.moves), 200)
+    marks = data.draw(st.lists(st.sampled_from((None, *MARKS)), min_size=n_marked,
+                                max_size=n_marked),
+                      label="marks") + [None] * (len(record.moves) - n_marked)
     marked = Record(record.headers, [Move(m.actor, m.text, m.comment, k)
                                      for m, k in zip(record.moves, marks, strict=True)])
     marked_text = format_record(marked)
