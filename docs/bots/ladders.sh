@@ -16,10 +16,10 @@ run tweak-4p          2 tweak    --players 4 --set rounds=1 --bots pimc:worlds=6
 run lianxian-4p-20    2 lianxian --players 4 --set finish=20 --bots pimc,ismcts:iters=8,greedy,defensive
 
 # random against the searchers where the four seats had no room for it (three players, the
-# ladder's rules and settings; TOWAI's did not fit in the session):
+# ladder's rules and settings):
 run graph-t-3p-quick-random 2 graph-t --players 3 --set grey=false --set black=false --bots pimc,ismcts,random
 run lianxian-3p-20-random   2 lianxian --players 3 --set finish=20 --bots pimc,ismcts:iters=8,random
-#   towai-3p-random         2 towai    --players 3 --set wins=1 --bots pimc,ismcts:iters=40,random
+run towai-3p-random     2 towai    --players 3 --set wins=1 --bots pimc,ismcts:iters=40,random
 
 # The classic bots with random (the random rung of GRAPH-T, TOWAI and Lianxian, whose
 # ladders above have no free seat for it); re-run on 2026-11-26 (same bytes).
