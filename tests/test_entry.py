@@ -30,7 +30,8 @@ def test_the_command_table_shows_each_command_own_short_help(name: str) -> None:
     assert COMMANDS[name][2] == (cmd.short_help or cmd.get_short_help_str(limit=1000))
 
 
-def _run_entry(args: list[str], columns: str | None) -> tuple[str, list[str]]:
+def _run_entry(args: list[str], columns: str | None,
+               **extra: str) -> tuple[str, list[str]]:
     code = ("import sys; sys.argv = ['kifu', *sys.argv[1:]]\n"
             "from kifu.cli.entry import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
@@ -38,6 +39,7 @@ def _run_entry(args: list[str], columns: str | None) -> tuple[str, list[str]]:
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     if columns is not None:
         env["COLUMNS"] = columns
+    env.update(extra)
     r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                        check=True, cwd=ROOT, env=env)
     return r.stdout, r.stderr.split()
@@ -58,6 +60,13 @@ def test_a_narrow_terminal_and_other_arguments_go_to_click() -> None:
     assert max(map(len, out.splitlines())) <= 60
     out, loaded = _run_entry(["--version"], None)
     assert "click" in loaded and out.strip() == "kifu, version 0.1.0"
+
+
+def test_a_stream_that_cannot_hold_the_help_goes_to_click() -> None:
+    """click writes what an ASCII stream cannot hold (the title's kanji) as UTF-8; the copy
+    must not end in a UnicodeEncodeError instead."""
+    out, loaded = _run_entry(["--help"], None, PYTHONIOENCODING="ascii")
+    assert "click" in loaded and out.startswith("Usage: kifu")
 
 
 def test_the_console_script_is_the_entry_point() -> None:

@@ -41,9 +41,15 @@ def main() -> None:
     if sys.argv[1:] in HELP_ARGS and _columns() >= WIDTH:
         from kifu.cli._help import HELP
 
-        sys.stdout.write(HELP)
-        sys.stdout.flush()
-        return
+        try:  # a stream that cannot hold the text (PYTHONIOENCODING=ascii): click copes
+            data = HELP.encode(sys.stdout.encoding or "utf-8")
+            out = sys.stdout.buffer
+        except (UnicodeEncodeError, LookupError, AttributeError):
+            pass
+        else:
+            out.write(data)
+            out.flush()
+            return
     from kifu.cli.main import main as click_main
 
     click_main()
