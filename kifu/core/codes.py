@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 
 def split_pairs(text: str, code_of: Mapping[str, int]) -> list[int] | None:
@@ -57,3 +57,20 @@ def scan_tokens(text: str, token_at: Callable[[str, int], tuple[int, int]]) -> l
         code, i = token_at(text, i)
         out.append(code)
     return out
+
+
+def field_codes(text: str, split: Callable[[str], list[int] | None]) -> list[int]:
+    """The card codes of a position field already accepted by the position reader (``-``
+    for none), read with the game's ``split``: the world samplers read hands and decks
+    this way."""
+    if text == "-":
+        return []
+    codes = split(text)
+    assert codes is not None, text
+    return codes
+
+
+def field_text(codes: Sequence[int], token: Sequence[str]) -> str:
+    """The position field of ``codes`` (``-`` for none): :func:`field_codes` read back."""
+    return "".join(token[c] for c in codes) or "-"
+

@@ -103,10 +103,4 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
-    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
-    (passed in: this module is imported by the game's class, so it cannot import it)."""
-    return world_sampler(state, seat, game)(rng)
-
-
-__all__ = ["sample_world", "voids", "world_sampler"]
+__all__ = ["voids", "world_sampler"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from kifu.core.codes import field_codes, field_text
 from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import Game, State
 from kifu.core.rng import Rng
@@ -41,15 +42,11 @@ TRIES = 1000
 
 
 def _cards(text: str) -> list[int]:
-    if text == "-":
-        return []
-    cards = split_cards(text)
-    assert cards is not None, text
-    return cards
+    return field_codes(text, split_cards)
 
 
 def _text(codes: list[int]) -> str:
-    return "".join(TOKEN[c] for c in codes) or "-"
+    return field_text(codes, TOKEN)
 
 
 def gifts(state: State, seat: int, game: Game) -> Counter[int]:
@@ -150,10 +147,4 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     return draw
 
 
-def sample_world(state: State, seat: int, rng: Rng, game: Game) -> State:
-    """One world for ``seat`` (see the module docstring); ``game`` is the state's game
-    (passed in: this module is imported by the game's class, so it cannot import it)."""
-    return world_sampler(state, seat, game)(rng)
-
-
-__all__ = ["gifts", "sample_world", "world_sampler"]
+__all__ = ["gifts", "world_sampler"]
