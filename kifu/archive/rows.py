@@ -154,14 +154,50 @@ def _replay_with_positions(replayer: FastReplayer, loc: Located) -> tuple[State,
     return state, keys
 
 
+PackedRecord = tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...], "list[int] | None"]
+"""A record row as the archive's writer binds it: the values of ``records`` in the order
+of :data:`RECORD_VALUES`, one ``(name, seat, score, rank, won)`` per seat (the columns of
+``record_players`` but its ``record_id``, which the writer gives), and the position keys
+(or None). Plain tuples: what a worker sends back pickles and unpickles at the cost of
+its strings and numbers alone, and the writer does no work per column."""
+
+RECORD_VALUES = ("hash", "game", "rules", "players", "nplayers", "date", "result", "winner",
+                 "plies", "tags", "comments", "text", "source", "winner_seats")
+"""The ``records`` columns a packed record holds, in order (``id`` is the writer's)."""
+
+HASH, COMMENTS, TEXT = 0, 10, 11
+"""Where a packed record's values hold its hash, comments and text."""
+
+
+def pack(row: RecordRow) -> PackedRecord:
+    """``row`` as the writer binds it (see :data:`PackedRecord`)."""
+    names = row.names
+    if row.ranks is None or row.scores is None:
+        seats = tuple((name, seat, None, None, None) for seat, name in enumerate(names))
+        winner_seats = None
+    else:
+        ranks, scores = row.ranks, row.scores
+        seats = tuple((name, seat, scores[seat], ranks[seat], int(ranks[seat] == 1))
+                      for seat, name in enumerate(names))
+        winner_seats = ",".join([str(s) for s, r in enumerate(ranks) if r == 1])
+    return ((row.hash, row.game, row.rules, row.players, len(names), row.date, row.result,
+             row.winner, row.plies, row.tags, row.comments, row.text, row.source,
+             winner_seats), seats, row.positions)
+
+
+def _packed(row: RecordRow | PuzzleRow | dict[str, Any]) -> Any:
+    return pack(row) if isinstance(row, RecordRow) else row
+
+
 def records_import_fn(replayer: FastReplayer, loc: Located, index: int) -> Any:
-    """``record_row`` without the position index (module level: pickled to workers)."""
-    return record_row(replayer, loc, index)
+    """``record_row`` without the position index, packed (module level: pickled to
+    workers)."""
+    return _packed(record_row(replayer, loc, index))
 
 
 def records_import_fn_positions(replayer: FastReplayer, loc: Located, index: int) -> Any:
-    """``record_row`` with the position index."""
-    return record_row(replayer, loc, index, positions=True)
+    """``record_row`` with the position index, packed."""
+    return _packed(record_row(replayer, loc, index, positions=True))
 
 
 # --- puzzles -----------------------------------------------------------------------------

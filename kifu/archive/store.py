@@ -22,8 +22,14 @@ import sqlite_utils
 
 from kifu import games
 from kifu.archive.rows import (
+    COMMENTS,
+    HASH,
+    RECORD_VALUES,
+    TEXT,
+    PackedRecord,
     PuzzleRow,
     RecordRow,
+    pack,
     position_key,
     puzzle_row,
     records_import_fn,
@@ -116,14 +122,26 @@ class Archive:
         ``workers``/``dask`` only build rows (in chunks of ``chunk_records``); this process
         alone writes."""
         with shared_pool(workers, dask) as pool:
-            return self._import(paths, workers, pool, chunk_records, positions, batch_rows,
-                                on_error, on_record)
+            if pool is None:
+                return self._import(paths, workers, pool, chunk_records, positions,
+                                    batch_rows, on_error, on_record)
+            # Here the workers build the rows; this process unpickles them (in the pool's
+            # result thread) and writes them: many small objects, none in a cycle, that
+            # would start a collection every few hundred rows for nothing.
+            paused = gc.isenabled()
+            gc.disable()
+            try:
+                return self._import(paths, workers, pool, chunk_records, positions,
+                                    batch_rows, on_error, on_record)
+            finally:
+                if paused:
+                    gc.enable()
 
     def _import(self, paths, workers, pool, chunk_records, positions, batch_rows,
                 on_error, on_record) -> ImportStats:
         fn = records_import_fn_positions if positions else records_import_fn
         stats = ImportStats()
-        batch: list[RecordRow | PuzzleRow] = []
+        batch: list[PackedRecord | PuzzleRow] = []
         for path in expand_paths(paths):
             # keep_text: a record's action lines, when canonical as read, are not written
             # again (``Located.moves_text``)
@@ -147,7 +165,7 @@ class Archive:
                     continue
                 batch.append(row)
                 if on_record:
-                    on_record(len(row.text) + 1)
+                    on_record(len(row[0][TEXT] if isinstance(row, tuple) else row.text) + 1)
                 if len(batch) >= batch_rows:
                     self._write(batch, stats)
                     batch = []
@@ -159,9 +177,9 @@ class Archive:
                  batch_rows: int = BATCH_ROWS) -> ImportStats:
         """Store rows built by ``kifu.archive.rows`` (batched transactions)."""
         stats = ImportStats()
-        batch: list[RecordRow | PuzzleRow] = []
+        batch: list[PackedRecord | PuzzleRow] = []
         for row in rows:
-            batch.append(row)
+            batch.append(pack(row) if isinstance(row, RecordRow) else row)
             if len(batch) >= batch_rows:
                 self._write(batch, stats)
                 batch = []
@@ -169,8 +187,8 @@ class Archive:
             self._write(batch, stats)
         return stats
 
-    def _write(self, batch: list[RecordRow | PuzzleRow], stats: ImportStats) -> None:
-        records = [r for r in batch if isinstance(r, RecordRow)]
+    def _write(self, batch: list[PackedRecord | PuzzleRow], stats: ImportStats) -> None:
+        records = [r for r in batch if isinstance(r, tuple)]
         puzzles = [r for r in batch if isinstance(r, PuzzleRow)]
         db = self.db
         paused = gc.isenabled()
@@ -182,7 +200,7 @@ class Archive:
             if paused:
                 gc.enable()
 
-    def _write_batch(self, db: sqlite_utils.Database, records: list[RecordRow],
+    def _write_batch(self, db: sqlite_utils.Database, records: list[PackedRecord],
                      puzzles: list[PuzzleRow], stats: ImportStats) -> None:
         try:
             db.execute("BEGIN IMMEDIATE")  # one writer at a time; waits for the other's batch
@@ -205,7 +223,7 @@ class Archive:
                 raise self._write_error(e, records, puzzles, stats) from None
             raise
 
-    def _write_error(self, e: sqlite3.Error, records: list[RecordRow],
+    def _write_error(self, e: sqlite3.Error, records: list[PackedRecord],
                      puzzles: list[PuzzleRow], stats: ImportStats) -> ArchiveError:
         """A batch that could not be written (a full disk, an I/O error): one line naming
         the archive; the batch was rolled back, the batches before it are stored."""
@@ -214,10 +232,11 @@ class Archive:
             f"record(s) and {len(puzzles)} puzzle(s) was not stored, the "
             f"{stats.imported} record(s) and {stats.puzzles} puzzle(s) before it are")
 
-    def _insert_records(self, rows: list[RecordRow]) -> int:
-        """Insert the rows whose canonical text is not stored yet (nor earlier in ``rows``),
-        with their seats, positions and comments; returns how many were new. Runs inside
-        ``_write``'s transaction."""
+    def _insert_records(self, rows: list[PackedRecord]) -> int:
+        """Insert the rows whose identity is not stored yet (nor earlier in ``rows``), with
+        their seats, positions and comments; returns how many were new. Runs inside
+        ``_write``'s transaction. The rows come packed (:data:`kifu.archive.rows.
+        PackedRecord`): every value in column order, so nothing is computed here."""
         if not rows:
             return 0
         conn = self.db.conn
@@ -227,36 +246,31 @@ class Archive:
         # statement a row costs SQLite a run of its program each). The unique hash index
         # skips a duplicate (ON CONFLICT: the lookup it does anyway, instead of a separate
         # query first; any other broken constraint still raises); the new rows take ids
-        # first, first + 1, ... in order, and reading those back says which rows they are.
-        _insert_values(
-            conn, "INSERT INTO records (hash, game, rules, players, nplayers, date, result, "
-            "winner, plies, tags, comments, text, source, winner_seats)",
-            [(r.hash, r.game, r.rules, r.players, len(r.names), r.date, r.result, r.winner,
-              r.plies, r.tags, r.comments, r.text, r.source, r.winner_seats) for r in rows],
-            " ON CONFLICT (hash) DO NOTHING",
-        )
-        ids = dict(conn.execute("SELECT hash, id FROM records WHERE id >= ?", [first]))
-        if len(ids) == len(rows):
-            new = list(zip(range(first, first + len(rows)), rows, strict=True))
+        # first, first + 1, ... in order, so when the largest id is first + len(rows) - 1
+        # every row was new, and otherwise reading the new ids back says which rows they are.
+        _insert_values(conn, _RECORDS_HEAD, [r[0] for r in rows],
+                       " ON CONFLICT (hash) DO NOTHING")
+        last = conn.execute("SELECT max(id) FROM records").fetchone()[0]
+        new: Iterable[tuple[int, PackedRecord]]
+        if last == first + len(rows) - 1:
+            new = zip(range(first, first + len(rows)), rows, strict=True)
+        elif last is None or last < first:
+            return 0
         else:
-            new = []
-            for r in rows:
-                rid = ids.pop(r.hash, None)
-                if rid is not None:
-                    new.append((rid, r))
+            ids = dict(conn.execute("SELECT hash, id FROM records WHERE id >= ?", [first]))
+            new = [(rid, r) for r in rows if (rid := ids.pop(r[0][HASH], None)) is not None]
+        new = list(new)
         _insert_values(
-            conn, "INSERT INTO record_players (name, record_id, seat, score, rank, won)",
-            [(name, rid, seat, *_seat_result(r, seat)) for rid, r in new
-             for seat, name in enumerate(r.names)],
+            conn, "INSERT INTO record_players (record_id, name, seat, score, rank, won)",
+            [(rid, *seat) for rid, r in new for seat in r[1]],
         )
-        if any(r.positions for _, r in new):
+        if any(r[2] for _, r in new):
             _insert_values(
                 conn, "INSERT INTO positions (pos, record_id, ply)",
-                [(pos, rid, ply) for rid, r in new
-                 for ply, pos in enumerate(r.positions or (), 1)],
+                [(pos, rid, ply) for rid, r in new for ply, pos in enumerate(r[2] or (), 1)],
                 " ON CONFLICT DO NOTHING",
             )
-        with_comments = [(rid, r.comments) for rid, r in new if r.comments]
+        with_comments = [(rid, r[0][COMMENTS]) for rid, r in new if r[0][COMMENTS]]
         if with_comments:
             conn.executemany(
                 "INSERT INTO records_fts (rowid, comments) VALUES (?, ?)", with_comments
@@ -403,12 +417,7 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     return iv.low, iv.high
 
 
-def _seat_result(row: RecordRow, seat: int) -> tuple[int | None, int | None, int | None]:
-    """(score, rank, won) of a seat, all None while the game is unfinished."""
-    if row.ranks is None or row.scores is None:
-        return None, None, None
-    rank = row.ranks[seat]
-    return row.scores[seat], rank, int(rank == 1)
+_RECORDS_HEAD = f"INSERT INTO records ({', '.join(RECORD_VALUES)})"
 
 
 _PER_STATEMENT = 64
