@@ -9,9 +9,11 @@ and build rows (``kifu.archive.rows``).
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
 import gc
 import itertools
+import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -122,27 +124,19 @@ class Archive:
         ``workers``/``dask`` only build rows (in chunks of ``chunk_records``); this process
         alone writes."""
         with shared_pool(workers, dask) as pool:
-            if pool is None:
-                return self._import(paths, workers, pool, chunk_records, positions,
-                                    batch_rows, on_error, on_record)
-            # Here the workers build the rows; this process unpickles them (in the pool's
-            # result thread) and writes them: many small objects, none in a cycle, that
-            # would start a collection every few hundred rows for nothing.
-            paused = gc.isenabled()
-            gc.disable()
-            try:
-                return self._import(paths, workers, pool, chunk_records, positions,
-                                    batch_rows, on_error, on_record)
-            finally:
-                if paused:
-                    gc.enable()
+            return self._import(paths, workers, pool, chunk_records, positions, batch_rows,
+                                on_error, on_record)
 
     def _import(self, paths, workers, pool, chunk_records, positions, batch_rows,
                 on_error, on_record) -> ImportStats:
         fn = records_import_fn_positions if positions else records_import_fn
         stats = ImportStats()
         batch: list[PackedRecord | PuzzleRow] = []
+        warm = isinstance(pool, cf.ProcessPoolExecutor)
         for path in expand_paths(paths):
+            if warm:  # before the first chunk is sent, that is before the workers fork
+                _load_engine_of(path)
+                warm = False
             # keep_text: a record's action lines, when canonical as read, are not written
             # again (``Located.moves_text``)
             for item in iter_file(path, fn, workers=workers, pool=pool,
@@ -438,6 +432,26 @@ def _insert_values(conn: sqlite3.Connection, head: str, rows: list[tuple[Any, ..
         part = rows[k : k + per]
         conn.execute(f"{head} VALUES {', '.join([one] * len(part))}{tail}",
                      list(itertools.chain.from_iterable(part)))
+
+
+_GAME_TAG = re.compile(rb'^\[Game[ \t]+"([^"\r\n]{1,64})"', re.M)
+
+
+def _load_engine_of(path: str, head: int = 1 << 16) -> None:
+    """Load the engine of the first game ``path`` names (in its first ``head`` bytes),
+    here, before the worker processes fork: each worker then has it from the start instead
+    of importing it again (twice the import for two workers; where bytecode is not cached,
+    twice the compiling of the engine's sources). Anything unexpected: nothing is loaded,
+    the workers load what they need."""
+    if path == "-" or not os.path.isfile(path):
+        return
+    try:
+        with open(path, "rb") as f:
+            m = _GAME_TAG.search(f.read(head))
+        if m:
+            games.get(m.group(1).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, KifuError):
+        return
 
 
 def _fresh(db: sqlite_utils.Database, table: str, rows: list[Any]) -> list[Any]:
