@@ -97,6 +97,50 @@ def test_duplicates_inside_and_across_batches_keep_ids_and_seats_straight(tmp_pa
     con.close()
 
 
+def _dump(path: str) -> list[str]:
+    """The archive as ``sqlite3 .dump`` gives it, but the migrations' timestamps."""
+    con = sqlite3.connect(path)
+    try:
+        return [line for line in con.iterdump() if "_kifu_migrations" not in line]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("positions", [False, True])
+def test_one_process_or_two_store_the_same_archive(tmp_path, positions) -> None:
+    """Records of every game, puzzles, invalid records, duplicates of stored rows and of
+    each other (inside a batch and across batches): the workers pack the rows, the writer
+    gives the ids; the database is the same whatever ``workers``."""
+    games_by_identity = {identity_text(r): format_record(r) for r in fixture_records()
+                         if r.players}
+    texts = list(games_by_identity.values())
+    (tmp_path / "a.kifu").write_text("\n".join(texts[::2]))
+    mixed = [texts[1], texts[0], texts[3], texts[1], *texts[4:40], texts[2], texts[5]]
+    (tmp_path / "b.kifu").write_text("\n".join(mixed))
+    inputs = [str(tmp_path / "a.kifu"), str(FIX), str(tmp_path / "b.kifu")]
+    dumps, results = [], []
+    for workers in (1, 2):
+        path = str(tmp_path / f"w{workers}.db")
+        errors: list[dict] = []
+        with Archive(path) as a:
+            first = a.import_paths(inputs[:1], workers=workers, positions=positions)
+            stats = a.import_paths(inputs, workers=workers, positions=positions,
+                                   batch_rows=25, chunk_records=7, on_error=errors.append)
+        dumps.append(_dump(path))
+        results.append((first, stats, errors))
+    assert results[0] == results[1]
+    first, stats, errors = results[0]
+    assert first.imported == len(texts[::2]) and stats.duplicates > first.imported
+    assert stats.invalid == len(errors) > 0 and stats.puzzles > 0
+    assert dumps[0] == dumps[1]
+    con = sqlite3.connect(str(tmp_path / "w2.db"))
+    ids = [i for (i,) in con.execute("SELECT id FROM records ORDER BY id")]
+    assert ids == list(range(1, len(ids) + 1))
+    seats = con.execute("SELECT coalesce(sum(nplayers), 0) FROM records").fetchone()[0]
+    assert con.execute("SELECT count(*) FROM record_players").fetchone()[0] == seats
+    con.close()
+
+
 def test_a_failed_batch_write_leaves_the_gc_as_it_was(tmp_path, monkeypatch) -> None:
     """Writing a batch pauses the cyclic GC; a write that fails (here: the archive stays
     locked) must not leave it paused."""
