@@ -95,8 +95,9 @@ def _lbeta(a: float, b: float) -> float:
         diff = (-(large - 0.5) * math.log1p(small / large) - small * math.log(s) + small
                 + _stirling_rest(large) - _stirling_rest(s))
         return math.lgamma(small) + diff
-    return (_HALF_LOG_2PI + (a - 0.5) * math.log(a / s) + (b - 0.5) * math.log(b / s)
-            - 0.5 * math.log(s) + _stirling_rest(a) + _stirling_rest(b) - _stirling_rest(s))
+    return (_HALF_LOG_2PI - (large - 0.5) * math.log1p(small / large)
+            + (small - 0.5) * math.log(small / s) - 0.5 * math.log(s)
+            + _stirling_rest(a) + _stirling_rest(b) - _stirling_rest(s))
 
 
 def _beta_cf(a: float, b: float, x: float) -> float:
