@@ -231,7 +231,8 @@ def validate_over_parse(corpus: str, rounds: int = ROUNDS) -> dict[str, Any]:
         "command": "validate / parse", "rounds": rounds,
         "validate_cpu": round(statistics.median(x[1] for x in v), 3),
         "parse_cpu": round(statistics.median(x[1] for x in p), 3),
-        "ratio_cpu_paired": round(statistics.median(a[1] / b[1] for a, b in zip(v, p, strict=True)), 2),
+        "ratio_cpu_paired": round(statistics.median(
+            a[1] / b[1] for a, b in zip(v, p, strict=True)), 2),
         "ratio_cpu_fastest": round(min(x[1] for x in v) / min(x[1] for x in p), 2),
         "ratio_wall_median": round(statistics.median(x[0] for x in v)
                                    / statistics.median(x[0] for x in p), 2),
