@@ -7,7 +7,9 @@ processes, one, two, ...; the rounds share the machine's load) on the same input
   ``diff --set empty_capture=true`` on a corpus of 20,000 seeded 3-player single-round TWEAK
   records (``KIFU_SCALE_RECORDS`` sets another size);
 - ``simulate``, ``match`` (parallel by seeds) and ``analyze`` (by records), each on about as
-  much work as the corpus commands;
+  much work as validating the corpus on one process (2.3-2.7 s of CPU: 800 seeds for
+  ``simulate``, 1,200 deals for ``match``, 16 records for ``analyze``; before 2026-11-26
+  300 seeds and 150 deals, which the statistics' scipy import then dwarfed);
 - with the dask extra, the corpus commands on a 2-worker Dask ``LocalCluster`` started once,
   outside the timing (``--dask tcp://...``, as a user with a running scheduler would).
 
@@ -63,10 +65,10 @@ def commands(corpus: str, short: str, db: str) -> dict[str, list[str]]:
         "validate": ["validate", "--all", "-q", corpus],
         "archive import": ["archive", "import", "--db", db, corpus],
         "diff --rules": ["diff", corpus, "--set", "empty_capture=true", "-q"],
-        "simulate": ["simulate", "tweak", "-n", "3", "--games", "300", "--set", "rounds=1",
+        "simulate": ["simulate", "tweak", "-n", "3", "--games", "800", "--set", "rounds=1",
                      "--set", "empty_capture=true", "-q"],
         "match": ["match", "tweak", "--bots", "greedy,random", "-n", "3", "--set", "rounds=1",
-                  "--games", "150", "-q"],
+                  "--games", "1200", "-q"],
         "analyze": ["analyze", "-q", "--chunk-size", "1", short],
     }
 
