@@ -7,7 +7,9 @@ processes, one, two, ...; the rounds share the machine's load) on the same input
   ``diff --set empty_capture=true`` on a corpus of 20,000 seeded 3-player single-round TWEAK
   records (``KIFU_SCALE_RECORDS`` sets another size);
 - ``simulate``, ``match`` (parallel by seeds) and ``analyze`` (by records), each on about as
-  much work as the corpus commands;
+  much work as validating the corpus on one process (2.3-2.7 s of CPU: 800 seeds for
+  ``simulate``, 1,200 deals for ``match``, 16 records for ``analyze``; before 2026-11-26
+  300 seeds and 150 deals, which the statistics' scipy import then dwarfed);
 - with the dask extra, the corpus commands on a 2-worker Dask ``LocalCluster`` started once,
   outside the timing (``--dask tcp://...``, as a user with a running scheduler would).
 
@@ -51,6 +53,9 @@ KIFU = str(Path(sys.executable).with_name("kifu"))
 RECORDS = int(os.environ.get("KIFU_SCALE_RECORDS", "20000"))
 ROUNDS = int(os.environ.get("KIFU_SCALE_ROUNDS", "5"))
 SPEEDUP_TARGET, CPU_TARGET, DASK_TARGET = 1.7, 1.15, 1.5
+SHORT = 16
+"""Records ``analyze`` judges: 16 take about the CPU of validating the 20,000-record corpus
+(2.7 s against 2.5 s, one process; 8 records, used before 2026-11-26, took 1.5 s)."""
 
 
 def commands(corpus: str, short: str, db: str) -> dict[str, list[str]]:
@@ -60,10 +65,10 @@ def commands(corpus: str, short: str, db: str) -> dict[str, list[str]]:
         "validate": ["validate", "--all", "-q", corpus],
         "archive import": ["archive", "import", "--db", db, corpus],
         "diff --rules": ["diff", corpus, "--set", "empty_capture=true", "-q"],
-        "simulate": ["simulate", "tweak", "-n", "3", "--games", "300", "--set", "rounds=1",
+        "simulate": ["simulate", "tweak", "-n", "3", "--games", "800", "--set", "rounds=1",
                      "--set", "empty_capture=true", "-q"],
         "match": ["match", "tweak", "--bots", "greedy,random", "-n", "3", "--set", "rounds=1",
-                  "--games", "150", "-q"],
+                  "--games", "1200", "-q"],
         "analyze": ["analyze", "-q", "--chunk-size", "1", short],
     }
 
@@ -73,15 +78,16 @@ DB_COMMANDS = ("archive import",)
 
 
 def build_corpora(folder: Path, n: int = RECORDS) -> tuple[str, str]:
-    """The corpus of ``n`` records and its first 8 (for ``analyze``), built once per folder."""
-    corpus, short = folder / f"tweak-{n}.kifu", folder / "tweak-8.kifu"
+    """The corpus of ``n`` records and its first :data:`SHORT` (for ``analyze``), built once
+    per folder."""
+    corpus, short = folder / f"tweak-{n}.kifu", folder / f"tweak-{SHORT}.kifu"
     if not corpus.exists():
         sys.path.insert(0, str(ROOT))
         from benchmarks.conftest import build_corpus
 
         corpus.write_text(build_corpus("tweak", n), encoding="utf-8")
     if not short.exists():
-        records = corpus.read_text(encoding="utf-8").split("\n\n[")[:16]  # 8 headers + bodies
+        records = corpus.read_text(encoding="utf-8").split("\n\n[")[:2 * SHORT]  # headers, bodies
         short.write_text("\n\n[".join(records) + "\n", encoding="utf-8")
     return str(corpus), str(short)
 
@@ -197,6 +203,49 @@ HEADER = (f"{'command':<15} {'parallel':<28} {'wall 1':>7} {'wall 2':>7} {'speed
           f"{'bound':>5} {'load':>5}")
 
 
+PARSE = """
+import sys
+from kifu.notation.reader import read_records
+with open(sys.argv[1], encoding="utf-8") as f:
+    print(sum(1 for _ in read_records(f.read())))
+"""
+"""A whole process that parses every record of a file (what ``validate`` does before it
+replays each record), for the ratio ``kifu validate`` ÷ parsing, as issue 26 states it."""
+
+
+def validate_over_parse(corpus: str, rounds: int = ROUNDS) -> dict[str, Any]:
+    """Whole processes, interleaved (reversed every other round): ``kifu validate --all -q``
+    against :data:`PARSE` on the same corpus; CPU (user + sys) ratios, median of the
+    per-round ratios and fastest over fastest, and the wall ratio of the medians."""
+    def one(args: list[str]) -> tuple[float, float]:
+        t = time.perf_counter()
+        p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, args
+        return time.perf_counter() - t, usage.ru_utime + usage.ru_stime
+
+    contenders = {"validate": [KIFU, "validate", "--all", "-q", corpus],
+                  "parse": [sys.executable, "-c", PARSE, corpus]}
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in contenders}
+    for args in contenders.values():  # bytecode and the page cache warm
+        one(args)
+    for r in range(rounds):
+        for name, args in list(contenders.items())[::1 if r % 2 == 0 else -1]:
+            times[name].append(one(args))
+    v, p = times["validate"], times["parse"]
+    return {
+        "command": "validate / parse", "rounds": rounds,
+        "validate_cpu": round(statistics.median(x[1] for x in v), 3),
+        "parse_cpu": round(statistics.median(x[1] for x in p), 3),
+        "ratio_cpu_paired": round(statistics.median(
+            a[1] / b[1] for a, b in zip(v, p, strict=True)), 2),
+        "ratio_cpu_fastest": round(min(x[1] for x in v) / min(x[1] for x in p), 2),
+        "ratio_wall_median": round(statistics.median(x[0] for x in v)
+                                   / statistics.median(x[0] for x in p), 2),
+        "load": round(os.getloadavg()[0], 2),
+    }
+
+
 # -- pytest ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -228,6 +277,14 @@ def test_two_processes(benchmark, corpora, name: str) -> None:
         paired, args=(name, args, ["-w", "2"]),
         kwargs={"db": db if name in DB_COMMANDS else None}, rounds=1, iterations=1)
     _report(benchmark, figures)
+
+
+def test_validate_over_parse_whole_processes(benchmark, corpora) -> None:
+    """Issue 26's ``kifu validate`` ÷ parsing, whole processes (target at most 5x)."""
+    figures = benchmark.pedantic(validate_over_parse, args=(corpora[0],), rounds=1,
+                                 iterations=1)
+    benchmark.extra_info.update(figures)
+    print("\n" + repr(figures))
 
 
 @pytest.mark.parametrize("name", CORPUS_COMMANDS)
@@ -274,7 +331,7 @@ def main(argv: list[str]) -> None:
     corpus, short = build_corpora(folder)
     db = str(folder / "bench.db")
     table = commands(corpus, short, db)
-    names = argv or list(table)
+    names = argv or [*table, "validate/parse"]
     want_dask = os.environ.get("KIFU_SCALE_DASK", "1") != "0"
     try:
         import distributed  # noqa: F401
@@ -284,6 +341,9 @@ def main(argv: list[str]) -> None:
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"load {os.getloadavg()}")
     print(HEADER, flush=True)
+    if "validate/parse" in names:
+        names.remove("validate/parse")
+        print(validate_over_parse(corpus), flush=True)
     for name in names:
         print(row(paired(name, table[name], ["-w", "2"],
                          db=db if name in DB_COMMANDS else None)), flush=True)

@@ -213,3 +213,20 @@ def test_a_card_set_loaded_with_cards_reaches_the_workers(cluster, tmp_path, mon
     assert one.exit_code == 0, one.output
     assert on_dask.exit_code == 0, on_dask.output
     assert on_dask.output == one.output
+
+
+def _profiler_enabled() -> bool:
+    import dask
+
+    return bool(dask.config.get("distributed.worker.profile.enabled"))
+
+
+def test_local_cluster_workers_run_without_the_profiler(cluster):
+    """``--dask local`` (and the tests' cluster) start workers without Dask's statistical
+    profiler, which samples the task thread every 10 ms (kifu.core.executor.LEAN_WORKERS)."""
+    with executor(2, "local") as ex:
+        assert set(ex.client.run(_profiler_enabled).values()) == {False}
+    from distributed import Client
+
+    with Client(cluster) as client:
+        assert set(client.run(_profiler_enabled).values()) == {False}

@@ -1,6 +1,7 @@
-"""The ``kifu`` entry point (kifu/cli/entry.py): ``kifu --help`` is printed from a rendered
-copy without importing click, and that copy, and the one-line help of every command in the
-lazy command table, are what click itself would print."""
+"""The ``kifu`` entry point (kifu/cli/entry.py): ``kifu --help`` and ``kifu games`` (text
+and JSON) are printed from rendered copies without importing click, and those copies, and
+the one-line help of every command in the lazy command table, are what click itself would
+print."""
 
 from __future__ import annotations
 
@@ -12,16 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from kifu.cli import _help
-from kifu.cli.entry import render_help
+from kifu.cli import _rendered
+from kifu.cli.entry import RENDERED, render, render_help
 from kifu.cli.main import COMMANDS, load_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_rendered_help_is_what_click_prints() -> None:
-    assert render_help() == _help.HELP, (
-        "kifu/cli/_help.py is stale: run python -m kifu.cli.entry --write-help")
+@pytest.mark.parametrize("args", sorted(RENDERED))
+def test_each_rendered_copy_is_what_click_prints(args: tuple[str, ...]) -> None:
+    assert render(list(args)) == getattr(_rendered, RENDERED[args]), (
+        "kifu/cli/_rendered.py is stale: run python -m kifu.cli.entry --write")
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -51,7 +53,29 @@ def test_help_imports_neither_click_nor_the_command_table(args: list[str]) -> No
     assert out == render_help()
     assert not [m for m in loaded if m.split(".")[0] in ("click", "msgspec")]
     assert sorted(m for m in loaded if m.startswith("kifu")) == [
-        "kifu", "kifu.cli", "kifu.cli._help", "kifu.cli.entry"]
+        "kifu", "kifu.cli", "kifu.cli._rendered", "kifu.cli.entry"]
+
+
+@pytest.mark.parametrize("args", [["games"], ["games", "--json"]])
+def test_games_imports_neither_click_nor_an_engine(args: list[str]) -> None:
+    """``kifu games`` at any width (its tables are never wrapped) is the rendered copy."""
+    for columns in (None, "40"):
+        out, loaded = _run_entry(args, columns)
+        assert out == render(args)
+        assert not [m for m in loaded if m.split(".")[0] in ("click", "msgspec")]
+        assert sorted(m for m in loaded if m.startswith("kifu")) == [
+            "kifu", "kifu.cli", "kifu.cli._rendered", "kifu.cli.entry"]
+
+
+@pytest.mark.parametrize("args", [["games", "--help"], ["games", "--json", "-h"],
+                                  ["games", "--jsn"], ["games", "extra"]])
+def test_other_games_arguments_go_to_click(args: list[str]) -> None:
+    code = ("import sys; sys.argv = ['kifu', *sys.argv[1:]]\n"
+            "from kifu.cli.entry import main\nmain()")
+    r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode == (0 if "-h" in args or "--help" in args else 2), r.stderr
+    assert ("Usage: kifu games" in r.stdout + r.stderr) and "GAME " not in r.stdout
 
 
 def test_a_narrow_terminal_and_other_arguments_go_to_click() -> None:

@@ -1,5 +1,5 @@
-"""kifu.lab.stats against hand-worked cases (the intervals are scipy's; these check that
-they are asked the right question)."""
+"""kifu.lab.stats against hand-worked cases (that each interval answers the right
+question; tests/test_stats_scipy.py checks the numbers against scipy)."""
 
 from __future__ import annotations
 
@@ -117,12 +117,17 @@ def test_seat_fairness_by_hand():
     assert seat_fairness([10, 10]).p_value == pytest.approx(1.0)
 
 
-def test_stats_imports_scipy_lazily():
+def test_stats_import_no_scipy_and_intervals_no_numpy():
+    """scipy is a test dependency only; the intervals of ``simulate`` (means, proportions,
+    paired differences, the fairness test) are pure Python, so its parent process loads no
+    numpy either (issue 26: those imports were the serial part capping ``-w 2``)."""
     import subprocess
     import sys
 
-    code = ("import sys, kifu.lab.stats, kifu.lab.simulate; "
-            "print(any(m == 'scipy' or m.startswith('scipy.') for m in sys.modules))")
+    code = ("import sys, kifu.lab.stats as s, kifu.lab.simulate; "
+            "s.mean_ci([1, 2, 4]); s.proportion_ci(3, 9); s.proportion_ci(3, 9, method='exact'); "
+            "s.paired_difference_ci([1, 2], [2, 2]); s.seat_fairness([4, 5, 9]); "
+            "print(any(m.partition('.')[0] in ('scipy', 'numpy') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"

@@ -405,7 +405,7 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float]:
     """
     if trials <= 0:
         return 0.0, 1.0
-    from kifu.lab.stats import proportion_ci  # scipy: loaded only for the stats
+    from kifu.lab.stats import proportion_ci  # loaded only for the stats
 
     iv = proportion_ci(successes, trials)
     return iv.low, iv.high
