@@ -41,7 +41,7 @@ from kifu.notation.files import check_output, write_output
               help="Seed of the match: deal i is played from the seed '<seed>:<i>'.")
 @variant_options
 @cards_option(use=True)
-@executor_options(chunk_size=2, unit="deals")
+@executor_options(chunk_size=None, unit="deals")
 @click.option("--json", "as_json", is_flag=True,
               help="Write the report as JSON (its schema: kifu schema match).")
 @click.option("-o", "--output", default=None, metavar="FILE",

@@ -22,18 +22,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_CHUNK = 64
 
 
-def executor_options(func: F | None = None, *, chunk_size: int = DEFAULT_CHUNK,
+def executor_options(func: F | None = None, *, chunk_size: int | None = DEFAULT_CHUNK,
                      unit: str = "items") -> Any:
     """Add ``--workers``, ``--dask`` and ``--chunk-size`` to a click command.
 
     Use bare (``@executor_options``) or with the command's default chunk size and what a
-    chunk holds (``@executor_options(chunk_size=4, unit="games")``)."""
+    chunk holds (``@executor_options(chunk_size=4, unit="games")``); ``chunk_size=None``:
+    the command chooses it from the work and the workers (the option is then ``None``)."""
 
     def decorate(f: F) -> F:
         f = click.option(
-            "--chunk-size", type=click.IntRange(1), default=chunk_size, show_default=True,
+            "--chunk-size", type=click.IntRange(1), default=chunk_size,
+            show_default=chunk_size is not None,
             help=f"{unit.capitalize()} per chunk shipped to a worker; the output does not "
-                 "depend on it.")(f)
+                 "depend on it." + ("" if chunk_size is not None else
+                                    " [default: chosen from the work and the workers]"))(f)
         f = click.option(
             "--dask", metavar="ADDRESS|local", default=None,
             help="Run the chunks on a Dask scheduler (tcp://host:8786), or on a LocalCluster "
