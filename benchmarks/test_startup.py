@@ -12,8 +12,9 @@ Two measures, both ratios to the anchor ``python -c pass`` taken in the same run
 
 Bytecode must be cached (a first run writes it; ``PYTHONDONTWRITEBYTECODE`` set in the
 environment would make every run compile the sources again): each command runs once
-before it is measured, with that variable removed. The floor worth knowing: ``import
-click, msgspec`` alone, which every command but ``--help`` pays, is measured too.
+before it is measured, with that variable removed. The floors worth knowing are
+measured too: ``import click, msgspec``, which every command parsed by click pays, ``import
+msgspec`` and the TWEAK engine alone, which a one-position ``solve`` cannot do without.
 
 The target (issue 26): each command at most 2x the anchor. Run ``pytest
 benchmarks/test_startup.py --benchmark-only -s`` or ``python -m benchmarks.test_startup``
@@ -50,6 +51,8 @@ COMMANDS: dict[str, list[str]] = {
     "kifu solve (one GRAPH-T position)": [
         *KIFU, "solve", "graph-t", "graph-t/1 R2/Y3 -/- - p0 p0 -", "-Q", "double-dummy"],
     "floor: import click, msgspec": [PYTHON, "-c", "import click, msgspec"],
+    "floor: import msgspec": [PYTHON, "-c", "import msgspec"],
+    "floor: import the TWEAK engine": [PYTHON, "-c", "import kifu.games.tweak"],
 }
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
@@ -118,7 +121,7 @@ def main() -> None:
     print(f"{RUNS} pairs, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"load {os.getloadavg()}, anchor: {' '.join(ANCHOR)}")
     print(HEADER, flush=True)
-    for name in COMMANDS:
+    for name in sys.argv[1:] or COMMANDS:
         print(row(measure(name)), flush=True)
     print(f"target: each kifu command at most {TARGET}x the anchor")
 
