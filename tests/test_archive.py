@@ -630,7 +630,7 @@ def test_stats_give_each_seats_win_rate_with_its_interval(filled) -> None:
 
 
 def test_wilson_interval_against_a_brute_force() -> None:
-    """The interval (scipy's, through kifu.lab.stats) is the set of p whose score test does
+    """The interval (kifu.lab.stats's closed form) is the set of p whose score test does
     not reject: checked at its ends against the test statistic itself."""
     from statistics import NormalDist
 
