@@ -26,7 +26,7 @@ import io
 import itertools
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from typing import IO, Any
 
@@ -298,18 +298,27 @@ def iter_file(
         yield from _raw(chunks, path, fn, run, renumber)
 
 
-def _serial(path: str, fn: RecordFn,
-            load: Callable[[str], Iterable[Located]]) -> Iterator[tuple[int, Any] | Stop | int]:
+def _checked(locs: Iterable[Located], fn: RecordFn, path: str,
+             index: int) -> Generator[tuple[int, Any] | Stop, None, tuple[int, bool]]:
+    """``fn`` on each record read here, numbered on from ``index``: yields each result with
+    its number, and a :class:`Stop` at a syntax error; returns the last number and whether
+    it stopped."""
     replayer = _REPLAYER
-    index = 0
     try:
-        for loc in load(path):
+        for loc in locs:
             index += 1
             result = fn(replayer, loc, index)
             if result is not None:
                 yield index, result
     except NotationError as e:
         yield Stop(error_report(e.path or path, index + 1, e))
+        return index, True
+    return index, False
+
+
+def _serial(path: str, fn: RecordFn,
+            load: Callable[[str], Iterable[Located]]) -> Iterator[tuple[int, Any] | Stop | int]:
+    index, _ = yield from _checked(load(path), fn, path, 0)
     yield index
 
 
@@ -348,19 +357,10 @@ def _raw(chunks: Iterator[RawChunk], path: str, fn: RecordFn,
                         return
                     c = sent.popleft()
 
-            index = base
-            replayer = _REPLAYER
-            try:
-                for loc in _span(serial_chunks(), state):
-                    index += 1
-                    result = fn(replayer, loc, index)
-                    if result is not None:
-                        yield index, result
-            except NotationError as e:
-                yield Stop(error_report(e.path or path, index + 1, e))
-                yield index
+            base, stopped = yield from _checked(_span(serial_chunks(), state), fn, path, base)
+            if stopped:
+                yield base
                 return
-            base = index
     finally:
         results.close()
     yield base
