@@ -174,15 +174,13 @@ def pack(row: RecordRow) -> PackedRecord:
     names = row.names
     if row.ranks is None or row.scores is None:
         seats = tuple((name, seat, None, None, None) for seat, name in enumerate(names))
-        winner_seats = None
     else:
         ranks, scores = row.ranks, row.scores
         seats = tuple((name, seat, scores[seat], ranks[seat], int(ranks[seat] == 1))
                       for seat, name in enumerate(names))
-        winner_seats = ",".join([str(s) for s, r in enumerate(ranks) if r == 1])
     return ((row.hash, row.game, row.rules, row.players, len(names), row.date, row.result,
              row.winner, row.plies, row.tags, row.comments, row.text, row.source,
-             winner_seats), seats, row.positions)
+             row.winner_seats), seats, row.positions)
 
 
 def _packed(row: RecordRow | PuzzleRow | dict[str, Any]) -> Any:

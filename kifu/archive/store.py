@@ -51,8 +51,7 @@ BATCH_ROWS = 2000
 SUFFIXES = RECORD_SUFFIXES
 """Files taken from a folder (files named on the command line are always read)."""
 
-RECORD_COLUMNS = ("id", "hash", "game", "rules", "players", "nplayers", "date", "result",
-                  "winner", "plies", "tags", "comments", "text", "source", "winner_seats")
+RECORD_COLUMNS = ("id", *RECORD_VALUES)
 
 
 class ImportStats(msgspec.Struct):
