@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,33 @@ def kill_at(proc: subprocess.Popen, delay: float) -> bool:
     return True
 
 
+class Kills:
+    """Runs of a command killed at random moments of its duration, until :data:`KILLS` of
+    them were killed (at most ``4 * KILLS`` runs).
+
+    ``took`` is one full run measured just before; a run that ends before its kill (the
+    machine was busier when ``took`` was measured) makes the delay it outlived the new
+    duration, so the next kills come sooner and the test does not depend on the load."""
+
+    def __init__(self, took: float, low: float, high: float, seed: int) -> None:
+        self.took, self.low, self.high = took, low, high
+        self.rng = random.Random(seed)
+        self.killed = 0
+
+    def runs(self, start: Callable[[int], subprocess.Popen]) -> Iterator[int]:
+        """Start run ``k`` with ``start(k)``, kill it at a random moment, then yield ``k``
+        (the test checks what the killed or finished run left)."""
+        for k in range(4 * KILLS):
+            if self.killed == KILLS:
+                return
+            delay = self.rng.uniform(self.low, self.high) * self.took
+            if kill_at(start(k), delay):
+                self.killed += 1
+            else:
+                self.took = delay
+            yield k
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("corpus") / "many.kifu"
@@ -72,14 +100,12 @@ def _stored(db: Path) -> list[str]:
 
 def test_killed_import_keeps_whole_batches(corpus: Path, tmp_path: Path) -> None:
     texts = {loc.record.headers["Seed"]: loc for loc in load_records(str(corpus))}
-    rng = random.Random(5)
-    killed = 0
     took = duration("archive", "import", corpus, "--db", tmp_path / "full.db",
                     "--batch-rows", "7", "-q")
-    for k in range(KILLS):
+    kills = Kills(took, 0.1, 0.95, seed=5)
+    for k in kills.runs(lambda k: kifu("archive", "import", corpus, "--db", tmp_path / f"a{k}.db",
+                                       "--batch-rows", "7", "-q")):
         db = tmp_path / f"a{k}.db"
-        proc = kifu("archive", "import", corpus, "--db", db, "--batch-rows", "7", "-q")
-        killed += kill_at(proc, rng.uniform(0.1, 0.95) * took)
         if not db.exists():
             continue
         con = sqlite3.connect(db)
@@ -92,7 +118,7 @@ def test_killed_import_keeps_whole_batches(corpus: Path, tmp_path: Path) -> None
         r = CliRunner().invoke(cli, ["archive", "import", str(corpus), "--db", str(db), "-q"])
         assert r.exit_code == 0, r.output
         assert _stored(db) == [format_canonical(loc) for loc in texts.values()]
-    assert killed, "no import was killed: the machine ran them too fast"
+    assert kills.killed == KILLS, f"only {kills.killed} of {KILLS} imports killed"
 
 
 def format_canonical(loc) -> str:
@@ -116,13 +142,14 @@ def test_killed_writer_leaves_the_old_file_or_none(what: str, corpus: Path,
     }[what]
     out = tmp_path / "out.kifu"
     old = "[Game \"tweak\"]\n"
-    rng = random.Random(11)
-    killed = 0
     took = duration(*args, tmp_path / "full.kifu")
-    for _ in range(KILLS):
+    kills = Kills(took, 0.1, 0.99, seed=11)
+
+    def start(k: int) -> subprocess.Popen:
         out.write_text(old)
-        proc = kifu(*args, out)
-        killed += kill_at(proc, rng.uniform(0.1, 0.99) * took)
+        return kifu(*args, out)
+
+    for _ in kills.runs(start):
         text = out.read_text()
         if text != old:  # the whole new file, valid
             if what == "generate":
@@ -131,7 +158,7 @@ def test_killed_writer_leaves_the_old_file_or_none(what: str, corpus: Path,
                 assert len(list(load_records(str(out)))) in (150, 400)
         for tmp in tmp_path.glob(".kifu-*.tmp"):  # what a SIGKILL cannot clean up
             tmp.unlink()
-    assert killed, "no writer was killed: the machine ran them too fast"
+    assert kills.killed == KILLS, f"only {kills.killed} of {KILLS} writers killed"
 
 
 @pytest.mark.parametrize("what", ["play", "generate", "export", "html"])
