@@ -46,6 +46,12 @@ with atheris.instrument_imports(include=["kifu", "targets"]):
 
     for _module in sorted({m for m, _ in QUESTIONS.values()}):  # what check_puzzle loads
         importlib.import_module(_module)
+    from kifu.cli.main import COMMANDS
+
+    # the CLI loads each command's module when it runs (archive_query runs one): import
+    # them all here, with the archive they call, to instrument them
+    for _module in sorted({m for m, *_ in COMMANDS.values()} | {"kifu.archive"}):
+        importlib.import_module(_module)
     TARGETS = targets.all_targets()
 
 MAX_LEN = {"record_text": 16384, "record_json": 16384, "perft": 8192, "trace": 16384,

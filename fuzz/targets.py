@@ -269,7 +269,7 @@ def _exercise(state: State) -> None:
         state.pop()
 
 
-def play_alice(data: bytes) -> None:
+def play_alice(data: bytes) -> bool:
     """Issue 21: an Alice position line the reader accepts must be playable. ``perft`` 2
     (and every node two plies down consistent: ``check_invariants``, a legal action unless
     the game is over or the dealer shuffles), every legal action's text, each seat's view,
@@ -307,6 +307,7 @@ def play_alice(data: bytes) -> None:
     question = get_question("alice-bard-wins")
     if question.applies(state) is None:
         question.solve(state, Budget(nodes=300, seconds=1.0))
+    return True
 
 
 ALICE_FIELDS = ("rules", "phase", "to-move", "turns", "bard", "roles", "sp", "hands", "chars",
@@ -492,7 +493,7 @@ def query_args(data: bytes) -> list[str]:
     return args
 
 
-def archive_query(data: bytes) -> None:
+def archive_query(data: bytes) -> bool:
     """``kifu archive query`` with the options an input names, in this process: exit code
     0, 1 or 2 only, no traceback, an error is one line; a rejection raises ``KifuError``
     (so the harnesses count it as a refusal)."""
@@ -513,6 +514,7 @@ def archive_query(data: bytes) -> None:
     _save_tally()
     if r.exit_code:
         raise KifuError(f"{NAME}: exit code {r.exit_code}")
+    return True
 
 
 def _save_tally() -> None:
