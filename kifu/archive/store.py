@@ -17,10 +17,9 @@ import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-import sqlite_utils
 
 from kifu import games
 from kifu.archive.rows import (
@@ -44,6 +43,11 @@ from kifu.notation.batch import CHUNK_RECORDS, Stop, iter_file, shared_pool
 from kifu.notation.files import RECORD_SUFFIXES, expand_paths
 from kifu.notation.puzzle import Puzzle
 from kifu.notation.record import HEADER_NAME, nfc
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from kifu.archive.schema import ReadOnlyDatabase
 
 BATCH_ROWS = 2000
 """Records per write transaction."""
@@ -93,7 +97,9 @@ class Archive:
 
     def __init__(self, path: str | None = None, *, readonly: bool = False):
         self.path = db_path(path)
-        self.db: sqlite_utils.Database = connect(self.path, readonly=readonly)
+        # sqlite-utils' Database when writing; reading needs no more than ReadOnlyDatabase
+        self.db: sqlite_utils.Database | ReadOnlyDatabase = connect(self.path,
+                                                                   readonly=readonly)
 
     def close(self) -> None:
         self.db.close()
