@@ -12,6 +12,7 @@ from pathlib import Path
 
 import grimp
 import pytest
+from import_helpers import loaded_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
@@ -115,26 +116,19 @@ HEAVY = ("sqlite_utils", "sqlite3", "kifu.archive", "kifu.puzzles", "kifu.games.
          "kifu.notation", "kifu.html", "kifu.lab", "concurrent.futures", "dask")
 
 
-def _loaded(args: list[str]) -> list[str]:
-    code = ("import sys; from kifu.cli.main import cli\n"
-            f"try:\n    cli({args!r}, prog_name='kifu')\nexcept SystemExit:\n    pass\n"
-            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       check=True, cwd=ROOT)
-    return r.stderr.split()
 
 
 def test_help_loads_only_the_command_table() -> None:
     """``kifu --help`` (what every script pays first) loads click and the command table:
     no command module, no engine, not even msgspec."""
-    loaded = _loaded(["--help"])
+    loaded = loaded_modules(["--help"])
     assert sorted(m for m in loaded if m.startswith("kifu")) == ["kifu", "kifu.cli",
                                                                  "kifu.cli.main"]
     assert not [m for m in loaded if m.startswith(("msgspec", *HEAVY))]
 
 
 def test_a_command_help_imports_nothing_heavy() -> None:
-    heavy = sorted(m for m in _loaded(["games", "--help"]) if m.startswith(HEAVY))
+    heavy = sorted(m for m in loaded_modules(["games", "--help"]) if m.startswith(HEAVY))
     assert heavy == [], heavy
 
 
@@ -152,7 +146,7 @@ def test_games_loads_the_engines_and_no_solver() -> None:
     """``kifu games`` describes every game (its engine), the searchers' parameters, and
     nothing else: no solver (TOWAI's ``out`` bot is listed by name), no notation, no
     archive, no worker pool, no JSON unless asked."""
-    loaded = _loaded(["games"])
+    loaded = loaded_modules(["games"])
     heavy = [m for m in loaded if m.startswith((*NEVER_AT_START, "kifu.puzzles",
                                                 "kifu.notation", "kifu.bots.towai"))]
     assert heavy == [], heavy
@@ -163,7 +157,7 @@ def test_games_loads_the_engines_and_no_solver() -> None:
 def test_solve_one_position_loads_its_game_and_question_only() -> None:
     """A one-position ``kifu solve`` loads one engine and one question (with the shared
     search): not the other games, not the bots above the engines, no archive."""
-    loaded = _loaded(ONE_POSITION)
+    loaded = loaded_modules(ONE_POSITION)
     assert {m.split(".")[2] for m in loaded if m.startswith("kifu.games.")} == {"tweak"}
     assert sorted(m for m in loaded if m.startswith("kifu.puzzles.")) == [
         "kifu.puzzles.base", "kifu.puzzles.search", "kifu.puzzles.tweak"]
@@ -172,4 +166,4 @@ def test_solve_one_position_loads_its_game_and_question_only() -> None:
 
 
 def test_help_loads_nothing_a_command_needs() -> None:
-    assert not [m for m in _loaded(["--help"]) if m.startswith(NEVER_AT_START)]
+    assert not [m for m in loaded_modules(["--help"]) if m.startswith(NEVER_AT_START)]

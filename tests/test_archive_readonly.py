@@ -7,12 +7,11 @@ numpy, dateutil and pluggy: about 0.13 s of every call)."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import sqlite_utils
+from import_helpers import loaded_modules
 
 from kifu import games
 from kifu.archive import Archive, add_puzzles
@@ -67,25 +66,18 @@ def test_read_only_database_refuses_to_write(archive: str) -> None:
         db.close()
 
 
-def _loaded(args: list[str]) -> list[str]:
-    code = ("import sys; from kifu.cli.main import cli\n"
-            f"try:\n    cli({args!r}, prog_name='kifu')\nexcept SystemExit:\n    pass\n"
-            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       check=True, cwd=ROOT)
-    return r.stderr.split()
 
 
 @pytest.mark.parametrize("command", [["archive", "query"], ["archive", "stats"],
                                      ["archive", "export"], ["archive", "puzzles"]])
 def test_reading_commands_do_not_import_sqlite_utils(archive: str,
                                                      command: list[str]) -> None:
-    loaded = _loaded([*command, "--db", archive])
+    loaded = loaded_modules([*command, "--db", archive])
     assert "kifu.archive.store" in loaded  # the command did open the archive
     assert [m for m in loaded if m.split(".")[0] in ("sqlite_utils", "numpy")] == []
 
 
 def test_writing_still_uses_sqlite_utils(tmp_path: Path) -> None:
-    loaded = _loaded(["archive", "import", "--db", str(tmp_path / "w.db"), "-q",
+    loaded = loaded_modules(["archive", "import", "--db", str(tmp_path / "w.db"), "-q",
                       str(sorted((FIX / "tweak").glob("*.kifu"))[0])])
     assert "sqlite_utils" in loaded
