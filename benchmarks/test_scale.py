@@ -28,7 +28,9 @@ The targets (issue 26): ``-w 2`` at least 1.7x, CPU at most 1.15x; Dask at least
 Outputs are checked identical (stdout and exit code) across the runs of a command.
 
 Run ``pytest benchmarks/test_scale.py --benchmark-only -s`` (``KIFU_SCALE_ROUNDS``, default
-5, sets the rounds), or ``python -m benchmarks.test_scale [COMMAND...]`` for the table alone.
+5, sets the rounds), or ``python -m benchmarks.test_scale [COMMAND...]`` for the table alone
+(``validate/parse`` and ``dask-bound`` name the two measures beside the table:
+:func:`validate_over_parse` and :func:`dask_bound`, the most Dask's fixed cost allows).
 The ``puzzles generate`` benchmarks below them are the in-process ones of issue 14.
 """
 
@@ -246,6 +248,38 @@ def validate_over_parse(corpus: str, rounds: int = ROUNDS) -> dict[str, Any]:
     }
 
 
+def dask_bound(corpus: str, tiny: str, address: str, cpu_of: Callable[[], float],
+               rounds: int = ROUNDS) -> dict[str, Any]:
+    """The most a ``--dask`` run could gain at this corpus size, given Dask's fixed cost.
+
+    Each round times ``validate --all`` of ``tiny`` (a few records) on one process (t1) and
+    with ``--dask`` (td), then of the corpus on one process (S) and with ``--dask``. Had
+    everything but the fixed cost split perfectly over the two workers, at no cost at all, a
+    ``--dask`` run of the corpus would take ``td + (S - t1) / 2``: S over that is the best
+    speed-up any implementation could show here (``bound``), beside the one measured in the
+    same round. The fixed cost is the client's: start-up, ``import distributed`` (about
+    0.4 s of CPU), connecting, one round trip per chunk."""
+    rows: list[tuple[float, float, float, float]] = []
+    for _ in range(rounds):
+        t1 = run(["validate", "--all", "-q", tiny])[0]
+        td = run(["validate", "--all", "-q", tiny, "--dask", address], cpu_of=cpu_of)[0]
+        s = run(["validate", "--all", "-q", corpus])[0]
+        sd = run(["validate", "--all", "-q", corpus, "--dask", address], cpu_of=cpu_of)[0]
+        rows.append((t1, td, s, sd))
+    bounds = [s / (td + (s - t1) / 2) for t1, td, s, _ in rows]
+
+    def med(i: int) -> float:
+        return round(statistics.median(r[i] for r in rows), 3)
+
+    return {
+        "command": "validate --dask, bound", "rounds": rounds,
+        "tiny_1": med(0), "tiny_dask": med(1), "corpus_1": med(2), "corpus_dask": med(3),
+        "bound": round(statistics.median(bounds), 2), "bound_max": round(max(bounds), 2),
+        "speedup_paired": round(statistics.median(r[2] / r[3] for r in rows), 2),
+        "load": round(os.getloadavg()[0], 2),
+    }
+
+
 # -- pytest ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -299,6 +333,17 @@ def test_dask_localcluster(benchmark, corpora, cluster, name: str) -> None:
     _report(benchmark, figures)
 
 
+def test_dask_fixed_cost_bound(benchmark, corpora, cluster) -> None:
+    """What Dask's fixed cost leaves of the 1.5x target at this corpus size
+    (:func:`dask_bound`; ``docs/perf/scale.md``, "What bounds Dask at 20,000 records")."""
+    corpus, short, _ = corpora
+    address, cpu = cluster
+    figures = benchmark.pedantic(dask_bound, args=(corpus, short, address, cpu), rounds=1,
+                                 iterations=1)
+    benchmark.extra_info.update(figures)
+    print("\n" + repr(figures))
+
+
 GAME, QUESTION, COUNT, PLAYERS = "graph-t", "double-dummy", 240, 3
 
 
@@ -331,7 +376,7 @@ def main(argv: list[str]) -> None:
     corpus, short = build_corpora(folder)
     db = str(folder / "bench.db")
     table = commands(corpus, short, db)
-    names = argv or [*table, "validate/parse"]
+    names = argv or [*table, "validate/parse", "dask-bound"]
     want_dask = os.environ.get("KIFU_SCALE_DASK", "1") != "0"
     try:
         import distributed  # noqa: F401
@@ -344,15 +389,21 @@ def main(argv: list[str]) -> None:
     if "validate/parse" in names:
         names.remove("validate/parse")
         print(validate_over_parse(corpus), flush=True)
+    bound = "dask-bound" in names
+    if bound:
+        names.remove("dask-bound")
     for name in names:
         print(row(paired(name, table[name], ["-w", "2"],
                          db=db if name in DB_COMMANDS else None)), flush=True)
     dask_names = [n for n in names if n in CORPUS_COMMANDS] if want_dask else []
-    with dask_cluster() if dask_names else nullcontext((None, None)) as (address, cpu):
+    use_dask = bool(dask_names) or (bound and want_dask)
+    with dask_cluster() if use_dask else nullcontext((None, None)) as (address, cpu):
         for name in dask_names:
             print(row(paired(name, table[name], ["--dask", address],
                              db=db if name in DB_COMMANDS else None, cpu_of=cpu)),
                   flush=True)
+        if bound and use_dask:
+            print(dask_bound(corpus, short, address, cpu), flush=True)
     print(f"targets: -w 2 speed >= {SPEEDUP_TARGET}, cpu x <= {CPU_TARGET}; "
           f"dask speed >= {DASK_TARGET}")
 
