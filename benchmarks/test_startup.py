@@ -16,8 +16,8 @@ before it is measured, with that variable removed. The floors worth knowing are
 measured too: ``import click, msgspec``, which every command parsed by click pays, ``import
 msgspec`` and the TWEAK engine alone, which a one-position ``solve`` cannot do without, and
 the engine with msgspec's optional ``typing_extensions`` import hidden (the least it could
-cost: already above the target, so the target is out of reach while engines are built on
-msgspec).
+cost: already at the target by itself, 2.0x in instructions, so a whole solve cannot meet
+it while engines are built on msgspec).
 
 The target (issue 26): each command at most 2x the anchor. Run ``pytest
 benchmarks/test_startup.py --benchmark-only -s`` or ``python -m benchmarks.test_startup``
