@@ -260,3 +260,34 @@ def test_the_tables_cap_follows_the_measured_memory(monkeypatch):
     with pytest.raises(base.OutOfBudget) as e:
         m.check()  # grown 1100 > the ceiling
     assert e.value.reason == "memory"
+
+
+def _child_resident(q) -> None:  # in a forked child: its own memory, after growing 64 MiB
+    from kifu.puzzles.base import resident_bytes
+
+    before = resident_bytes()
+    block = bytearray(64 << 20)
+    block[::4096] = b"x" * len(block[::4096])  # touch every page
+    q.put((before, resident_bytes()))
+
+
+def test_resident_bytes_reads_this_process_after_a_fork() -> None:
+    """``resident_bytes`` keeps ``/proc/self/statm`` open; a forked child (local workers on
+    Linux) must read its own memory, not its parent's through the inherited descriptor."""
+    import multiprocessing
+    import os
+
+    from kifu.puzzles.base import resident_bytes
+
+    if not os.path.exists("/proc/self/statm"):
+        pytest.skip("no /proc/self/statm (not Linux): resident_bytes falls back to getrusage")
+    parent = resident_bytes()  # opens the file in this process
+    assert parent is not None and parent > 0
+    ctx = multiprocessing.get_context("fork")
+    q = ctx.Queue()
+    p = ctx.Process(target=_child_resident, args=(q,))
+    p.start()
+    before, after = q.get(timeout=60)
+    p.join(60)
+    assert after - before >= 60 << 20  # the child saw its own growth
+    assert resident_bytes() < parent + (32 << 20)  # and the parent did not grow

@@ -71,12 +71,30 @@ class OutOfBudget(Exception):
         self.reason = reason
 
 
+try:
+    _PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+    _PAGE_SIZE = 4096
+_STATM: list[int] = []
+"""``[pid, fd]``: ``/proc/self/statm`` kept open by the process ``pid`` (a forked child
+inherits the descriptor, which names its parent's entry, so it opens its own)."""
+
+
 def resident_bytes() -> int | None:
     """The process's resident memory now (Linux: ``/proc/self/statm``), else its peak
-    (``getrusage``), else ``None``."""
+    (``getrusage``), else ``None``.
+
+    Every search reads it when it starts (and every few thousand nodes), so the file stays
+    open and each read is one ``pread``: 0.9 against 6.3 microseconds for an open, a read
+    and a close, about 8% of a warm ``tweak-this-turn`` on the 12-card table (12 searches)."""
     try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        pid = os.getpid()
+        if not _STATM or _STATM[0] != pid:
+            fd = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+            if _STATM:
+                os.close(_STATM[1])  # the parent's, inherited
+            _STATM[:] = [pid, fd]
+        return int(os.pread(_STATM[1], 128, 0).split()[1]) * _PAGE_SIZE
     except (OSError, ValueError, IndexError, AttributeError):
         pass
     try:  # pragma: no cover - not Linux
