@@ -30,6 +30,12 @@ BY = ("rules", "players")
 def add_text(archive: Archive, text: str, *, source: str) -> ImportStats:
     """Store every record of ``text`` (canonical notation); a record that does not replay
     is an error (these are records kifu wrote), and nothing of it is stored."""
+    return archive.add_rows(text_rows(text, source=source))
+
+
+def text_rows(text: str, *, source: str) -> list[Any]:
+    """The archive rows of every record of ``text`` (what :func:`add_text` stores; built
+    first, so that they can be stored later in one transaction: ``kifu simulate --db``)."""
     replayer = FastReplayer()
     rows = []
     for index, loc in enumerate(read_stream(io.BytesIO(text.encode("utf-8")), source,
@@ -38,7 +44,7 @@ def add_text(archive: Archive, text: str, *, source: str) -> ImportStats:
         if isinstance(row, dict):
             raise KifuError(row.get("error", f"{source}: record {index} is invalid"))
         rows.append(row)
-    return archive.add_rows(rows)
+    return rows
 
 
 class Group(msgspec.Struct, frozen=True):

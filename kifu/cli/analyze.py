@@ -20,6 +20,7 @@ from kifu.lab.analyze import (
 )
 from kifu.notation.files import (
     check_output,
+    commit_outputs,
     display_name,
     input_files,
     load_records,
@@ -102,5 +103,6 @@ def analyze(files, index, which, spec, budget_nodes, budget_seconds, dd_cards, t
                 click.echo(format_report(analysis, every_ply=every_ply))
     if output is not None:
         write_output(output, format_records(annotated), inputs=inputs)
+        commit_outputs()
         if output != "-" and not quiet:
             click.echo(f"{output}: {len(annotated)} annotated record(s)", err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import functools
+import itertools
 import json
 import math
 import os
@@ -24,9 +25,18 @@ from kifu.cli.options import output_option, quiet_option, seconds_callback
 from kifu.cli.scale import executor_options
 from kifu.core.errors import KifuError
 from kifu.notation.batch import CHUNK_RECORDS
-from kifu.notation.files import check_output, input_files, open_output, same_file
+from kifu.notation.files import (
+    check_output,
+    commit_outputs,
+    input_files,
+    open_output,
+    same_file,
+)
 
 TABLE_COLUMNS = ("id", "game", "players", "date", "result", "winner", "plies")
+
+SQL_ROWS = 1000
+"""The rows ``query --sql`` prints when no ``--limit`` is given (``--limit 0``: all)."""
 
 
 def archive_files(db: str | None) -> list[str]:
@@ -156,7 +166,8 @@ def filter_options(func: Callable) -> Callable:
                      help="Records that reach this position (needs import --positions)."),
         click.option("--text", metavar="QUERY", help="Full-text search in comments (FTS5)."),
         click.option("--limit", type=int, callback=sql_range("--limit", 0),
-                     help="At most this many records (rows, with --sql)."),
+                     help="At most this many records (rows, with --sql: default 1000, 0 "
+                          "for all)."),
     ]
     for opt in reversed(options):
         func = opt(func)
@@ -187,17 +198,24 @@ def query_cmd(db, sql, timeout, fmt, **kw) -> None:
     or comment text; or run read-only SQL (--sql). Filters combine with AND.
 
     --sql takes one read-only statement, stopped after --timeout seconds of work or by
-    Ctrl-C; a value may have at most 64 MiB. --limit caps its rows.
+    Ctrl-C; a value may have at most 64 MiB. It prints at most 1000 rows (--limit N for
+    another cap, --limit 0 for every row).
 
     Example: kifu archive query --game tweak --player Ann --min-plies 30 -f json
     """
     with Archive(db, readonly=True) as a:
         if sql is not None:
-            run = a.sql_run(sql, timeout=timeout, max_rows=kw["limit"])
+            limit = SQL_ROWS if kw["limit"] is None else kw["limit"] or None
+            run = a.sql_run(sql, timeout=timeout,
+                            max_rows=None if limit is None else limit + 1)
             with _cancel_on_interrupt(run):
                 names, rows = a.sql(sql, run=run)
                 with contextlib.closing(rows):
-                    _emit((dict(zip(names, r, strict=True)) for r in rows), fmt, names)
+                    shown = itertools.islice(rows, limit)
+                    _emit((dict(zip(names, r, strict=True)) for r in shown), fmt, names)
+                    if limit is not None and next(rows, None) is not None:
+                        click.echo(f"--sql: the first {limit} row(s) shown; --limit N for "
+                                   "more, --limit 0 for all", err=True)
             return
         filters = make_filters({k: kw[k] for k in FILTER_KEYS})
         cols = ("text",) if fmt == "records" else (
@@ -379,6 +397,7 @@ def datasette_cmd(db, output) -> None:
     path = db_path(db)
     Archive(path, readonly=True).close()  # refuse what is not a kifu archive
     written = write_metadata(path, output)
+    commit_outputs()
     if written != "-":
         click.echo(f"{written}: Datasette metadata for {path}", err=True)
 
@@ -397,4 +416,22 @@ def serve_cmd(db, host, port, open_browser) -> None:
     from kifu.archive.browse import serve
     from kifu.archive.schema import db_path
 
+    _can_listen(host, port)  # one line, not the server's own error dump
     serve(db_path(db), host=host, port=port, open_browser=open_browser)
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Refuse a --host that names no address or a --port that is taken, in one line."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise KifuError(f"--host {host}: not an address to listen on ({e})") from None
+    family, kind, proto, _name, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+            s.bind(address)
+    except OSError as e:
+        raise KifuError(f"{host}:{port}: cannot listen: {e.strerror or e}") from None

@@ -21,7 +21,7 @@ from kifu.cli.options import (
 from kifu.cli.scale import executor_options
 from kifu.core.errors import VariantError
 from kifu.lab.match import play_match, report_text, summarize
-from kifu.notation.files import check_output, write_output
+from kifu.notation.files import check_output, commit_outputs, write_output
 
 
 @click.command(short_help="Rank bots by playing them against each other, seats rotated.")
@@ -81,6 +81,7 @@ def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, da
     report = summarize(game.id, spec, names, players, outcomes, seed)
     if output is not None:
         write_output(output, "\n".join(texts), inputs=inputs)
+        commit_outputs()
     if as_json:
         echo_json(report)
         return

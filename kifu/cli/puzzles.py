@@ -20,13 +20,41 @@ from kifu.cli.scale import executor_options
 from kifu.lab.analyze import BUDGET_NODES
 from kifu.lab.generate import GAMES_PER_CHUNK, GIVE_UP, Progress, generate_puzzles
 from kifu.lab.mine import RECORDS_PER_CHUNK as MINE_CHUNK
-from kifu.notation.files import check_output, write_output
+from kifu.notation.files import check_output, commit_outputs, on_commit, write_output
 from kifu.notation.puzzle import Puzzle, format_puzzles
 from kifu.puzzles import get_question
 
 
 def write_puzzles(path: str, puzzles: list[Puzzle], *, inputs: tuple[str, ...] = ()) -> None:
     write_output(path, format_puzzles(puzzles), inputs=inputs)
+
+
+class _Stored:
+    """The counts of :func:`_store_puzzles`, known once the outputs are committed."""
+
+    puzzles = puzzle_duplicates = 0
+
+
+def _store_puzzles(puzzles: list[Puzzle], db: str | None) -> _Stored:
+    """Store ``puzzles`` in the archive ``db`` in one transaction, with the command's other
+    outputs (kifu.notation.files.on_commit)."""
+    from kifu.archive import Archive
+
+    stored = _Stored()
+
+    def store() -> None:
+        with Archive(db) as a:
+            stats = a.add_rows(_rows(puzzles), batch_rows=len(puzzles) + 1)
+        stored.puzzles, stored.puzzle_duplicates = stats.puzzles, stats.puzzle_duplicates
+
+    on_commit(store)
+    return stored
+
+
+def _rows(puzzles: list[Puzzle]):
+    from kifu.archive.rows import puzzle_row
+
+    return (puzzle_row(p) for p in puzzles)
 
 
 @click.group(short_help="Make puzzles (see docs/puzzles.md).")
@@ -45,8 +73,8 @@ def puzzles() -> None:
               help="Skip candidates whose search needs more nodes.")
 @max_memory_option
 @click.option("--db", "db", metavar="PATH", default=None,
-              help="Also store the puzzles in this archive (kifu archive; '' for $KIFU_DB "
-                   "or ./kifu.db).")
+              help="Also store the puzzles in this archive (kifu archive), together with "
+                   "-o at the end.")
 @click.option("--bot", "bot", default=None, metavar="BOT",
               help="The bot playing every seat of the games the puzzles come from, e.g. "
                    "pimc or ismcts:iters=50 (default: greedy, else random).")
@@ -126,17 +154,16 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         except KeyboardInterrupt:
             interrupted = True
             found = choose(raw)  # what was found so far, filtered the same way
-    write_puzzles(output, found, inputs=archive)
-    if not quiet and (output != "-" or interrupted or progress.stopped):
-        click.echo(f"{output if output != '-' else '<stdout>'}: {len(found)} puzzle(s) "
-                   f"written, {progress.games} game(s) played, {progress.positions} "
-                   "position(s) tried", err=True)
-    if db is not None and found:
-        from kifu.archive import add_puzzles
-
-        stats = add_puzzles(found, db=db or None)
-        if not quiet:
-            click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} "
+    if found or not interrupted:  # Ctrl-C before a puzzle was found: no output changes
+        write_puzzles(output, found, inputs=archive)
+        stored = _store_puzzles(found, db) if db is not None and found else None
+        commit_outputs()  # the file and the archive together
+        if not quiet and (output != "-" or interrupted or progress.stopped):
+            click.echo(f"{output if output != '-' else '<stdout>'}: {len(found)} puzzle(s) "
+                       f"written, {progress.games} game(s) played, {progress.positions} "
+                       "position(s) tried", err=True)
+        if stored is not None and not quiet:
+            click.echo(f"{stored.puzzles} puzzle(s) stored, {stored.puzzle_duplicates} "
                        "already in the archive", err=True)
     why = _shortfall(progress, interrupted, count, len(found), budget_nodes, max_games,
                      max_seconds)
@@ -148,6 +175,8 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
 def _shortfall(progress: Progress, interrupted: bool, count: int, n: int, budget: int,
                max_games: int, max_seconds: float | None) -> str:
     """Why a run wrote fewer puzzles than asked (empty when it did not)."""
+    if interrupted and not n:
+        return "interrupted before a puzzle was found: no output was changed"
     if interrupted:
         return f"interrupted: {n} of {count} puzzle(s) found were written"
     if n >= count:
@@ -231,14 +260,12 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
                               chunk_size=chunk_size, on_record=lambda: bar.update(1)):
             found_puzzles.append(p)
     write_output(output, format_puzzles(found_puzzles), inputs=inputs)
+    target = db or store
+    stored = _store_puzzles(found_puzzles, target) if target else None
+    commit_outputs()  # the file and the archive together
     if output != "-" and not quiet:
         click.echo(f"{output}: {len(found_puzzles)} puzzle(s) from {len(jobs)} record(s)",
                    err=True)
-    target = db or store
-    if target:
-        from kifu.archive import add_puzzles
-
-        stats = add_puzzles(found_puzzles, db=target)
-        if not quiet:
-            click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} "
-                       "already in the archive", err=True)
+    if stored is not None and not quiet:
+        click.echo(f"{stored.puzzles} puzzle(s) stored, {stored.puzzle_duplicates} "
+                   "already in the archive", err=True)

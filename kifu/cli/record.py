@@ -136,12 +136,12 @@ class Recorder:
         """Write the file in canonical form (atomically) and open it for appending."""
         text = format_record(self.record)
         if create:  # whole or not at all: never an empty file on a full disk
-            with open_output(self.path, exclusive=True) as out:
+            with open_output(self.path, exclusive=True, now=True) as out:
                 out.write(text)
         else:
             with open(self.path, encoding="utf-8", newline="") as f:
                 if f.read() != text:
-                    write_output(self.path, text)
+                    write_output(self.path, text, now=True)
         prefix = format_record(Record(self.record.headers, [], self.record.comment))
         pos = len(prefix.encode("utf-8"))
         for m in self.record.moves:
@@ -184,7 +184,7 @@ class Recorder:
         assert result is not None
         self.record.headers["Result"] = result.to_text()
         self.close()
-        write_output(self.path, format_record(self.record))
+        write_output(self.path, format_record(self.record), now=True)
         return result.to_text()
 
     def close(self) -> None:

@@ -3,7 +3,6 @@ rules change (kifu.lab.simulate does the work; this is the command line)."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -40,7 +39,9 @@ def _int_seed(ctx: click.Context, param: click.Parameter, value: str) -> int:
 
 
 def _same(a: str, b: str) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
+    from kifu.notation.files import same_file
+
+    return same_file(a, b)
 
 
 @click.command(short_help="Measure what a rule change does: paired bot games, with intervals.")
@@ -116,23 +117,31 @@ def simulate(game_name, players, count, seed, rules, sets, bots, cards, max_plie
                            records=records, workers=workers, dask=dask,
                            chunk_size=chunk_size, on_progress=bar.update)
     report = lab.analyse(sim)
-    from kifu.notation.files import write_output
+    from kifu.notation.files import commit_outputs, on_commit, write_output
 
+    # every output written whole first, then replaced together (docs/cli.md, "Outputs")
     if output is not None:
         write_output(output, lab.records_text(sim), inputs=inputs)
+    stored = []
     if db is not None:
         from kifu.archive import Archive
-        from kifu.archive.corpus import add_text
+        from kifu.archive.corpus import text_rows
 
-        with Archive(db) as archive:
-            stats = add_text(archive, lab.records_text(sim), source="kifu simulate")
-        if not quiet:
-            click.echo(f"{db}: {stats.imported} record(s) imported, {stats.duplicates} "
-                       f"duplicate(s) skipped", err=True)
+        rows = text_rows(lab.records_text(sim), source="kifu simulate")
+
+        def store() -> None:  # one transaction, at the commit
+            with Archive(db) as archive:
+                stored.append(archive.add_rows(rows, batch_rows=len(rows) + 1))
+
+        on_commit(store)
     if html is not None:
         from kifu.html.report import simulation_page
 
         write_output(html, simulation_page(report), inputs=inputs)
+    commit_outputs()
+    if stored and not quiet:
+        click.echo(f"{db}: {stored[0].imported} record(s) imported, {stored[0].duplicates} "
+                   f"duplicate(s) skipped", err=True)
     if as_json:
         click.echo(msgspec.json.format(msgspec.json.encode(report), indent=2).decode())
     else:

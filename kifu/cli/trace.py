@@ -10,6 +10,7 @@ from kifu import games
 from kifu.cli.common import handle_errors
 from kifu.cli.options import quiet_option
 from kifu.core.errors import KifuError
+from kifu.notation.files import commit_outputs
 from kifu.notation.trace import (
     _game_of,
     check_trace,
@@ -49,7 +50,9 @@ def regenerate_cmd(names, directory, quiet) -> None:
     example variant. Example: kifu trace regenerate tweak
     """
     where = Path(directory) if directory else default_directory()
-    for path in regenerate(where, _ids(names)):
+    written = regenerate(where, _ids(names))
+    commit_outputs()  # every trace replaced together, the stale ones removed with them
+    for path in written:
         if not quiet:
             click.echo(f"{path} ({path.stat().st_size:,} bytes)")
 

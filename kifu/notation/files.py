@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
+from kifu.core import command
 from kifu.core.errors import KifuError, NotationError
 from kifu.notation.reader import Blocks, Located, ReaderState, plain_text, read_records
 from kifu.notation.record import (
@@ -42,8 +43,11 @@ CHUNK = 1 << 18
 
 def open_binary(path: str) -> contextlib.AbstractContextManager[IO[bytes]]:
     if path == "-":  # stdin is read, not closed
+        note_input(path)
         return contextlib.nullcontext(getattr(sys.stdin, "buffer", sys.stdin))
-    return open(path, "rb")
+    f = open(path, "rb")  # noqa: SIM115 - the caller closes it (a with block)
+    note_input(path, f)
+    return f
 
 
 def _decode(raw: bytes, lineno: int, name: str) -> str:
@@ -317,16 +321,47 @@ def is_json_path(path: str) -> bool:
     return path.endswith((".json", ".ndjson"))
 
 
-def same_file(a: str, b: str) -> bool:
-    """Whether the paths ``a`` and ``b`` name one file (symlinks followed, hard links and
-    devices compared by inode); a path that does not exist is compared by its real path."""
+def _fileno(stream: Any) -> int | None:
     try:
-        return os.path.samefile(a, b)
+        return int(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return None
+
+
+def file_stat(path: str, *, stdout: bool = False) -> os.stat_result | None:
+    """What ``path`` names, after every link is resolved: ``-`` is standard input (standard
+    output with ``stdout``), ``/dev/stdin``, ``/dev/fd/N`` and ``/proc/self/fd/N`` the open
+    file behind them, a symlink its target; ``None`` when nothing is there. Two names of one
+    file (hard links included) give the same ``(st_dev, st_ino)``."""
+    try:
+        if path == "-":
+            fd = _fileno(sys.stdout if stdout else sys.stdin)
+            return None if fd is None else os.fstat(fd)
+        return os.stat(path)
     except (OSError, ValueError):
-        try:
-            return os.path.realpath(a) == os.path.realpath(b)
-        except (OSError, ValueError):
-            return False
+        return None
+
+
+def _shared(a: os.stat_result, b: os.stat_result) -> bool:
+    """Whether ``a`` and ``b`` are one file that an output must not replace or write into:
+    the same device and inode, unless a character device (``/dev/null``, a terminal: read
+    and written alike)."""
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino) and not stat.S_ISCHR(a.st_mode)
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (``-`` is standard input; links of
+    every kind resolved, hard links compared by device and inode, see :func:`file_stat`); a
+    path that does not exist is compared by its real path."""
+    sa, sb = file_stat(a), file_stat(b)
+    if sa is not None and sb is not None:
+        return _shared(sa, sb)
+    if "-" in (a, b):
+        return False
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
 
 
 OUTPUT_BUFFER = 1 << 18
@@ -346,20 +381,54 @@ def _stat(path: str, name: str) -> os.stat_result | None:
         raise KifuError(f"{name}: cannot write: {_why(e)}") from None
 
 
+def _refuse_inputs(path: str, inputs: Iterable[str], noted: dict[tuple[int, int], str]) -> None:
+    """Refuse an output ``path`` that is one of ``inputs`` or of the files the command has
+    read (``noted``), however either is spelled."""
+    out = file_stat(path, stdout=True)
+    name = "<stdout>" if path == "-" else path
+    for other in inputs:
+        if not other:
+            continue
+        if path == "-":
+            st = file_stat(other)
+            clash = out is not None and st is not None and _shared(st, out)
+        else:
+            clash = same_file(other, path)
+        if clash:
+            raise KifuError(f"{name}: the output is also an input ({display_name(other)}); "
+                            "write to another file")
+    if out is not None:
+        other = noted.get((out.st_dev, out.st_ino))
+        if other is not None and not stat.S_ISCHR(out.st_mode):
+            raise KifuError(f"{name}: the output is also an input ({other}); "
+                            "write to another file")
+
+
 def check_output(path: str, *, inputs: Iterable[str] = (), exclusive: bool = False) -> None:
     """Refuse, with one line naming ``path``, an output that would be refused at the end:
-    one of ``inputs`` (the same file by any name), a directory, a read-only file, a folder
-    that does not exist. Commands call it before their work, so a long run is not lost to
-    a mistyped ``-o``; :func:`open_output` calls it again. ``exclusive``: the file must
-    not exist yet."""
+    one of ``inputs`` or of the files the running command has read (the same file by any
+    name: ``-``, ``/dev/stdin``, ``/dev/fd/N``, a symlink, a hard link), a directory, a
+    read-only file, a folder that does not exist, an empty name. Commands call it before
+    their work, so a long run is not lost to a mistyped ``-o``; the outputs are checked
+    again when they are replaced. ``exclusive``: the file must not exist yet."""
+    tx = _active()
+    noted = tx.inputs if tx is not None else {}
     if path == "-":
+        _refuse_inputs(path, inputs, noted)
         return
     if not path:
         raise KifuError("the output file name is empty")
-    for other in inputs:
-        if other and other != "-" and same_file(other, path):
-            raise KifuError(f"{path}: the output is also an input ({other}); "
-                            "write to another file")
+    _refuse_inputs(path, inputs, noted)
+    target = file_stat(path)
+    if target is not None and not stat.S_ISREG(target.st_mode):
+        if stat.S_ISDIR(target.st_mode):
+            raise KifuError(f"{path}: cannot write: it is a directory")
+        if exclusive:
+            raise KifuError(f"{path}: cannot write: the file exists already")
+        if not (stat.S_ISCHR(target.st_mode) or stat.S_ISFIFO(target.st_mode)):
+            raise KifuError(f"{path}: cannot write: not a file, a character device or a "
+                            "FIFO")
+        return  # written into, never replaced (a pipe: -o >(gzip > f.gz))
     try:
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:
@@ -385,7 +454,7 @@ def check_output(path: str, *, inputs: Iterable[str] = (), exclusive: bool = Fal
 
 class Output:
     """An output being written (what :func:`open_output` gives): ``write(text)`` gathers
-    UTF-8 bytes and writes them in blocks; an error names the file."""
+    UTF-8 bytes and writes them in blocks (to a temporary file); an error names the file."""
 
     def __init__(self, name: str, fd: int) -> None:
         self.name = name
@@ -416,88 +485,265 @@ class Output:
         self.written += len(data)
 
 
-class _Stdout(Output):
-    def __init__(self) -> None:
-        super().__init__("<stdout>", -1)
+# --- the outputs of one command, replaced together -------------------------------------------
 
-    def flush(self) -> None:
-        data = b"".join(self._parts)
-        self._parts, self._size = [], 0
-        buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is None:
-            sys.stdout.write(data.decode("utf-8"))
+class _Staged:
+    """One output written whole and waiting for the command's end: a temporary file in the
+    target's folder (``tmp``) to rename over ``real``, or a spool (``spool``) to copy into
+    standard output, a FIFO or a device."""
+
+    def __init__(self, path: str, real: str | None, inputs: list[str], exclusive: bool,
+                 fd: int, tmp: str | None = None, spool: IO[bytes] | None = None) -> None:
+        self.path, self.real, self.inputs, self.exclusive = path, real, inputs, exclusive
+        self.fd, self.tmp, self.spool = fd, tmp, spool
+
+    def drop(self) -> None:
+        if self.tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.tmp)
+            self.tmp = None
+        if self.spool is not None:
+            with contextlib.suppress(OSError):
+                self.spool.close()
+            self.spool = None
+
+
+class Outputs:
+    """The outputs of one command, replaced together once it has its whole result.
+
+    Each output is written whole first: a regular file (or a new one) to a temporary file
+    beside it, synced; standard output, a FIFO or a device to a spool (an unnamed temporary
+    file). :meth:`commit` then checks every output again (no input replaced, by any name),
+    and with SIGINT, SIGTERM and SIGHUP held back runs the archive transactions
+    (:meth:`on_commit`) and renames every temporary file over its target; only then are
+    the spools copied into their streams (a pipe cannot be taken back, so it comes last).
+    :meth:`discard`, or an exception before :meth:`commit`, leaves every output as it was
+    and removes the temporary files. ``inputs`` holds every file the command read through
+    this module (device and inode), so none of them is ever replaced."""
+
+    def __init__(self) -> None:
+        self.inputs: dict[tuple[int, int], str] = {}
+        self._staged: list[_Staged] = []
+        self._hooks: list[Callable[[], Any]] = []
+        self._removals: list[str] = []
+
+    def note_input(self, name: str, st: os.stat_result | None) -> None:
+        if st is not None and not stat.S_ISCHR(st.st_mode):
+            self.inputs.setdefault((st.st_dev, st.st_ino), display_name(name))
+
+    def on_commit(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn`` at :meth:`commit`, before the renames, with the stop signals held back:
+        an archive's one transaction (an exception there leaves every file output as it
+        was)."""
+        self._hooks.append(fn)
+
+    def remove(self, path: str) -> None:
+        """Remove ``path`` at :meth:`commit` (a stale trace), with the renames."""
+        self._removals.append(path)
+
+    @contextlib.contextmanager
+    def open(self, path: str, *, inputs: Iterable[str] = (),
+             exclusive: bool = False) -> Iterator[Output]:
+        inputs = list(inputs)
+        check_output(path, inputs=inputs, exclusive=exclusive)
+        target = None if path == "-" else file_stat(path)
+        stream = path == "-" or (target is not None and not stat.S_ISREG(target.st_mode))
+        # a stream is opened by its own name (/dev/fd/63 is no path once resolved)
+        real = None if path == "-" else path if stream else os.path.realpath(path)
+        for other in self._staged:
+            if (path == "-" and other.path == "-") or (real is not None and other.real == real):
+                raise KifuError(f"{display_name(path)}: given twice as an output; name "
+                                "another file")
+        st = None if stream else _stat(real or path, path)
+        if stream:
+            spool = tempfile.TemporaryFile(prefix=".kifu-")  # noqa: SIM115 - kept to commit()
+            staged = _Staged(path, real, inputs, exclusive, spool.fileno(), spool=spool)
         else:
-            sys.stdout.flush()
-            buffer.write(data)
-            buffer.flush()
-        self.written += len(data)
+            directory = os.path.dirname(real) or "."
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
+            except OSError as e:
+                raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+            staged = _Staged(path, real, inputs, exclusive, fd, tmp=tmp)
+        try:
+            out = Output(display_name(path) if path != "-" else "<stdout>", staged.fd)
+            yield out
+            out.flush()
+            if staged.tmp is not None:
+                try:
+                    os.fsync(staged.fd)
+                    os.close(staged.fd)
+                    staged.fd = -1
+                    _settle(staged.tmp, st)
+                except OSError as e:
+                    raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+        except BaseException:
+            if staged.tmp is not None and staged.fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(staged.fd)
+            staged.drop()
+            raise
+        self._staged.append(staged)
+
+    def commit(self) -> None:
+        """Replace every output written so far, together (see the class); the transaction
+        is then empty and may gather more."""
+        staged, hooks, removals = self._staged, self._hooks, self._removals
+        self._staged, self._hooks, self._removals = [], [], []
+        try:
+            for s in staged:  # the files may have changed while the command ran
+                check_output(s.path, inputs=s.inputs, exclusive=s.exclusive)
+            folders = set()
+            with command.deferred_signals():
+                for hook in hooks:
+                    hook()
+                for s in staged:
+                    if s.tmp is None or s.real is None:
+                        continue
+                    try:
+                        if s.exclusive:
+                            _link_new(s.tmp, s.real)
+                        else:
+                            os.replace(s.tmp, s.real)
+                    except OSError as e:
+                        raise KifuError(f"{s.path}: cannot write: {_why(e)}") from None
+                    s.tmp = None
+                    folders.add(os.path.dirname(s.real) or ".")
+                for path in removals:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+                    folders.add(os.path.dirname(os.path.realpath(path)) or ".")
+            for folder in sorted(folders):
+                fsync_directory(folder)
+            for s in staged:
+                if s.spool is not None:
+                    _copy_spool(s)
+        finally:
+            for s in staged:
+                s.drop()
+
+    def discard(self) -> None:
+        """Forget every output not yet replaced (their temporary files removed)."""
+        for s in self._staged:
+            s.drop()
+        self._staged, self._hooks, self._removals = [], [], []
+
+
+def _copy_spool(s: _Staged) -> None:
+    """Copy a spooled output into standard output, a FIFO or a device."""
+    assert s.spool is not None
+    s.spool.seek(0)
+    if s.path == "-":
+        buffer = getattr(sys.stdout, "buffer", None)
+        sys.stdout.flush()
+        while block := s.spool.read(OUTPUT_BUFFER):
+            if buffer is None:
+                sys.stdout.write(block.decode("utf-8"))
+            else:
+                buffer.write(block)
+        (buffer or sys.stdout).flush()
+        return
+    assert s.real is not None
+    try:
+        fd = os.open(s.real, os.O_WRONLY)
+    except OSError as e:
+        raise KifuError(f"{s.path}: cannot write: {_why(e)}") from None
+    try:
+        out = Output(s.path, fd)
+        while block := s.spool.read(OUTPUT_BUFFER):
+            out._parts.append(block)
+            out.flush()
+    finally:
+        os.close(fd)
+
+
+def _active() -> Outputs | None:
+    """The running command's outputs (None outside a command, see ``kifu.core.command``)."""
+    scope = command.current()
+    if scope is None:
+        return None
+    tx = scope.data.get("outputs")
+    if tx is None:
+        tx = scope.data["outputs"] = Outputs()
+        scope.at_end(tx.commit, tx.discard)
+    return tx
+
+
+def note_input(name: str, f: Any = None) -> None:
+    """Tell the running command's :class:`Outputs` that it reads ``name`` (an open file
+    ``f``, or the path), so that no output replaces it."""
+    tx = _active()
+    if tx is None:
+        return
+    fd = None if f is None else _fileno(f)
+    try:
+        st = os.fstat(fd) if fd is not None else file_stat(name)
+    except OSError:
+        st = None
+    tx.note_input(name, st)
+
+
+def commit_outputs() -> None:
+    """Replace the running command's outputs written so far now (before it prints that
+    they were written); nothing when no command runs."""
+    tx = _active()
+    if tx is not None:
+        tx.commit()
+
+
+def on_commit(fn: Callable[[], Any]) -> None:
+    """Run ``fn`` (an archive's transaction) with the running command's outputs, or now."""
+    tx = _active()
+    if tx is None:
+        fn()
+    else:
+        tx.on_commit(fn)
+
+
+def remove_output(path: str) -> None:
+    """Remove ``path`` with the running command's outputs, or now."""
+    tx = _active()
+    if tx is None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+    else:
+        tx.remove(path)
 
 
 @contextlib.contextmanager
-def open_output(path: str, *, inputs: Iterable[str] = (),
-                exclusive: bool = False) -> Iterator[Output]:
+def open_output(path: str, *, inputs: Iterable[str] = (), exclusive: bool = False,
+                now: bool = False) -> Iterator[Output]:
     """The one way kifu writes an output file: ``with open_output(path) as out:
     out.write(text)`` (``-`` = stdout), for outputs too big to hold whole.
 
-    A regular file (or a new one) is written to a temporary file in its folder, synced and
-    renamed over it when the block ends without an exception, keeping the old file's mode
-    (and owner, for root): a crash, a full disk, a failed write or an exception in the
-    block leaves the old file (or none) and no temporary file. A device (``/dev/null``) or a
-    FIFO is written straight to, never replaced; a symlink is followed and its target
-    replaced. Refused up front (:func:`check_output`): an output that is one of ``inputs``,
-    a directory, a read-only file. Every failure is a :class:`KifuError` naming ``path``.
+    The output is written whole to a temporary file (see :class:`Outputs`) and replaced
+    when the running command ends (:func:`command_outputs`) together with its other outputs,
+    or at the end of the block outside a command or with ``now``. A regular file keeps the
+    old file's mode (and owner, for root); a symlink is followed and its target replaced; a
+    device (``/dev/null``), a FIFO or standard output is written into, never replaced. An
+    exception, a signal, a full disk or a failed write before then leaves the old file (or
+    none) and no temporary file. Refused (:func:`check_output`): an output that is one of
+    ``inputs`` or of the files the command read, a directory, a read-only file. Every
+    failure is a :class:`KifuError` naming ``path``.
 
     ``exclusive``: create the file, never replace one (``kifu record -o``): the finished
-    temporary file is hard-linked into place, which fails if the name exists by then."""
-    inputs = list(inputs)
-    check_output(path, inputs=inputs, exclusive=exclusive)
-    if path == "-":
-        out: Output = _Stdout()
-        yield out
-        out.flush()
-        return
-    real = os.path.realpath(path)
-    st = _stat(real, path)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        try:
-            fd = os.open(real, os.O_WRONLY)
-        except OSError as e:
-            raise KifuError(f"{path}: cannot write: {_why(e)}") from None
-        try:
-            out = Output(path, fd)
+    temporary file is hard-linked into place, which fails if the name exists by then.
+    ``now``: replace it at the end of the block (``kifu record``, whose file is a journal
+    appended to as the game is played)."""
+    tx = _active()
+    if tx is not None and not now:
+        with tx.open(path, inputs=inputs, exclusive=exclusive) as out:
             yield out
-            out.flush()
-        finally:
-            os.close(fd)
         return
-    directory = os.path.dirname(real) or "."
+    own = Outputs()
+    if tx is not None:
+        own.inputs = tx.inputs
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
-    except OSError as e:
-        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
-    try:
-        try:
-            out = Output(path, fd)
+        with own.open(path, inputs=inputs, exclusive=exclusive) as out:
             yield out
-            out.flush()
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        _settle(tmp, st)
-        check_output(path, inputs=inputs, exclusive=exclusive)  # it may have changed
-        if exclusive:
-            _link_new(tmp, real)
-        else:
-            os.replace(tmp, real)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_directory(directory)
+        own.commit()
+    finally:
+        own.discard()
 
 
 def _link_new(tmp: str, real: str) -> None:
@@ -539,11 +785,11 @@ def fsync_directory(directory: str) -> None:
             os.close(dfd)
 
 
-def write_output(path: str, text: str, *, inputs: Iterable[str] = ()) -> None:
+def write_output(path: str, text: str, *, inputs: Iterable[str] = (), now: bool = False) -> None:
     """Write ``text`` to ``path`` (``-`` = stdout) through :func:`open_output`: whole or
-    not at all, never over one of ``inputs``, never replacing a device, a FIFO or a
-    read-only file."""
-    with open_output(path, inputs=inputs) as out:
+    not at all, with the command's other outputs, never over one of ``inputs`` or a file
+    the command read, never replacing a device, a FIFO or a read-only file."""
+    with open_output(path, inputs=inputs, now=now) as out:
         out.write(text)
 
 

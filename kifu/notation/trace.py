@@ -35,7 +35,7 @@ from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import DEALER, Game, State, actor_name, parse_actor
 from kifu.core.text import read_text_file
 from kifu.core.variant import Variant, short, variant_fields
-from kifu.notation.files import write_output
+from kifu.notation.files import remove_output, write_output
 
 SEPARATOR = " | "
 NOT_ENUMERABLE = "(a chance event: not enumerable)"
@@ -185,7 +185,7 @@ def regenerate(directory: Path, game_ids: Sequence[str] | None = None) -> list[P
         wanted = expected_files(game)
         for old in directory.glob(f"{game.id}*.trace"):
             if old.name not in wanted and _game_of(old) == game.id:
-                old.unlink()
+                remove_output(str(old))  # with the traces written, at the end
         for name, variant in wanted.items():
             path = directory / name
             write_output(str(path), generate(game, variant))
