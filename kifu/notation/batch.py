@@ -41,6 +41,7 @@ from kifu.notation.files import (
     TEXT,
     _Lines,
     display_name,
+    json_line_record,
     json_lines,
     json_records,
     load_records,
@@ -49,7 +50,6 @@ from kifu.notation.files import (
 )
 from kifu.notation.puzzle import check_located_puzzle, is_puzzle
 from kifu.notation.reader import Blocks, Located, ReaderState, read_records
-from kifu.notation.record import record_from_json
 from kifu.notation.replay import FastReplayer, ReplayError
 
 CHUNK_RECORDS = 500
@@ -180,8 +180,7 @@ def _span(chunks: Iterable[RawChunk], state: ReaderState) -> Iterator[Located]:
         src = _Lines(io.BytesIO(_raw_bytes(c)), c.name, c.line + len(c.head or ()))
         if c.head:
             at = c.line + len(c.head)
-            yield Located(record_from_json(c.head[-1], path=c.name, line=at), c.name, at,
-                          [], {})
+            yield Located(json_line_record(c.head[-1], c.name, at), c.name, at, [], {})
         yield from json_lines(src, c.name)
 
 

@@ -18,12 +18,16 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
+import msgspec
+
 from kifu.core import command
 from kifu.core.errors import KifuError, NotationError
 from kifu.notation.reader import Blocks, Located, ReaderState, plain_text, read_records
 from kifu.notation.record import (
+    MAX_ACTIONS,
     MAX_LINE,
-    complete_json,
+    _json_error,
+    json_too_deep,
     record_from_json,
     records_from_json,
 )
@@ -255,7 +259,7 @@ def read_head(src: _Lines) -> tuple[str | None, list[str]]:
             raise NotationError(f"line longer than {MAX_LINE} bytes", line=src.lineno,
                                 col=MAX_LINE + 1, path=src.name)
         return TEXT, head
-    if text.lstrip().startswith("{") and complete_json(text):
+    if text.lstrip().startswith("{") and _complete_json(text):
         return JSON_LINES, head
     return JSON_DOCUMENT, head
 
@@ -271,12 +275,66 @@ def text_records(head: list[str], src: _Lines, name: str, *, visitor: Any = None
                         keep_text=keep_text, first_line=first_line, state=state)
 
 
+def _complete_json(line: str) -> bool:
+    """Whether ``line`` is a whole JSON value (``kifu.notation.record.complete_json``),
+    checked without building it: a 32 MB line of a million moves is not turned into a
+    million dicts only to be recognised (issue 35)."""
+    try:  # msgspec skips the value, building nothing; too deep is a RecursionError
+        msgspec.json.decode(line, type=msgspec.Raw)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    if line.count('"actor"') > MAX_ACTIONS:  # refused by its moves next (_bound_moves),
+        return True  # before json_too_deep would take 30 bytes a string to look
+    return not json_too_deep(line)  # deeper than a record may be: part of a document
+
+
+class _Skipped(msgspec.Struct):
+    """A move counted, not read (:func:`_bound_moves`)."""
+
+
+class _Shape(msgspec.Struct):
+    moves: list[_Skipped] = msgspec.field(default_factory=list)
+
+
+_shape = msgspec.json.Decoder(_Shape)
+_shapes = msgspec.json.Decoder(list[_Shape])
+
+
+def _bound_moves(text: str, name: str, line: int = 0) -> None:
+    """Refuse JSON holding a record of more than ``MAX_ACTIONS`` moves before it is
+    decoded: the same error the record check gives, without building a million moves
+    first (1.1 GB for a 32 MB document, issue 35). A document with few ``"actor"`` keys
+    passes at once; one with more has its moves counted (an empty object each)."""
+    if text.count('"actor"') <= MAX_ACTIONS:
+        return
+    many = text.lstrip().startswith("[")
+    try:
+        shapes = _shapes.decode(text) if many else [_shape.decode(text)]
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise _json_error(e, text, name, line) from None
+    except RecursionError:  # too deep: the record's own check says so
+        return
+    for i, shape in enumerate(shapes, 1):
+        if len(shape.moves) > MAX_ACTIONS:
+            message = (f"moves: a record may have at most {MAX_ACTIONS} actions, not "
+                       f"{len(shape.moves)}")
+            if many:
+                raise NotationError(f"record {i}: {message}", path=name)
+            raise NotationError(message, line=line, col=1 if line else 0, path=name)
+
+
+def json_line_record(text: str, name: str, line: int) -> Any:
+    """The record of one JSON line (its moves counted first, :func:`_bound_moves`)."""
+    _bound_moves(text, name, line)
+    return record_from_json(text, path=name, line=line)
+
+
 def json_lines(src: _Lines, name: str) -> Iterator[Located]:
     """The records of the JSON lines left in ``src`` (blank lines skipped)."""
     while line := src.raw(MAX_LINE, MAX_JSON):
         if line.strip():
             text = _decode(line, src.lineno, name)
-            rec = record_from_json(text, path=name, line=src.lineno)
+            rec = json_line_record(text, name, src.lineno)
             yield Located(rec, name, src.lineno, [], {})
 
 
@@ -286,11 +344,13 @@ def json_records(src: _Lines, head: list[str], name: str, kind: str) -> Iterator
     start = src.lineno
     if kind == JSON_LINES:
         # JSON lines: one record a line, streamed
-        yield Located(record_from_json(first, path=name, line=start), name, start, [], {})
+        yield Located(json_line_record(first, name, start), name, start, [], {})
         yield from json_lines(src, name)
         return
     # one JSON document (a record over several lines, or a list): read whole, bounded
-    for r in records_from_json(_json_document(src, head, name), path=name):
+    document = _json_document(src, head, name)
+    _bound_moves(document, name)
+    for r in records_from_json(document, path=name):
         yield Located(r, name, start, [], {})
 
 

@@ -699,11 +699,42 @@ _PLACES: dict[tuple, tuple] = {}
 _SWAPS: dict[tuple[int, int], tuple[Swap, ...]] = {}
 _DRAWS: dict[int, tuple[Draw, ...]] = {}
 
+MEMO_BYTES = 64 << 20
+"""The bytes the three memos above may hold together before they start again. An entry of
+``_PLACES`` holds every placement of a position (thousands on an open board: about 300
+bytes each), so a count of entries alone let them grow past 2 GB (issue 35); each entry is
+charged an upper bound of its size (:data:`ENTRY_BYTES` and the per-item figures, checked
+against tracemalloc by tests/test_reliability4.py)."""
+ENTRY_BYTES = 640
+"""The bytes of a memo entry besides its items: its key, the dict slot, the tuples."""
+PLACE_BYTES, CELL_BYTES, SWAP_BYTES, DRAW_BYTES = 240, 72, 160, 8
+"""Per placement (its ``Place``, its cells tuple, its score), per cell of a placement, per
+swap (its ``Swap`` and tiles tuple), per draw (a reference: the draws are shared)."""
+_memo_bytes = 0
+
+
+def _charge(cost: int) -> None:
+    """Make room for an entry of ``cost`` bytes (every memo starts again when they would
+    hold more than :data:`MEMO_BYTES` together)."""
+    global _memo_bytes
+    if _memo_bytes + cost > MEMO_BYTES:
+        for memo in (_PLACES, _SWAPS, _DRAWS):
+            memo.clear()
+        _memo_bytes = 0
+    _memo_bytes += cost
+
+
+def memo_bytes() -> int:
+    """The bytes the memos are charged now (at most :data:`MEMO_BYTES`)."""
+    return _memo_bytes
+
 
 def clear_caches() -> None:
     """Forget every memo of the engine (for cold-cache benchmarks)."""
+    global _memo_bytes
     for memo in (_PLACES, _SWAPS, _DRAWS):
         memo.clear()
+    _memo_bytes = 0
     _SEATINGS.clear()
     gen.clear_caches()
 
@@ -718,12 +749,15 @@ def _places(board: Board, tops: tuple[int, ...], avail: int, allowed: int) -> tu
     if got is None:
         places = []
         scores = {}
+        cost = ENTRY_BYTES
         for cells, score in gen.generate(board, tops, avail, allowed):
             place = Place(cells)
             places.append(place)
             scores[id(place)] = score
+            cost += PLACE_BYTES + CELL_BYTES * len(cells)
         if len(_PLACES) >= _LIMIT:
             _PLACES.clear()
+        _charge(cost)
         got = _PLACES[key] = (tops, tuple(places), scores)
     return got
 
@@ -737,6 +771,7 @@ def _swaps(rack: int, k: int) -> tuple[Swap, ...]:
                     for combo in combinations(tiles, size))
         if len(_SWAPS) >= _LIMIT:
             _SWAPS.clear()
+        _charge(ENTRY_BYTES + SWAP_BYTES * len(got))
         _SWAPS[(rack, k)] = got
     return got
 
@@ -747,5 +782,7 @@ def _draws(bag: int) -> tuple[Draw, ...]:
     if got is None:
         if len(_DRAWS) >= _LIMIT:
             _DRAWS.clear()
-        got = _DRAWS[bag] = tuple([DRAWS[t] for t in tiles_of(bag)])
+        got = tuple([DRAWS[t] for t in tiles_of(bag)])
+        _charge(ENTRY_BYTES + DRAW_BYTES * len(got))
+        _DRAWS[bag] = got
     return got
