@@ -18,6 +18,7 @@ from kifu.lab.analyze import (
     format_report,
     to_json_lines,
 )
+from kifu.notation.batch import replays
 from kifu.notation.files import (
     check_output,
     commit_outputs,
@@ -82,8 +83,8 @@ def analyze(files, index, which, spec, budget_nodes, budget_seconds, dd_cards, t
     jobs = []
     for path in paths:
         for i, loc in enumerate(load_records(path), 1):
-            if index is None or i == index:
-                jobs.append(Job(loc, display_name(path), i))
+            if index is None or i == index:  # checked as read: the first bad one stops
+                jobs.append(Job(replays(loc), display_name(path), i))
         if index is not None and not any(j.file == display_name(path) for j in jobs):
             raise CliError(f"{display_name(path)}: there is no record #{index}")
     limits = Limits(dd_cards=dd_cards, towai_cards=towai_cards, budget_nodes=budget_nodes,

@@ -229,6 +229,7 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
     from kifu.lab.analyze import Job, Limits
     from kifu.lab.mine import archive_job
     from kifu.lab.mine import mine as mine_puzzles
+    from kifu.notation.batch import replays
     from kifu.notation.files import display_name, input_files, load_records
 
     if bool(files) == bool(db):
@@ -249,8 +250,8 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
                     for row in a.query(columns=("id", "text"))]
     else:
         for path in input_files(files):
-            for i, loc in enumerate(load_records(path), 1):
-                jobs.append(Job(loc, display_name(path), i))
+            for i, loc in enumerate(load_records(path), 1):  # the first bad one stops
+                jobs.append(Job(replays(loc), display_name(path), i))
     limits = Limits(dd_cards=dd_cards, budget_nodes=budget_nodes)
     found_puzzles: list[Puzzle] = []
     with click.progressbar(length=len(jobs), label="records", file=sys.stderr,

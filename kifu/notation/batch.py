@@ -92,6 +92,15 @@ def check_record(replayer: FastReplayer, loc: Located, index: int) -> dict[str, 
     return None
 
 
+def replays(loc: Located) -> Located:
+    """``loc`` once it replays (validate's check; its error, located, when it does not).
+    ``kifu analyze`` and ``kifu puzzles mine`` check each record as they read it, so a
+    file of a million bad records stops at the first, as validate does, instead of being
+    held whole first (issue 35: 1.25 GB for 1.5 M header-only records)."""
+    _REPLAYER.play(loc)
+    return loc
+
+
 class Stop(msgspec.Struct, frozen=True):
     """A syntax error: the reading of the file stops here (``record`` is the index the
     unreadable record would have had)."""
