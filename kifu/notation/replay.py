@@ -94,12 +94,14 @@ def players_mismatch(rec: Record, n: int) -> str | None:
     if not seats:
         return None
     top = max(seats)
+    every = len(seats) == top + 1  # every seat up to the top one acts (no set of them all:
+    # p999999 would make a million, issue 35)
     # every seat up to the top one acts, more than once past the header's count: a seat
     # left out of the header, not a mistyped actor
-    if top >= n and seats == set(range(top + 1)) and sum(a >= n for a in acts) >= 2:
+    if top >= n and every and sum(a >= n for a in acts) >= 2:
         return (f"the header names {n} player(s), but p{top} acts in this record (a "
                 f"{top + 1}-seat game): is a name missing?")
-    if (len(seats) >= 2 and seats == set(range(top + 1)) and top < n - 1
+    if (len(seats) >= 2 and every and top < n - 1
             and len(rec.moves) > 4 * n):
         return (f"the header names {n} players, but no seat above p{top} acts in this "
                 f"record (a {top + 1}-seat game): is there a name too many?")
