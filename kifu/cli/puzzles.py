@@ -237,7 +237,8 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
     if db and store:
         raise click.UsageError("--store is for files: with --db the archive itself keeps "
                                "the puzzles")
-    inputs: list[str] = [*input_files(files), *option_inputs()] if files else [db]
+    paths = input_files(files) if files else []
+    inputs: list[str] = [*paths, *option_inputs()] if files else [db]
     if store:
         inputs.append(store)
     check_output(output, inputs=inputs)  # refused now, not after the search
@@ -249,7 +250,7 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
             jobs = [archive_job(row["id"], row["text"], db)
                     for row in a.query(columns=("id", "text"))]
     else:
-        for path in input_files(files):
+        for path in paths:
             for i, loc in enumerate(load_records(path), 1):  # the first bad one stops
                 jobs.append(Job(replays(loc), display_name(path), i))
     limits = Limits(dd_cards=dd_cards, budget_nodes=budget_nodes)

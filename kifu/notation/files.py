@@ -859,29 +859,64 @@ RECORD_SUFFIXES = (".kifu", ".json", ".ndjson")
 """The files taken from a folder (a file named on the command line is always read)."""
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+def expand_paths(paths: Iterable[str],
+                 skipped: Callable[[str, str], None] | None = None) -> Iterator[str]:
     """Files as given (``-`` for stdin); folders walked, sorted, for record and puzzle files
-    (:data:`RECORD_SUFFIXES`)."""
+    (:data:`RECORD_SUFFIXES`) that are regular files (a symlink to one included): a FIFO,
+    a device or a socket named ``p.kifu`` in a folder would block the walk or never end,
+    so it is left out and ``skipped(path, why)`` is told. A file named on the command line
+    is always read (``<(zcat g.kifu.gz)`` is a FIFO)."""
     for p in paths:
         if p != "-" and os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs.sort()
                 for name in sorted(files):
-                    if name.endswith(RECORD_SUFFIXES):
-                        yield os.path.join(root, name)
+                    if not name.endswith(RECORD_SUFFIXES):
+                        continue
+                    path = os.path.join(root, name)
+                    why = _not_regular(path)
+                    if why is None:
+                        yield path
+                    elif skipped is not None:
+                        skipped(path, why)
         else:
             yield p
 
 
-def input_files(paths: Iterable[str]) -> list[str]:
+def _not_regular(path: str) -> str | None:
+    """Why ``path`` is not a regular file to read (None when it is one)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return f"cannot read it ({_why(e)})"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    kind = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else
+            "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+            "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+    return f"{kind}, not a regular file"
+
+
+def say_skipped(path: str, why: str) -> None:
+    """Tell stderr that a file of a folder was left out (:func:`expand_paths`)."""
+    sys.stderr.write(f"{path}: skipped: {why}\n")
+    sys.stderr.flush()
+
+
+def input_files(paths: Iterable[str],
+                skipped: Callable[[str, str], None] | None = say_skipped) -> list[str]:
     """:func:`expand_paths`, checked before anything is read or written: a path that does
-    not exist, or a folder without a record file, raises :class:`KifuError` (so that, for
-    instance, ``archive import missing.kifu`` never creates its archive)."""
+    not exist, an empty name, or a folder without a record file, raises :class:`KifuError`
+    (so that, for instance, ``archive import missing.kifu`` never creates its archive); a
+    file of a folder that is not a regular file is left out, and ``skipped`` says so (by
+    default one line on stderr)."""
     out: list[str] = []
     for p in paths:
+        if not p:
+            raise KifuError("the file name is empty")
         if p != "-" and not os.path.exists(p):
             raise KifuError(f"{p}: no such file or folder")
-        found = list(expand_paths([p]))
+        found = list(expand_paths([p], skipped))
         if not found:
             raise KifuError(f"{p}: no record file ({', '.join(RECORD_SUFFIXES)}) in the folder")
         out.extend(found)
