@@ -2,10 +2,15 @@
 ``play --games``, ``puzzles generate`` or ``archive export`` loses nothing that was
 acknowledged and leaves every output valid or absent, never torn; a full disk (a real
 small tmpfs) leaves no partial output and names the file. (``kifu record`` killed mid-game
-is tests/test_record.py::test_sigkill_half_way_then_resume_loses_nothing.)"""
+is tests/test_record.py::test_sigkill_half_way_then_resume_loses_nothing.)
+
+Issue 35: SIGINT, SIGTERM and SIGHUP at every step of the output phase of every writing
+command, and at moments spread over real runs, leave every output old or new, all of a
+command's outputs together, and no temporary file."""
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import sqlite3
@@ -181,3 +186,202 @@ def test_full_disk_leaves_no_partial_output(what: str, corpus: Path, tmp_path: P
         assert "Traceback" not in r.output
         assert not out.exists()
         assert sorted(p.name for p in tiny.iterdir()) == ["filler"]
+
+
+# --- issue 35: each stop signal at every step of every writing command ------------------------
+
+STOPS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _writers(src: Path) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Every writing command: its command line (``{d}`` is the folder of its outputs) and its
+    outputs (name -> kind: a file, an archive, a folder of traces). ``src`` holds the inputs:
+    a record file ``g.kifu`` and an archive ``src.db``."""
+    rec, db = str(src / "g.kifu"), str(src / "src.db")
+    return {
+        "play": (["play", "tweak", "-n", "2", "--games", "3", "--date", "2026.11.28", "-q",
+                  "-o", "{d}/out.kifu"], {"out.kifu": "file"}),
+        "match": (["match", "tweak", "--bots", "greedy,random", "--games", "2", "-q", "-o",
+                   "{d}/out.kifu"], {"out.kifu": "file"}),
+        "simulate": (["simulate", "tweak", "-n", "3", "--games", "3", "-q", "-o",
+                      "{d}/out.kifu", "--db", "{d}/a.db", "--html", "{d}/r.html"],
+                     {"out.kifu": "file", "a.db": "archive", "r.html": "file"}),
+        "analyze": (["analyze", rec, "-Q", "tweak-this-turn", "-q", "-o", "{d}/out.kifu"],
+                    {"out.kifu": "file"}),
+        "generate": (["puzzles", "generate", "tweak", "-Q", "tweak-this-turn", "-n", "2", "-q",
+                      "-o", "{d}/out.kifu", "--db", "{d}/a.db"],
+                     {"out.kifu": "file", "a.db": "archive"}),
+        "mine": (["puzzles", "mine", rec, "-Q", "tweak-this-turn", "-q", "-o", "{d}/out.kifu",
+                  "--store", "{d}/a.db"], {"out.kifu": "file", "a.db": "archive"}),
+        "html": (["html", rec, "-o", "{d}/out.html"], {"out.html": "file"}),
+        "export": (["archive", "export", "--db", db, "-o", "{d}/out.kifu"],
+                   {"out.kifu": "file"}),
+        "datasette": (["archive", "datasette", "--db", db, "-o", "{d}/meta.json"],
+                      {"meta.json": "file"}),
+        "trace": (["trace", "regenerate", "tweak", "--dir", "{d}/traces", "-q"],
+                  {"traces": "traces"}),
+    }
+
+
+def _prepare(d: Path, outputs: dict[str, str]) -> None:
+    """The old outputs: a file with a line, an empty archive, a folder of old traces."""
+    from kifu import games
+    from kifu.notation.trace import expected_files
+
+    d.mkdir()
+    for name, kind in outputs.items():
+        if kind == "file":
+            (d / name).write_text("old\n")
+        elif kind == "archive":
+            Archive(str(d / name)).close()
+        else:
+            (d / name).mkdir()
+            for trace in expected_files(games.get("tweak")):
+                (d / name / trace).write_text("old\n")
+
+
+def _state(d: Path, outputs: dict[str, str]) -> dict[str, object]:
+    got: dict[str, object] = {}
+    for name, kind in outputs.items():
+        if kind == "file":
+            got[name] = (d / name).read_bytes()
+        elif kind == "archive":
+            with Archive(str(d / name), readonly=True) as a:
+                s = a.stats()
+            got[name] = (s["records"], sum(s["puzzles"].values()))
+        else:
+            got[name] = {p.name: p.read_bytes() for p in sorted((d / name).iterdir())}
+    return got
+
+
+class _Signals:
+    """Sends one stop signal to this process at the ``at``-th call of a step of the
+    output writer (``kifu.notation.files``): the first write of an output (the work is
+    done, nothing staged), each ``os.fsync`` (an output staged; a folder synced after the
+    renames) and each ``os.replace`` (an output renamed). With ``sig`` None it counts the
+    steps."""
+
+    STEPS = ("write", "fsync", "replace")
+
+    def __init__(self, monkeypatch, step: str = "", at: int = 0, sig: str | None = None):
+        from kifu.core import command
+        from kifu.notation import files
+
+        self.counts = dict.fromkeys(self.STEPS, 0)
+        self.sent = False
+        real = {"write": files.Output.write, "fsync": os.fsync, "replace": os.replace}
+
+        def wrap(name: str):
+            def call(*args, **kwargs):
+                result = real[name](*args, **kwargs)
+                if command.current() is not None:  # inside a command: a handler is there
+                    self.counts[name] += 1
+                    if sig and name == step and self.counts[name] == at and not self.sent:
+                        self.sent = True
+                        os.kill(os.getpid(), getattr(signal, sig))
+                return result
+            return call
+
+        monkeypatch.setattr(files.Output, "write", wrap("write"))
+        monkeypatch.setattr(os, "fsync", wrap("fsync"))
+        monkeypatch.setattr(os, "replace", wrap("replace"))
+
+
+@pytest.fixture(scope="module")
+def writer_inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = tmp_path_factory.mktemp("src")
+    r = CliRunner().invoke(cli, ["play", "tweak", "-n", "3", "--seed", "1", "--date",
+                                 "2026.11.28", "-o", str(src / "g.kifu")])
+    assert r.exit_code == 0, r.output
+    with Archive(str(src / "src.db")) as a:
+        a.import_paths([str(src / "g.kifu")])
+    return src
+
+
+@pytest.mark.parametrize("what", sorted(_writers(Path("."))))
+def test_a_stop_signal_at_any_step_leaves_every_output_old_or_new(
+        what: str, writer_inputs: Path, tmp_path: Path, monkeypatch) -> None:
+    """Issue 35: SIGINT, SIGTERM and SIGHUP, each at every step of the output phase of
+    every writing command (the first write, each fsync, each rename: every moment at which
+    main could be stopped with one output new and another old, or an output empty). Every
+    output is then either the old one or the whole new one, and all of them together: all
+    old, or all new; no temporary file is left. (Before the outputs, during the work, see
+    test_a_stop_signal_in_a_real_run below.)"""
+    args, outputs = _writers(writer_inputs)[what]
+
+    def invoke(d: Path):
+        return CliRunner().invoke(cli, [a.replace("{d}", str(d)) for a in args])
+
+    _prepare(tmp_path / "old", outputs)
+    old = _state(tmp_path / "old", outputs)
+    _prepare(tmp_path / "new", outputs)
+    with monkeypatch.context() as m:
+        counter = _Signals(m)
+        r = invoke(tmp_path / "new")
+    assert r.exit_code == 0, r.output
+    new = _state(tmp_path / "new", outputs)
+    assert all(new[k] != old[k] for k in outputs), "a run that changes nothing tests nothing"
+    points = [(step, k) for step in _Signals.STEPS for k in range(1, counter.counts[step] + 1)
+              if step != "write" or k == 1]
+    assert len(points) >= 3, counter.counts
+    n = 0
+    for step, k in points:
+        for sig in STOPS:
+            n += 1
+            d = tmp_path / f"run{n}"
+            _prepare(d, outputs)
+            with monkeypatch.context() as m:
+                inject = _Signals(m, step, k, sig)
+                r = invoke(d)
+            assert inject.sent, (step, k)
+            got = _state(d, outputs)
+            which = ["new" if got[o] == new[o] else "old" if got[o] == old[o] else "torn"
+                     for o in outputs]
+            assert set(which) in ({"old"}, {"new"}), (sig, step, k, dict(zip(outputs, which,
+                                                                             strict=True)))
+            assert r.exit_code != 0 or set(which) == {"new"}, (sig, step, k, r.output)
+            assert "Traceback" not in r.output
+            assert not [p for p in d.rglob(".kifu-*")], (sig, step, k)
+
+
+@pytest.mark.parametrize("what", ["simulate", "generate", "export"])
+def test_a_stop_signal_in_a_real_run(what: str, writer_inputs: Path, tmp_path: Path) -> None:
+    """Issue 35: each stop signal sent to a real ``kifu`` process at moments spread over a
+    measured run (the work, the output phase, the end; the delays adapt to the load as
+    :class:`Kills` does): every output is the old one or the whole new one, all together,
+    and no temporary file is left (the command cleaned up: no SIGKILL here)."""
+    args, outputs = _writers(writer_inputs)[what]
+    args = list(args)
+    if what == "simulate":  # long enough to be hit while it works
+        args[args.index("--games") + 1] = "40"
+
+    def start(d: Path) -> subprocess.Popen:
+        return kifu(*[a.replace("{d}", str(d)) for a in args])
+
+    _prepare(tmp_path / "old", outputs)
+    old = _state(tmp_path / "old", outputs)
+    _prepare(tmp_path / "new", outputs)
+    began = time.monotonic()
+    assert start(tmp_path / "new").wait() == 0
+    took = time.monotonic() - began
+    new = _state(tmp_path / "new", outputs)
+    rng = random.Random(35)
+    seen = set()
+    for n, sig in enumerate(STOPS * 2):
+        d = tmp_path / f"run{n}"
+        _prepare(d, outputs)
+        proc = start(d)
+        delay = rng.uniform(0.3, 1.0) * took
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(getattr(signal, sig))
+        else:
+            took = delay  # the machine got faster: aim earlier next time
+        _out, err = proc.communicate(timeout=300)
+        got = _state(d, outputs)
+        which = {"new" if got[o] == new[o] else "old" if got[o] == old[o] else "torn"
+                 for o in outputs}
+        assert which in ({"old"}, {"new"}), (sig, delay, which)
+        seen |= which
+        assert not [p for p in d.rglob(".kifu-*")], (sig, delay, err.decode()[-300:])
+    assert "old" in seen, "no run was stopped before its outputs"
