@@ -486,3 +486,13 @@ def test_a_large_actor_number_costs_no_memory(record: Path, tmp_path: Path) -> N
     assert "there is no seat p999999 in a 3-player game [rule actor]" in r.output
     assert peak < 16 << 20, f"{peak:,} bytes"
 
+
+
+def test_archive_import_refuses_its_archive_as_stdin(archive_db: Path) -> None:
+    """``archive import - --db a.db < a.db`` (main: the check skipped ``-``)."""
+    before = archive_db.read_bytes()
+    with open(archive_db, "rb") as f:
+        line = one_line(kifu("archive", "import", "-", "--db", archive_db, stdin=f))
+    assert line == f"<stdin>: the archive (--db {archive_db}) is also an input; import from " \
+                   "another file"
+    assert archive_db.read_bytes() == before

@@ -28,6 +28,7 @@ from kifu.notation.batch import CHUNK_RECORDS
 from kifu.notation.files import (
     check_output,
     commit_outputs,
+    display_name,
     input_files,
     open_output,
     same_file,
@@ -109,9 +110,9 @@ def import_cmd(paths, db, workers, positions, batch_rows, quiet, dask, chunk_siz
     files = input_files(paths)  # a missing path is refused before the archive is opened
     archive_names = archive_files(db)
     for f in files:
-        if f != "-" and any(same_file(f, a) for a in archive_names):
-            raise KifuError(f"{f}: the archive (--db {db_path(db)}) is also an input; "
-                            "import from another file")
+        if any(same_file(f, a) for a in archive_names):  # "-": standard input
+            raise KifuError(f"{display_name(f)}: the archive (--db {db_path(db)}) is also an "
+                            "input; import from another file")
     total = sum(os.path.getsize(p) for p in files if p != "-" and os.path.isfile(p))
     errors = 0
 
