@@ -620,11 +620,13 @@ class Outputs:
             staged = _Staged(path, real, inputs, exclusive, spool.fileno(), spool=spool)
         else:
             directory = os.path.dirname(real) or "."
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
-            except OSError as e:
-                raise KifuError(f"{path}: cannot write: {_why(e)}") from None
-            staged = _Staged(path, real, inputs, exclusive, fd, tmp=tmp)
+            # no stop signal between the temporary file made and its cleanup taken on
+            with command.deferred_signals():
+                try:
+                    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
+                except OSError as e:
+                    raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+                staged = _Staged(path, real, inputs, exclusive, fd, tmp=tmp)
         try:
             out = Output(display_name(path) if path != "-" else "<stdout>", staged.fd)
             yield out
