@@ -558,6 +558,10 @@ class _Staged:
         self.fd, self.tmp, self.spool = fd, tmp, spool
 
     def drop(self) -> None:
+        if self.tmp is not None and self.fd >= 0:  # still being written
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
         if self.tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.tmp)
@@ -615,19 +619,23 @@ class Outputs:
                 raise KifuError(f"{display_name(path)}: given twice as an output; name "
                                 "another file")
         st = None if stream else _stat(real or path, path)
-        if stream:
-            spool = tempfile.TemporaryFile(prefix=".kifu-")  # noqa: SIM115 - kept to commit()
-            staged = _Staged(path, real, inputs, exclusive, spool.fileno(), spool=spool)
-        else:
-            directory = os.path.dirname(real) or "."
-            # no stop signal between the temporary file made and its cleanup taken on
-            with command.deferred_signals():
-                try:
-                    fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp", dir=directory)
-                except OSError as e:
-                    raise KifuError(f"{path}: cannot write: {_why(e)}") from None
-                staged = _Staged(path, real, inputs, exclusive, fd, tmp=tmp)
+        staged: _Staged | None = None
         try:
+            # the temporary file is made and registered with no stop signal in between, so
+            # whatever stops the command finds it to remove
+            with command.deferred_signals():
+                if stream:
+                    spool = tempfile.TemporaryFile(prefix=".kifu-")  # noqa: SIM115 - kept
+                    staged = _Staged(path, real, inputs, exclusive, spool.fileno(), spool=spool)
+                else:
+                    directory = os.path.dirname(real or path) or "."
+                    try:
+                        fd, tmp = tempfile.mkstemp(prefix=".kifu-", suffix=".tmp",
+                                                   dir=directory)
+                    except OSError as e:
+                        raise KifuError(f"{path}: cannot write: {_why(e)}") from None
+                    staged = _Staged(path, real, inputs, exclusive, fd, tmp=tmp)
+                self._staged.append(staged)
             out = Output(display_name(path) if path != "-" else "<stdout>", staged.fd)
             yield out
             out.flush()
@@ -640,12 +648,11 @@ class Outputs:
                 except OSError as e:
                     raise KifuError(f"{path}: cannot write: {_why(e)}") from None
         except BaseException:
-            if staged.tmp is not None and staged.fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(staged.fd)
-            staged.drop()
+            if staged is not None:
+                if staged in self._staged:
+                    self._staged.remove(staged)
+                staged.drop()
             raise
-        self._staged.append(staged)
 
     def commit(self) -> None:
         """Replace every output written so far, together (see the class); the transaction
