@@ -496,3 +496,17 @@ def test_archive_import_refuses_its_archive_as_stdin(archive_db: Path) -> None:
     assert line == f"<stdin>: the archive (--db {archive_db}) is also an input; import from " \
                    "another file"
     assert archive_db.read_bytes() == before
+
+
+def test_stdout_is_written_where_no_temporary_file_can_be_made(monkeypatch) -> None:
+    """Standard output waits for the commit in a spool: in memory when the temporary folder
+    cannot be written (a read-only system must still print records)."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+    r = run("play", "tweak", "-n", "3", "--seed", "1", "--date", "2026.11.28")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith('[Game "tweak"]\n')

@@ -516,9 +516,10 @@ class Output:
     """An output being written (what :func:`open_output` gives): ``write(text)`` gathers
     UTF-8 bytes and writes them in blocks (to a temporary file); an error names the file."""
 
-    def __init__(self, name: str, fd: int) -> None:
+    def __init__(self, name: str, fd: int, sink: IO[bytes] | None = None) -> None:
         self.name = name
         self.fd = fd
+        self.sink = sink  # written to instead of fd (a spool held in memory)
         self._parts: list[bytes] = []
         self._size = 0
         self.written = 0
@@ -538,7 +539,9 @@ class Output:
         self._parts, self._size = [], 0
         view = memoryview(data)
         try:
-            while view:
+            if self.sink is not None:
+                self.sink.write(data)
+            while view and self.sink is None:
                 view = view[os.write(self.fd, view) :]
         except OSError as e:
             raise KifuError(f"{self.name}: cannot write: {_why(e)}") from None
@@ -625,8 +628,10 @@ class Outputs:
             # whatever stops the command finds it to remove
             with command.deferred_signals():
                 if stream:
-                    spool = tempfile.TemporaryFile(prefix=".kifu-")  # noqa: SIM115 - kept
-                    staged = _Staged(path, real, inputs, exclusive, spool.fileno(), spool=spool)
+                    spool = _spool()
+                    fd = _fileno(spool)
+                    staged = _Staged(path, real, inputs, exclusive, -1 if fd is None else fd,
+                                     spool=spool)
                 else:
                     directory = os.path.dirname(real or path) or "."
                     try:
@@ -636,7 +641,8 @@ class Outputs:
                         raise KifuError(f"{path}: cannot write: {_why(e)}") from None
                     staged = _Staged(path, real, inputs, exclusive, fd, tmp=tmp)
                 self._staged.append(staged)
-            out = Output(display_name(path) if path != "-" else "<stdout>", staged.fd)
+            out = Output(display_name(path) if path != "-" else "<stdout>", staged.fd,
+                         staged.spool if staged.fd < 0 else None)
             yield out
             out.flush()
             if staged.tmp is not None:
@@ -696,6 +702,15 @@ class Outputs:
         for s in self._staged:
             s.drop()
         self._staged, self._hooks, self._removals = [], [], []
+
+
+def _spool() -> IO[bytes]:
+    """Where a stream's output waits for the commit: an unnamed temporary file, or memory
+    where no temporary folder can be written."""
+    try:
+        return tempfile.TemporaryFile(prefix=".kifu-")
+    except OSError:
+        return io.BytesIO()
 
 
 def _copy_spool(s: _Staged) -> None:
