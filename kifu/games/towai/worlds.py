@@ -43,7 +43,7 @@ from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import BoundedDeal, from_start
 from kifu.games.towai.actions import Deal, Give, Lead, Play, Rebuild
-from kifu.games.towai.cards import TOKEN, split_cards
+from kifu.games.towai.cards import TOKEN, counts_cards, split_cards
 from kifu.games.towai.state import SWAP_PHASE
 
 TRIES = 1000
@@ -99,12 +99,14 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
                 bound[a.card] -= 1
             bound = +bound
         dtop, deck = s._dtop, s._deck  # type: ignore[attr-defined]
-        mine = s.hand_cards(seat) if pool is not None or isinstance(a, Rebuild) else ()
+        mine = s.hl[seat]  # type: ignore[attr-defined]  # (packed: decoded only if it drew)
         s.push(a)
         if isinstance(a, Rebuild):
             pool = Counter(a.deck)
-        if pool is not None and (s._deck is not deck or s._dtop > dtop):  # type: ignore[attr-defined]
-            pool.subtract(Counter(s.hand_cards(seat)) - Counter(mine))  # what seat drew
+        if pool is not None and s.hl[seat] != mine and (  # type: ignore[attr-defined]
+                s._deck is not deck or s._dtop > dtop):  # type: ignore[attr-defined]
+            drew = Counter(s.hand_cards(seat)) - Counter(counts_cards(mine))
+            pool.subtract(drew)  # what seat drew from the rebuilt deck
             pool = +pool
         if pending is not None and s.phase != SWAP_PHASE:  # type: ignore[attr-defined]
             bound[pending] += 1  # the Swap is over: the gift is in the previous hand
