@@ -634,3 +634,39 @@ def test_lianxian_recycled_tiles_only_on_racks_that_drew_since():
                  else bots[state.to_move].choose(state))
             state.push(a)
     assert checked >= 100 and binding > 10
+
+
+def test_towai_turns_that_ended_by_themselves():
+    """A turn that ends with no ``stop`` showed its player held no card to go on with: the
+    real hand never holds more of those kinds than it has taken in since (less those it
+    played), and no world does either. Fails on the sampler of bc460f0 (about 40% of its
+    worlds in these games broke such a void)."""
+    from kifu.games.towai.cards import split_cards
+    from kifu.games.towai.worlds import voids
+
+    game = games.get("towai")
+    rng = Rng(14)
+    events = checked = 0
+    for n, seed in itertools.product((3, 4), (0, 1)):
+        for state in positions("towai", n, game.parse_rules("towai/1;wins=1"), seed, every=2):
+            if state.to_move is None or state.to_move < 0:
+                continue
+            seat = state.to_move
+            lacks = voids(state, seat, game)
+            real = [split_cards(h) if h != "-" else []
+                    for h in state.to_line().split(" ")[3].split("/")]
+            for v in lacks:
+                assert sum(1 for c in real[v.seat] if c in v.kinds) <= v.budget
+                events += 1
+            lacks = [v for v in lacks if v.seat != seat]
+            if not lacks:
+                continue
+            draw = game.world_sampler(state, seat)
+            for _ in range(3):
+                held = [split_cards(h) if h != "-" else []
+                        for h in draw(rng).to_line().split(" ")[3].split("/")]
+                for v in lacks:
+                    assert sum(1 for c in held[v.seat] if c in v.kinds) <= v.budget, \
+                        (state.to_line(), seat, v)
+                checked += 1
+    assert events > 50 and checked > 50

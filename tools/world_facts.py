@@ -86,12 +86,75 @@ def _lianxian_check(game, state, seat):
     return bad, known is not None and bool(known[1])
 
 
-CHECKS = {"tweak": _tweak_check, "towai": _towai_check, "lianxian": _lianxian_check}
+def towai_voids(game, state, seat):
+    """What TOWAI's sampler leaves out (docs/bots.md): every turn of another seat that ended
+    by itself (no ``stop``) showed that seat held no card continuing the combo then; per
+    such event ``(seat, kinds, acquired)``: the kinds it lacked and the cards it has taken
+    into its hand since (draws and Swap receipts). A present hand holding more cards of
+    those kinds than it acquired since contradicts the event."""
+    from kifu.core.worlds import from_start
+    from kifu.games.towai.actions import Deal, Lead, Pass, Play, Stop
+    from kifu.games.towai.cards import NUM, TWAI, TYPE
+    from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE
+
+    s = from_start(game, state)
+    if s is None:
+        return []
+    events: list[list] = []
+    owner = -1
+    for a in state.history:
+        mover = s.to_move
+        sizes = [s.hand_size(p) for p in range(s.n)]
+        was_swap = s.phase == SWAP_PHASE
+        if isinstance(a, (Lead, Play)):
+            owner = mover
+        s.push(a)
+        for p in range(s.n):
+            grew = s.hand_size(p) - sizes[p]
+            got = max(0, grew) + (1 if was_swap and s.phase != SWAP_PHASE and sizes[p] else 0)
+            for e in events:
+                if e[0] == p:
+                    e[2] += got
+        if isinstance(a, (Stop, Pass, Deal)) or owner < 0:
+            owner = -1
+            continue
+        top = s.field[-1] if s.field else None
+        if (top is not None and s.to_move is not None and s.to_move >= 0
+                and s.to_move != owner and s.phase in (PLAY, LEAD) and s.hand_size(owner)
+                and owner != seat):
+            k = NUM[top]
+            lacks = {c for c in range(17)
+                     if NUM[c] == k and (TYPE[c] == TWAI or TYPE[c] == s.side)}
+            events.append([owner, lacks, 0])
+            owner = -1
+    return events if s.key() == state.key() else []
+
+
+def _towai_void_check(game, state, seat):
+    from kifu.games.towai.cards import split_cards
+
+    events = towai_voids(game, state, seat)
+
+    def bad(world) -> bool:
+        hands = world.to_line().split(" ")[3].split("/")
+        for p, lacks, acquired in events:
+            hand = split_cards(hands[p]) if hands[p] != "-" else []
+            if sum(1 for c in hand if c in lacks) > acquired:
+                return True
+        return False
+
+    return bad, bool(events)
+
+
+CHECKS = {"tweak": _tweak_check, "towai": _towai_check, "lianxian": _lianxian_check,
+          "towai-voids": _towai_void_check}
 
 
 def measure(gid: str, n: int, deals: int, worlds: int, sampler=None, seed: int = 33,
             cap: int = 3000, mix: bool = False, bot: str | None = None,
             rules: str | None = None) -> dict:
+    check_of = CHECKS[gid]
+    gid = gid.split("-")[0]
     game = games.get(gid)
     rules = rules or RULES[gid]
     variant = game.parse_rules(rules)
@@ -107,7 +170,7 @@ def measure(gid: str, n: int, deals: int, worlds: int, sampler=None, seed: int =
         while state.to_move is not None and ply < cap:
             seat = state.to_move
             if seat != DEALER:
-                check, has_fact = CHECKS[gid](game, state, seat)
+                check, has_fact = check_of(game, state, seat)
                 t0 = time.process_time()
                 draw = (sampler(state, seat, game) if sampler is not None
                         else game.world_sampler(state, seat))

@@ -37,17 +37,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+import msgspec
+
 from kifu.core.codes import field_codes, field_text
 from kifu.core.errors import KifuError, NotationError
 from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import BoundedDeal, from_start
-from kifu.games.towai.actions import Deal, Give, Lead, Play, Rebuild
-from kifu.games.towai.cards import TOKEN, counts_cards, split_cards
-from kifu.games.towai.state import SWAP_PHASE
+from kifu.games.towai.actions import Deal, Give, Lead, Pass, Play, Rebuild, Stop
+from kifu.games.towai.cards import N_KINDS, NUM, TOKEN, TWAI, TYPE, counts_cards, split_cards
+from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE
 
 TRIES = 1000
 """Draws tried before giving up on a world the position line accepts."""
+
+VOID_TRIES = 400
+"""Draws tried for a world that also respects every :class:`Void`; past them (a position
+where almost no deal does), the voids are let go for that world (``docs/bots.md``)."""
 
 
 def _cards(text: str) -> list[int]:
@@ -56,6 +62,23 @@ def _cards(text: str) -> list[int]:
 
 def _text(codes: list[int]) -> str:
     return field_text(codes, TOKEN)
+
+
+class Void(msgspec.Struct):
+    """A turn of ``seat`` that ended by itself showed it held none of ``kinds`` (the cards
+    that would have continued its combo); ``budget`` is how many such cards it can hold
+    now: the cards it has taken in since (draws, Swap receipts) less those of ``kinds`` it
+    has played since (each must have come in after)."""
+
+    seat: int
+    kinds: frozenset
+    budget: int = 0
+
+
+def voids(state: State, seat: int, game: Game) -> list[Void]:
+    """What the turns of the other seats that ended by themselves showed ``seat``, this
+    round (:class:`Void`); empty without a history from the beginning."""
+    return _replay(state, seat, game)[2]
 
 
 def gifts(state: State, seat: int, game: Game) -> Counter[int]:
@@ -72,23 +95,29 @@ def rebuilt_pool(state: State, seat: int, game: Game) -> Counter[int] | None:
     return _replay(state, seat, game)[1]
 
 
-def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[int] | None]:
-    """One pass over the history: (:func:`gifts`, :func:`rebuilt_pool`)."""
+def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[int] | None,
+                                                          list[Void]]:
+    """One pass over the history: (:func:`gifts`, :func:`rebuilt_pool`, :func:`voids`)."""
     history = state.history
     bound: Counter[int] = Counter()
     pool: Counter[int] | None = None
+    lacks: list[Void] = []
     s = from_start(game, state)
     n = state.n
     prev = (seat - 1) % n
     if s is None:
-        return bound, None
+        return bound, None, lacks
     pending = None
+    owner = -1  # whose turn is under way after a lead or a play
     for a in history:
         mover = s.to_move
+        sizes = [s.hand_size(p) for p in range(n)]  # type: ignore[attr-defined]
         if isinstance(a, Deal):
             bound.clear()
             pending = None
             pool = None
+            lacks = []
+            owner = -1
         elif prev != seat and mover == seat and isinstance(a, Give):
             pending = a.card
         elif prev != seat and mover == prev:
@@ -98,6 +127,13 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
             elif isinstance(a, (Lead, Play)) and bound[a.card] > 0:
                 bound[a.card] -= 1
             bound = +bound
+        if isinstance(a, (Stop, Pass)):
+            owner = -1
+        elif isinstance(a, (Lead, Play)):
+            owner = mover
+            for v in lacks:
+                if v.seat == mover and a.card in v.kinds:
+                    v.budget -= 1  # it came in after the void
         dtop, deck = s._dtop, s._deck  # type: ignore[attr-defined]
         mine = s.hl[seat]  # type: ignore[attr-defined]  # (packed: decoded only if it drew)
         s.push(a)
@@ -111,9 +147,18 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         if pending is not None and s.phase != SWAP_PHASE:  # type: ignore[attr-defined]
             bound[pending] += 1  # the Swap is over: the gift is in the previous hand
             pending = None
+        for v in lacks:
+            v.budget += max(0, s.hand_size(v.seat) - sizes[v.seat])  # type: ignore[attr-defined]
+        if owner >= 0 and owner != seat and s.field and s.phase in (LEAD, PLAY) and \
+                s.to_move != owner and s.hand_size(owner):  # type: ignore[attr-defined]
+            k = NUM[s.field[-1]]  # type: ignore[attr-defined]
+            side = s.side  # type: ignore[attr-defined]
+            lacks.append(Void(owner, frozenset(c for c in range(N_KINDS) if NUM[c] == k and
+                                               TYPE[c] in (TWAI, side))))
+            owner = -1
     if s.key() != state.key():
-        return Counter(), None
-    return bound, pool
+        return Counter(), None, []
+    return bound, pool, lacks
 
 
 def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
@@ -134,7 +179,8 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
               for p in others}
     unseen = [c for p in others for c in hidden[p]] + deck
     prev = (seat - 1) % n
-    bound, pool = _replay(state, seat, game)
+    bound, pool, lacks = _replay(state, seat, game)
+    lacks = [v for v in lacks if v.seat != seat]
     kinds: dict[int, list[int]] = {}
     for c in unseen:
         kinds.setdefault(c, []).append(c)
@@ -146,15 +192,21 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
         else {}
     deal = BoundedDeal(kinds, sizes, lower, upper)
 
+    def kept(held: list[list[int]]) -> bool:
+        return all(sum(1 for c in held[v.seat] if c in v.kinds) <= v.budget for v in lacks)
+
     def draw(rng: Rng) -> State:
-        for _ in range(TRIES):
+        for i in range(TRIES):
+            line, held = one(rng)
+            if lacks and i < VOID_TRIES and not kept(held):
+                continue  # a turn that ended by itself says otherwise (see above)
             try:
-                return game.from_line(one(rng))
+                return game.from_line(line)
             except NotationError:  # the seat to move must be able to go on (see above)
                 continue
         raise KifuError(f"no world for p{seat} found in {TRIES} tries")
 
-    def one(rng: Rng) -> str:
+    def one(rng: Rng) -> tuple[str, list[list[int]]]:
         parts = deal.sample(rng)
         new_given = list(given)
         new_hands = list(hands)
@@ -168,9 +220,9 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
             fields[1] = f"S{swap_mover}:" + _text(new_given)
         fields[3] = "/".join(_text(h) for h in new_hands)
         fields[5] = _text(rng.shuffled(parts[-1]))
-        return " ".join(fields)
+        return " ".join(fields), new_hands
 
     return draw
 
 
-__all__ = ["gifts", "rebuilt_pool", "world_sampler"]
+__all__ = ["Void", "gifts", "rebuilt_pool", "voids", "world_sampler"]
