@@ -115,6 +115,8 @@ def towai_voids(game, state, seat):
             for e in events:
                 if e[0] == p:
                     e[2] += got
+        if isinstance(a, Deal):
+            events = []  # a new deal: new hands
         if isinstance(a, (Stop, Pass, Deal)) or owner < 0:
             owner = -1
             continue

@@ -111,7 +111,7 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
     owner = -1  # whose turn is under way after a lead or a play
     for a in history:
         mover = s.to_move
-        sizes = [s.hand_size(p) for p in range(n)]  # type: ignore[attr-defined]
+        sizes = [s.hand_size(v.seat) for v in lacks]  # type: ignore[attr-defined]
         if isinstance(a, Deal):
             bound.clear()
             pending = None
@@ -147,8 +147,8 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         if pending is not None and s.phase != SWAP_PHASE:  # type: ignore[attr-defined]
             bound[pending] += 1  # the Swap is over: the gift is in the previous hand
             pending = None
-        for v in lacks:
-            v.budget += max(0, s.hand_size(v.seat) - sizes[v.seat])  # type: ignore[attr-defined]
+        for v, size in zip(lacks, sizes, strict=False):  # (a void added by this action: none)
+            v.budget += max(0, s.hand_size(v.seat) - size)  # type: ignore[attr-defined]
         if owner >= 0 and owner != seat and s.field and s.phase in (LEAD, PLAY) and \
                 s.to_move != owner and s.hand_size(owner):  # type: ignore[attr-defined]
             k = NUM[s.field[-1]]  # type: ignore[attr-defined]
