@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
+from itertools import product
 from math import comb, factorial
 from typing import TypeVar
 
@@ -194,32 +195,32 @@ class BoundedDeal:
                                                      strict=True)]
         self._options: dict[tuple[int, tuple[int, ...]], tuple[list, list[int]]] = {}
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._cands: dict[int, list[tuple[tuple[int, ...], int, int]]] = {}
         self._start = tuple(self.sizes[p] for p in self.bounded)
+        if not self.bounded:  # nothing known: a plain deal
+            self._ways[(0, ())] = 1
+            return
         if self._count(0, self._start) == 0:
             raise KifuError("no deal agrees with what is known")
 
-    def _splits(self, i: int, room: tuple[int, ...]):
-        n = len(self.kinds[i][1])
-        free_room = self._after[i] - sum(room)
-        ranges = self._ranges[i]
-        need = self._need[i + 1]
-        m = len(room)
-        out: list[tuple[int, ...]] = []
-        parts = [0] * m
-
-        def rec(j: int, left: int) -> None:
-            if j == m:
-                if left <= free_room:
-                    out.append(tuple(parts))
-                return
-            lo, hi = ranges[j]
-            hi = min(hi, left, room[j] - need[j])
-            for k in range(lo, hi + 1):
-                parts[j] = k
-                rec(j + 1, left - k)
-
-        rec(0, n)
-        return out
+    def _candidates(self, i: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """Every split of kind ``i`` into the bounded places within its ranges, with its
+        total and its number of ways (the multinomial of the kind's cards, the rest going
+        to the free places), whatever the room: worked out once per kind."""
+        got = self._cands.get(i)
+        if got is None:
+            n = len(self.kinds[i][1])
+            fn = factorial(n)
+            got = []
+            for parts in product(*[range(lo, hi + 1) for lo, hi in self._ranges[i]]):
+                total = sum(parts)
+                if total <= n:
+                    w = fn // factorial(n - total)
+                    for k in parts:
+                        w //= factorial(k)
+                    got.append((parts, total, w))
+            self._cands[i] = got
+        return got
 
     def _count(self, i: int, room: tuple[int, ...]) -> int:
         key = (i, room)
@@ -230,17 +231,21 @@ class BoundedDeal:
             total = 1 if not any(room) else 0
         else:
             n = len(self.kinds[i][1])
-            fn = factorial(n)
+            free_room = self._after[i] - sum(room)
+            caps = [r - k for r, k in zip(room, self._need[i + 1], strict=True)]
             splits, weights = [], []
-            for parts in self._splits(i, room):
-                nxt = tuple(r - k for r, k in zip(room, parts, strict=True))
-                rest = self._count(i + 1, nxt)
-                if rest:
-                    w = fn // factorial(n - sum(parts))
-                    for k in parts:
-                        w //= factorial(k)
-                    splits.append(parts)
-                    weights.append(w * rest)
+            for parts, used, w in self._candidates(i):
+                if n - used > free_room:
+                    continue
+                for k, c in zip(parts, caps, strict=True):
+                    if k > c:
+                        break
+                else:
+                    rest = self._count(i + 1, tuple(r - k for r, k in zip(room, parts,
+                                                                          strict=True)))
+                    if rest:
+                        splits.append(parts)
+                        weights.append(w * rest)
             self._options[key] = (splits, weights)
             total = sum(weights)
         self._ways[key] = total
@@ -259,7 +264,9 @@ class BoundedDeal:
         places: list[list[Hashable]] = [[] for _ in self.sizes]
         pool: list[Hashable] = []
         room = self._start
-        for i, (_, cards) in enumerate(self.kinds):
+        if not self.bounded:
+            pool = [c for _, cards in self.kinds for c in cards]
+        for i, (_, cards) in enumerate(self.kinds if self.bounded else ()):
             splits, weights = self._options[(i, room)]
             parts = splits[pick_weighted(rng, weights)] if len(splits) > 1 else splits[0]
             sizes = [*parts, len(cards) - sum(parts)]

@@ -75,6 +75,15 @@ class Void(msgspec.Struct):
     budget: int = 0
 
 
+_NIBBLES = sum(15 << (4 * c) for c in range(0, 2 * N_KINDS, 2))
+
+
+def _size(z: int) -> int:
+    """The cards in a packed hand (4 bits a kind): its nibbles added."""
+    pairs = (z & _NIBBLES) + ((z >> 4) & _NIBBLES)  # a byte per two kinds
+    return sum(pairs.to_bytes(N_KINDS, "little"))
+
+
 def voids(state: State, seat: int, game: Game) -> list[Void]:
     """What the turns of the other seats that ended by themselves showed ``seat``, this
     round (:class:`Void`); empty without a history from the beginning."""
@@ -109,14 +118,18 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         return bound, None, lacks
     pending = None
     owner = -1  # whose turn is under way after a lead or a play
+    taken = [0] * n  # cards each seat has taken into its hand this round
+    since: list[int] = []  # per void, its seat's ``taken`` when it was shown
+    hl = s.hl  # type: ignore[attr-defined]
     for a in history:
         mover = s.to_move
-        sizes = [s.hand_size(v.seat) for v in lacks]  # type: ignore[attr-defined]
+        sizes = [_size(z) for z in s.hl] if lacks else None  # type: ignore[attr-defined]
         if isinstance(a, Deal):
             bound.clear()
             pending = None
             pool = None
             lacks = []
+            since = []
             owner = -1
         elif prev != seat and mover == seat and isinstance(a, Give):
             pending = a.card
@@ -147,18 +160,30 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         if pending is not None and s.phase != SWAP_PHASE:  # type: ignore[attr-defined]
             bound[pending] += 1  # the Swap is over: the gift is in the previous hand
             pending = None
-        for v, size in zip(lacks, sizes, strict=False):  # (a void added by this action: none)
-            v.budget += max(0, s.hand_size(v.seat) - size)  # type: ignore[attr-defined]
+        hl = s.hl  # type: ignore[attr-defined]
+        if sizes is not None:
+            for p in range(n):
+                grew = _size(hl[p]) - sizes[p]
+                if grew > 0:
+                    taken[p] += grew
         if owner >= 0 and owner != seat and s.field and s.phase in (LEAD, PLAY) and \
-                s.to_move != owner and s.hand_size(owner):  # type: ignore[attr-defined]
+                s.to_move != owner and hl[owner]:  # type: ignore[attr-defined]
             k = NUM[s.field[-1]]  # type: ignore[attr-defined]
             side = s.side  # type: ignore[attr-defined]
             lacks.append(Void(owner, frozenset(c for c in range(N_KINDS) if NUM[c] == k and
                                                TYPE[c] in (TWAI, side))))
+            since.append(taken[owner])
             owner = -1
     if s.key() != state.key():
         return Counter(), None, []
-    return bound, pool, lacks
+    tightest: dict[tuple[int, frozenset], Void] = {}
+    for v, t in zip(lacks, since, strict=True):
+        v.budget += taken[v.seat] - t
+        key = (v.seat, v.kinds)
+        if v.budget < _size(hl[v.seat]) and (key not in tightest or
+                                             v.budget < tightest[key].budget):
+            tightest[key] = v  # (a budget as large as the hand says nothing)
+    return bound, pool, list(tightest.values())
 
 
 def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
@@ -192,22 +217,27 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
         else {}
     deal = BoundedDeal(kinds, sizes, lower, upper)
 
-    def kept(held: list[list[int]]) -> bool:
-        return all(sum(1 for c in held[v.seat] if c in v.kinds) <= v.budget for v in lacks)
+    place = {p: i for i, p in enumerate(others)}
+    checks = [(place[v.seat], v.kinds, v.budget) for v in lacks]
+
+    def kept(parts: list[list[int]]) -> bool:
+        """Every void kept: counted over the seat's hidden cards, its Swap choice too (a
+        card it set aside since was in its hand after the void)."""
+        return all(sum(1 for c in parts[i] if c in kinds) <= budget
+                   for i, kinds, budget in checks)
 
     def draw(rng: Rng) -> State:
         for i in range(TRIES):
-            line, held = one(rng)
-            if lacks and i < VOID_TRIES and not kept(held):
+            parts = deal.sample(rng)
+            if lacks and i < VOID_TRIES and not kept(parts):
                 continue  # a turn that ended by itself says otherwise (see above)
             try:
-                return game.from_line(line)
+                return game.from_line(one(rng, parts))
             except NotationError:  # the seat to move must be able to go on (see above)
                 continue
         raise KifuError(f"no world for p{seat} found in {TRIES} tries")
 
-    def one(rng: Rng) -> tuple[str, list[list[int]]]:
-        parts = deal.sample(rng)
+    def one(rng: Rng, parts: list[list[int]]) -> str:
         new_given = list(given)
         new_hands = list(hands)
         for i, p in enumerate(others):
@@ -220,7 +250,7 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
             fields[1] = f"S{swap_mover}:" + _text(new_given)
         fields[3] = "/".join(_text(h) for h in new_hands)
         fields[5] = _text(rng.shuffled(parts[-1]))
-        return " ".join(fields), new_hands
+        return " ".join(fields)
 
     return draw
 
