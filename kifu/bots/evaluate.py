@@ -66,7 +66,9 @@ class Level(msgspec.Struct, frozen=True):
     worlds: int
     """Worlds (samples) per evaluation."""
     exact_nodes: int
-    """Node budget of the generic exact solver per world (0: never tried)."""
+    """Node budget of the generic exact solver per evaluation (0: never tried), shared
+    equally by the worlds (all of it for a position the seat knows whole). Every position
+    visited counts, ends of the game included."""
     actions: int
     """Candidate actions valued (where the game ranks them; every legal one otherwise)."""
     cost: str
@@ -74,11 +76,11 @@ class Level(msgspec.Struct, frozen=True):
 
 
 LEVELS: dict[str, Level] = {
-    "fast": Level("fast", worlds=8, exact_nodes=500, actions=4,
+    "fast": Level("fast", worlds=8, exact_nodes=400, actions=4,
                   cost="8 worlds x one rollout per candidate action"),
-    "normal": Level("normal", worlds=24, exact_nodes=3000, actions=6,
+    "normal": Level("normal", worlds=24, exact_nodes=2000, actions=6,
                     cost="24 worlds x one rollout per candidate action"),
-    "deep": Level("deep", worlds=96, exact_nodes=20000, actions=12,
+    "deep": Level("deep", worlds=96, exact_nodes=30000, actions=12,
                   cost="96 worlds x one rollout per candidate action"),
 }
 """The levels by name; ``normal`` is the default."""
@@ -143,6 +145,9 @@ class _Solver:
         self.open: set[Any] = set()
 
     def value(self, state: State) -> tuple[float, ...]:
+        self.left -= 1
+        if self.left < 0:
+            raise OutOfNodes
         mover = state.to_move
         if mover is None:
             return tuple(shares(state))
@@ -150,8 +155,7 @@ class _Solver:
         hit = self.table.get(key)
         if hit is not None:
             return hit
-        self.left -= 1
-        if self.left < 0 or len(self.open) >= MAX_DEPTH or key in self.open:
+        if len(self.open) >= MAX_DEPTH or key in self.open:
             raise OutOfNodes
         self.open.add(key)
         try:
@@ -210,6 +214,29 @@ def solve_world(world: State, seat: int, actions: Sequence[Action], nodes: int
     return out
 
 
+def tree_size(state: State, rng: Rng, cap: int) -> int:
+    """Knuth's estimate of the number of positions below ``state`` (one random path, the
+    product of the branching factors met, summed level by level), or ``cap + 1`` once it
+    passes ``cap`` or meets a chance node that cannot be enumerated: a cheap look before the
+    exact solver is tried (a large tree is seen after a few steps)."""
+    st = state.copy()
+    total, width = 1, 1
+    while st.to_move is not None:
+        if st.to_move == DEALER:
+            outs = st.chance_outcomes()
+            if not outs:
+                return cap + 1
+            acts = [a for a, _ in outs]
+        else:
+            acts = st.legal_actions()
+        width *= len(acts)
+        total += width
+        if total > cap:
+            return cap + 1
+        st.push(acts[rng.below(len(acts))])
+    return total
+
+
 def solve_position(world: State, seat: int, nodes: int) -> float | None:
     """The exact expected share of ``seat`` in ``world`` (as :func:`solve_world`)."""
     if nodes <= 0:
@@ -233,7 +260,10 @@ class _Rollout:
         cls = game.bots.get(prof.rollout) or game.bots["random"]
         self.policy: list[Bot] = [cls(s, self.rng) for s in range(n)]
 
-    def run(self, state: State, seed: int, seat: int) -> float:
+    def run(self, state: State, seed: int, seat: int, margin: float = 0.0) -> float:
+        """The seat's share at the end of the rollout; with ``margin`` > 0, mixed with the
+        soft share of the score margins (weight ``margin``), which separates actions that
+        lead to the same ranks (a bot's objective; the evaluator's value has 0)."""
         self.rng.state = seed & MASK64
         horizon = self.profile.horizon
         chance = self.game.chance_action
@@ -243,7 +273,11 @@ class _Rollout:
         while True:
             mover = state.to_move
             if mover is None:
-                return pairwise(state.result(), seat)  # type: ignore[arg-type]
+                share = pairwise(state.result(), seat)  # type: ignore[arg-type]
+                if margin:
+                    return (1 - margin) * share + margin * leaf_share(state, self.profile,
+                                                                      seat)
+                return share
             if mover == DEALER:
                 state.push(chance(state, rng))
                 continue
@@ -314,7 +348,8 @@ probability below 2**-15. Levels with fewer worlds never conclude so."""
 
 
 def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], lvl: Level,
-                rng: Rng, omniscient: bool) -> tuple[list[list[float]], bool]:
+                rng: Rng, omniscient: bool, margin: float = 0.0
+                ) -> tuple[list[list[float]], bool]:
     """Per world, the share of each of ``actions`` (or of the position itself when
     ``actions`` is empty), and whether every value is exact with one world. The engine of
     :func:`evaluate`, exposed for the bots that build on it."""
@@ -330,7 +365,12 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         if len(pool) == ONE_WORLD_DRAWS and len({w.key() for w in pool}) == 1:
             one_world = True
     rollout = _Rollout(game, prof, state.n)
-    exact_ok = lvl.exact_nodes > 0
+    per_world = lvl.exact_nodes if one_world else lvl.exact_nodes // lvl.worlds
+    exact_ok = per_world > 0
+    if exact_ok:  # judged on the first world: the others are about as large
+        first = pool[0] if pool else draw(rng)
+        pool = pool or [first]
+        exact_ok = tree_size(first, rng, per_world) <= per_world
     rows: list[list[float]] = []
     for w in range(lvl.worlds):
         world = pool[w] if w < len(pool) else draw(rng)
@@ -339,9 +379,9 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         exact_here = False
         if exact_ok:
             if actions:
-                values = solve_world(world, seat, actions, lvl.exact_nodes)
+                values = solve_world(world, seat, actions, per_world)
             else:
-                v = solve_position(world, seat, lvl.exact_nodes)
+                v = solve_position(world, seat, per_world)
                 values = None if v is None else [v]
             if values is None:
                 exact_ok = False  # the first world decides: the others are as large
@@ -357,7 +397,7 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
                 w_ = world.copy()
                 if a is not None:
                     w_.push(a)
-                values.append(rollout.run(w_, seed, seat))
+                values.append(rollout.run(w_, seed, seat, margin))
         rows.append(values)
         if one_world and exact_here and w == 0:
             return rows, True

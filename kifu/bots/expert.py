@@ -1,11 +1,15 @@
 """``expert``: the strong bot, built on the evaluator (:mod:`kifu.bots.evaluate`).
 
-At each decision with more than one candidate it asks :func:`kifu.bots.evaluate.evaluate`
-for the value of every candidate action from its seat's information, at its ``level``
-(``fast``, ``normal``, ``deep``), seeded from its own stream. The game's default choice
-(its ``greedy`` bot's) is played unless the best action beats it by ``z`` standard errors
-of their paired difference (a few noisy worlds otherwise pick a worse action about as often
-as a better one; ``docs/bots.md``, ``pimc``).
+At each decision with more than one candidate it values every candidate action from its
+seat's information with the evaluator's engine (:func:`kifu.bots.evaluate.sample_rows`:
+the same worlds, exact solvers and rollouts as :func:`~kifu.bots.evaluate.evaluate`), at
+its ``level`` (``fast``, ``normal``, ``deep``), seeded from its own stream. What it
+maximises is the pairwise share mixed with the soft share of the score margins (weight
+``margin``; the game's profile sets the default): the margin separates actions that lead
+to the same ranks in most worlds. The game's default choice (its ``greedy`` bot's) is
+played unless the best action beats it by ``z`` standard errors of their paired difference
+(a few noisy worlds otherwise pick a worse action about as often as a better one;
+``docs/bots.md``, ``pimc``).
 
 ``expert:cheat=1`` is the *cheater*: the same bot valuing the true position instead of
 sampled worlds (all-seeing), the upper bound a fair bot is measured against. It reads
@@ -16,9 +20,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from kifu.bots.evaluate import LEVELS, default_action, evaluate
+from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
 from kifu.bots.search import Param, SearchBot
 from kifu.core.game import Action, State
+from kifu.core.rng import Rng
 
 
 class ExpertBot(SearchBot):
@@ -31,6 +36,9 @@ class ExpertBot(SearchBot):
         "z": Param(float, 1.0, 0.0, 10.0,
                    "standard errors of the paired difference by which the best action must "
                    "beat the default (the game's greedy choice) to be played instead"),
+        "margin": Param(float, 0.25, 0.0, 1.0,
+                        "weight of the soft score margin beside the pairwise share in what "
+                        "the bot maximises (0: the share alone)"),
         "cheat": Param(int, 0, 0, 1, "1: value the true position (all-seeing; a yardstick)"),
     }
 
@@ -38,21 +46,28 @@ class ExpertBot(SearchBot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        ev = evaluate(self.game, state, self.seat, level=self.params["level"],
-                      seed=self.rng.next64(), omniscient=bool(self.params["cheat"]))
-        acts = ev.actions
+        game, seat = self.game, self.seat
+        lvl = level_of(game, self.params["level"])
+        acts = candidates(game, state, self.profile, lvl.actions)  # the default first
         if len(acts) == 1:
-            return acts[0].action
-        best = acts[0]
-        pick = default_action(self.game, state, self.seat)
-        default = next((av for av in acts if av.action == pick), None)
-        if default is None or default is best:
-            return best.action
+            return acts[0]
+        rows, _ = sample_rows(game, state, seat, acts, lvl, Rng(self.rng.next64()),
+                              bool(self.params["cheat"]), self.params["margin"])
+        k = len(rows)
+        means = [sum(r[i] for r in rows) / k for i in range(len(acts))]
+        best = 0
+        for i, m in enumerate(means):
+            if m > means[best]:
+                best = i
+        if best == 0:
+            return acts[0]
         z = self.params["z"]
-        gain = best.value - default.value
-        if gain > 0 and (z == 0 or gain > z * default.diff_stderr):
-            return best.action
-        return default.action
+        diffs = [r[best] - r[0] for r in rows]
+        gain = means[best] - means[0]
+        if z == 0 or k < 2:
+            return acts[best]
+        var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
+        return acts[best] if gain > z * (var / k) ** 0.5 else acts[0]
 
 
 __all__ = ["ExpertBot"]

@@ -208,7 +208,8 @@ def _graph_t_exact(world: State, seat: int, actions: Sequence[Action]
 
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
-                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8}),
+                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
+                     expert={"margin": 1.0}),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact),
