@@ -58,7 +58,7 @@ from kifu.core.game import DEALER, Action, Bot, Game, State
 from kifu.core.rng import MASK64, Rng
 
 
-class Level(msgspec.Struct, frozen=True):
+class Level(msgspec.Struct, frozen=True, kw_only=True):
     """A budget: how many worlds, how far the exact solver may search, how many candidate
     actions are valued. A game's profile may scale the worlds (``Profile.levels``)."""
 
@@ -71,16 +71,19 @@ class Level(msgspec.Struct, frozen=True):
     visited counts, ends of the game included."""
     actions: int
     """Candidate actions valued (where the game ranks them; every legal one otherwise)."""
+    refine: int = 0
+    """The ``expert`` bot's second stage: this many more worlds for its best third of the
+    actions and the default choice (the evaluator itself uses ``worlds`` alone)."""
     cost: str
     """What a call costs, in words (docs/bots.md has the measured figures)."""
 
 
 LEVELS: dict[str, Level] = {
-    "fast": Level("fast", worlds=8, exact_nodes=400, actions=4,
+    "fast": Level(name="fast", worlds=8, exact_nodes=400, actions=4, refine=8,
                   cost="8 worlds x one rollout per candidate action"),
-    "normal": Level("normal", worlds=24, exact_nodes=2000, actions=6,
+    "normal": Level(name="normal", worlds=24, exact_nodes=2000, actions=6, refine=48,
                     cost="24 worlds x one rollout per candidate action"),
-    "deep": Level("deep", worlds=96, exact_nodes=30000, actions=12,
+    "deep": Level(name="deep", worlds=96, exact_nodes=30000, actions=12, refine=192,
                   cost="96 worlds x one rollout per candidate action"),
 }
 """The levels by name; ``normal`` is the default."""
