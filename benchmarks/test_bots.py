@@ -116,3 +116,59 @@ def test_time_per_decision(benchmark, gid, bot) -> None:
     median_ms, p95_ms = BOUNDS.get(bot, (MEDIAN_MS, P95_MS))
     assert info["cpu_median_ms"] <= median_ms, info
     assert info["cpu_p95_ms"] <= p95_ms, info
+
+
+POSITIONS = 8
+"""Positions per game for the evaluator's cost per level: the searched decisions of seat 0
+in seeded greedy games (``LADDER``), the first ``POSITIONS`` of them."""
+
+
+def evaluator_times(gid: str, level: str, positions: int = POSITIONS) -> list[float]:
+    """CPU milliseconds of :func:`kifu.bots.evaluate.evaluate` at ``level`` on seeded
+    positions of ``gid`` (the seat to move's evaluation, every candidate action valued)."""
+    from kifu.bots.evaluate import evaluate
+
+    game = load_game(gid)
+    players, rules = LADDER[gid]
+    variant = game.parse_rules(rules) if rules else None
+    out: list[float] = []
+    g = 0
+    while len(out) < positions and g < 20:
+        rng = Rng(f"bench-eval:{gid}:{g}")
+        state = game.new_state(players, variant)
+        bots = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(players)]
+        dealer = rng.fork(0)
+        while state.to_move is not None and len(out) < positions:
+            mover = state.to_move
+            if mover == DEALER:
+                state.push(game.chance_action(state, dealer))
+                continue
+            if len(state.legal_actions()) > 1 and len(state.history) % 3 == 0:
+                c0 = time.thread_time()
+                evaluate(game, state, mover, level=level, seed=len(out))
+                out.append(1000 * (time.thread_time() - c0))
+            state.push(bots[mover].choose(state))
+        g += 1
+    return out
+
+
+@pytest.mark.parametrize("level", ["fast", "normal", "deep"])
+@pytest.mark.parametrize("gid", sorted(LADDER))
+def test_evaluator_cost_per_level(benchmark, gid, level) -> None:
+    """What one evaluation costs at each level (docs/bots.md, "The evaluator"); no bound."""
+    found: dict = {}
+
+    def run() -> None:
+        found["cpu"] = evaluator_times(gid, level)
+
+    benchmark.group = f"evaluate: {level}"
+    benchmark.pedantic(run, rounds=1, warmup_rounds=0)
+    cpu = found["cpu"]
+    assert cpu, "no position evaluated"
+    base = anchor_ms()
+    info = {"positions": len(cpu), "cpu_median_ms": round(statistics.median(cpu), 2),
+            "cpu_p95_ms": round(percentile(cpu, 0.95), 2), "cpu_max_ms": round(max(cpu), 2),
+            "anchor_chess_perft4_ms": round(base, 1),
+            "cpu_median_per_anchor": round(statistics.median(cpu) / base, 4)}
+    benchmark.extra_info.update(players=LADDER[gid][0], level=level, **info)
+    print(f"\n{gid} evaluate {level}: {info}")
