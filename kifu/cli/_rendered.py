@@ -21,7 +21,7 @@ HELP = (
     '  diff      Compare two records, or a corpus under two rule sets.\n'
     '  games     List the games, their players, bots and rule variants.\n'
     '  html      Write a self-contained HTML viewer or puzzle page.\n'
-    '  match     Rank bots by playing them against each other, seats rotated.\n'
+    '  match     Rank bots by playing them against each other, seats permuted.\n'
     '  perft     Count the leaves of the action tree below a position.\n'
     '  play      Let bots play GAME from a seed and write the records.\n'
     '  puzzles   Make puzzles (see docs/puzzles.md).\n'
