@@ -53,7 +53,7 @@ from typing import Any
 
 import msgspec
 
-from kifu.bots.profiles import Profile, pairwise, profile, soft_margins
+from kifu.bots.profiles import Profile, pairwise, profile, soft_margins, tiebreak_keys
 from kifu.core.game import DEALER, Action, Bot, Game, State
 from kifu.core.rng import MASK64, Rng
 
@@ -126,11 +126,13 @@ class OutOfNodes(Exception):
 
 # --- the generic exact solver ----------------------------------------------------------------
 
-def shares(state: State) -> list[float]:
-    """Every seat's pairwise share at the end of the game (``state`` must be over)."""
+def shares(state: State, game_id: str | None = None) -> list[float]:
+    """Every seat's pairwise share at the end of the game (``state`` must be over), with
+    the tie-breaks of game ``game_id`` (:func:`kifu.bots.profiles.tiebreak_keys`)."""
     result = state.result()
     assert result is not None, "shares() of a game that is not over"
-    return [pairwise(result, s) for s in range(state.n)]
+    keys = tiebreak_keys(game_id, state) if game_id is not None else None
+    return [pairwise(result, s, keys) for s in range(state.n)]
 
 
 MAX_DEPTH = 200
@@ -142,7 +144,8 @@ class _Solver:
     """Expecti-max^n over the Game contract with a node budget and a table by ``key()``
     (a position met again on its own line, a cycle of passes, gives up: no value)."""
 
-    def __init__(self, nodes: int):
+    def __init__(self, nodes: int, game_id: str | None = None):
+        self.game_id = game_id
         self.left = nodes
         self.table: dict[Any, tuple[float, ...]] = {}
         self.open: set[Any] = set()
@@ -153,7 +156,7 @@ class _Solver:
             raise OutOfNodes
         mover = state.to_move
         if mover is None:
-            return tuple(shares(state))
+            return tuple(shares(state, self.game_id))
         key = state.key()
         hit = self.table.get(key)
         if hit is not None:
@@ -196,15 +199,15 @@ class _Solver:
         return out
 
 
-def solve_world(world: State, seat: int, actions: Sequence[Action], nodes: int
-                ) -> list[float] | None:
+def solve_world(world: State, seat: int, actions: Sequence[Action], nodes: int,
+                game_id: str | None = None) -> list[float] | None:
     """The exact expected share of ``seat`` after each of ``actions`` in ``world`` (every
     card known), by expecti-max^n (each seat maximises its own share; chance averaged;
     ties to the first action in legal order), or ``None`` past ``nodes`` nodes or at a
     chance node whose outcomes are not enumerable (a shuffle)."""
     if nodes <= 0:
         return None
-    solver = _Solver(nodes)
+    solver = _Solver(nodes, game_id)
     st = world.copy()
     out = []
     try:
@@ -240,12 +243,13 @@ def tree_size(state: State, rng: Rng, cap: int) -> int:
     return total
 
 
-def solve_position(world: State, seat: int, nodes: int) -> float | None:
+def solve_position(world: State, seat: int, nodes: int, game_id: str | None = None
+                   ) -> float | None:
     """The exact expected share of ``seat`` in ``world`` (as :func:`solve_world`)."""
     if nodes <= 0:
         return None
     try:
-        return _Solver(nodes).value(world.copy())[seat]
+        return _Solver(nodes, game_id).value(world.copy())[seat]
     except OutOfNodes:
         return None
 
@@ -276,7 +280,8 @@ class _Rollout:
         while True:
             mover = state.to_move
             if mover is None:
-                share = pairwise(state.result(), seat)  # type: ignore[arg-type]
+                share = pairwise(state.result(), seat,  # type: ignore[arg-type]
+                                 tiebreak_keys(self.game.id, state))
                 if margin:
                     return (1 - margin) * share + margin * leaf_share(state, self.profile,
                                                                       seat)
@@ -382,9 +387,9 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         exact_here = False
         if exact_ok:
             if actions:
-                values = solve_world(world, seat, actions, per_world)
+                values = solve_world(world, seat, actions, per_world, game.id)
             else:
-                v = solve_position(world, seat, per_world)
+                v = solve_position(world, seat, per_world, game.id)
                 values = None if v is None else [v]
             if values is None:
                 exact_ok = False  # the first world decides: the others are as large
@@ -415,7 +420,7 @@ def evaluate(game: Game, state: State, seat: int, *, level: str = "normal", seed
     (all-seeing)."""
     lvl = level_of(game, level)
     if state.to_move is None:
-        v = shares(state)[seat]
+        v = shares(state, game.id)[seat]
         return Evaluation(seat, v, 0.0, (), 1, True, omniscient, lvl.name)
     to_move = state.to_move == seat
     acts = candidates(game, state, profile(game.id), lvl.actions) if to_move else []
