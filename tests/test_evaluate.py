@@ -341,3 +341,36 @@ def test_expert_same_seed_same_game(gid):
     variant = game.parse_rules(spec)
     names = (["expert:level=fast", "greedy"] * n)[:n]
     assert play_actions(game, names, "e1", variant) == play_actions(game, names, "e1", variant)
+
+
+def test_tree_size_is_knuths_estimate():
+    """On a uniform tree every path gives the exact count (1 + 2 + 4 + 8 positions); past
+    the cap, or at a chance node that cannot be enumerated, it says "too large"."""
+    from kifu.bots.evaluate import tree_size
+    from tests.toy import TreeState
+
+    tree: dict = {}
+
+    def build(name: str, depth: int) -> None:
+        if depth == 3:
+            tree[name] = (None, 0)
+            return
+        tree[name] = (depth % 2, [(x, name + x, None) for x in "ab"])
+        for x in "ab":
+            build(name + x, depth + 1)
+
+    build("r", 0)
+    tree["root"] = tree.pop("r")
+    for seed in range(5):
+        assert tree_size(TreeState(tree), Rng(seed), 100) == 15
+    assert tree_size(TreeState(tree), Rng(0), 10) == 11
+    shuffle = {"root": (DEALER, [("x", "leaf", None)]), "leaf": (None, 0)}
+
+    class NoOutcomes(TreeState):
+        def chance_outcomes(self):
+            return None
+
+        def copy(self):
+            return NoOutcomes(self.tree, self.node)
+
+    assert tree_size(NoOutcomes(shuffle), Rng(0), 100) == 101
