@@ -75,16 +75,17 @@ class Level(msgspec.Struct, frozen=True, kw_only=True):
     """The ``expert`` bot's second stage: this many more worlds for its best third of the
     actions and the default choice (the evaluator itself uses ``worlds`` alone)."""
     cost: str
-    """What a call costs, in words (docs/bots.md has the measured figures)."""
+    """What a call costs (the median over five games' positions, 2026-11-28 at load 27-30;
+    docs/bots.md has the figures per game)."""
 
 
 LEVELS: dict[str, Level] = {
     "fast": Level(name="fast", worlds=8, exact_nodes=400, actions=4, refine=8,
-                  cost="8 worlds x one rollout per candidate action"),
+                  cost="8 worlds x one rollout per candidate; median 8-14 ms CPU a call"),
     "normal": Level(name="normal", worlds=24, exact_nodes=2000, actions=6, refine=48,
-                    cost="24 worlds x one rollout per candidate action"),
+                    cost="24 worlds x one rollout per candidate; median 22-54 ms CPU a call"),
     "deep": Level(name="deep", worlds=96, exact_nodes=30000, actions=12, refine=192,
-                  cost="96 worlds x one rollout per candidate action"),
+                  cost="96 worlds x one rollout per candidate; median 84-403 ms CPU a call"),
 }
 """The levels by name; ``normal`` is the default."""
 
