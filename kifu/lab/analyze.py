@@ -607,6 +607,12 @@ def value_judgement(game: Game, state: State, action: Action, *, level: str = LE
     (:func:`kifu.bots.evaluate.evaluate`): the position's value (its best action's), the
     value of the action played, the loss (at least 0, share units), the best actions with
     their values, the standard errors and the mark (:func:`value_mark`)."""
+    return _value(game, state, action, level=level, seed=seed)[0]
+
+
+def _value(game: Game, state: State, action: Action, *, level: str,
+           seed: int) -> tuple[Judgement, Action]:
+    """:func:`value_judgement`, and the best action."""
     seat = state.to_move
     assert seat is not None and seat >= 0
     ev = evaluate(game, state, seat, level=level, seed=seed)
@@ -631,7 +637,7 @@ def value_judgement(game: Game, state: State, action: Action, *, level: str = LE
         value_stderr=round(best.stderr, 4), played_stderr=round(mine.stderr, 4),
         loss_stderr=round(loss_se, 4), valued=valued, worlds=ev.worlds, exact=ev.exact,
         level=ev.level,
-    )
+    ), best.action
 
 
 BEST_SHOWN_VALUE = 3
@@ -645,20 +651,23 @@ def _knows_all(state: State, seat: int) -> bool:
         return False
 
 
-def seat_shares(game: Game, state: State, seat: int, *, level: str = LEVEL,
-                seed: int = 0) -> list[float]:
+def seat_shares(game: Game, state: State, seat: int, *, level: str = LEVEL, seed: int = 0,
+                first: Action | None = None) -> list[float]:
     """Every seat's expected pairwise share of ``state`` as ``seat`` sees it: the level's
-    worlds drawn from ``seat``'s information (the true position if it knows it whole),
-    each played on by the game's rollout policy (``kifu.bots.profiles``) to the end (or to
-    its horizon, then the profile's soft score margins). The chart of an analysed record:
-    the evaluator gives one seat's value, this gives every seat's at once in the same
-    worlds (so they add up to ``players / 2``)."""
+    worlds drawn from ``seat``'s information (the true position if it knows it whole), in
+    each ``first`` played (the mover's best action, if given), then the game's rollout
+    policy (``kifu.bots.profiles``) to the end (or to its horizon, then the profile's soft
+    score margins). The chart of an analysed record: the evaluator gives one seat's value,
+    this gives every seat's in the same worlds, so they add up to ``players / 2``; the
+    mover's share here estimates the same thing as the judgement's value (its best action
+    followed by the rollout policy, in other draws of its worlds), except where the
+    evaluator solved the position exactly."""
     lvl = level_of(game, level)
     prof = profile(game.id)
     n = state.n
     draw = ((lambda _r: state.copy()) if _knows_all(state, seat)
             else game.world_sampler(state, seat))
-    rng = Rng(seed ^ 0x5EA75)
+    rng = Rng(seed)
     play_rng = Rng(0)
     cls = game.bots.get(prof.rollout) or game.bots["random"]
     policy = [cls(s, play_rng) for s in range(n)]
@@ -666,7 +675,9 @@ def seat_shares(game: Game, state: State, seat: int, *, level: str = LEVEL,
     totals = [0.0] * n
     for _ in range(lvl.worlds):
         world = draw(rng)
-        play_rng.state = rng.next64()
+        play_rng.state = rng.next64() & MASK64
+        if first is not None:
+            world.push(first)
         decisions = 0
         while True:
             mover = world.to_move
@@ -839,9 +850,9 @@ def analyze_record(loc: Located | Record, *, file: str = "<record>", index: int 
             counts[mover][0] += 1
             if level is not None:
                 seed = ply_seed(limits.seed, i)
-                judgements.append(value_judgement(game, state, action, level=level,
-                                                  seed=seed))
-                shares = seat_shares(game, state, mover, level=level, seed=seed)
+                j, best = _value(game, state, action, level=level, seed=seed)
+                judgements.append(j)
+                shares = seat_shares(game, state, mover, level=level, seed=seed, first=best)
                 counts[mover][1] += 1
         d = (_decision(game, state, action, move, i, asked, limits, budget, setup.players)
              if asked else None)
