@@ -285,11 +285,11 @@ SHARE = "share"
 """The unit of the ``value`` judgement: the expected pairwise share
 (``kifu.bots.profiles.pairwise``)."""
 
-INACCURACY = 0.05
+INACCURACY = 0.10
 """A ``value`` loss from this many share points up is marked ``?!`` (inaccuracy)."""
-MISTAKE = 0.10
+MISTAKE = 0.20
 """... from this many up ``?`` (mistake)."""
-BLUNDER = 0.20
+BLUNDER = 0.30
 """... from this many up ``??`` (blunder)."""
 NOISE_Z = 2.0
 """A ``value`` mark is given only where the loss exceeds this many standard errors of the

@@ -26,7 +26,7 @@ import msgspec
 
 from kifu import games
 from kifu.core.executor import map_chunks
-from kifu.lab.analyze import LEVEL, VALUE, Limits, accuracy, analyze_record
+from kifu.lab.analyze import LEVEL, VALUE, Limits, accuracy, analyze_record, value_mark
 from kifu.lab.play import play_record
 from kifu.lab.stats import Interval, mean_ci, paired_difference_ci
 
@@ -93,10 +93,12 @@ def _chunk(args: tuple[str, list[int], str, str]) -> list[list[Row]]:
 
 
 def run(game_ids: Sequence[str], deals: int, *, seed: str = "34", level: str = LEVEL,
-        workers: int = 1, chunk: int = 2, progress: bool = False) -> list[Row]:
-    """Every deal of every game, played and judged (the same rows whatever the workers)."""
-    jobs = [(g, list(range(i, min(i + chunk, deals))), seed, level)
-            for g in game_ids for i in range(0, deals, chunk)]
+        workers: int = 1, chunk: int = 2, progress: bool = False, first: int = 0) -> list[Row]:
+    """Deals ``first`` .. ``first + deals - 1`` of every game, played and judged (the same
+    rows whatever the workers)."""
+    end = first + deals
+    jobs = [(g, list(range(i, min(i + chunk, end))), seed, level)
+            for g in game_ids for i in range(first, end, chunk)]
     out: list[Row] = []
     for k, rows in enumerate(map_chunks(_chunk, jobs, workers=workers), 1):
         for r in rows:
@@ -138,9 +140,11 @@ def summarize(rows: Sequence[Row], game_id: str,
         means[b] = [sum(r.losses) / len(r.losses) if r.losses else 0.0 for r in rs]
         accs = [accuracy(r.losses) or 100.0 for r in rs]
         marks: dict[str, int] = {}
-        for r in rs:
-            for m in r.marks:
-                marks[m] = marks.get(m, 0) + 1
+        for r in rs:  # from the losses, so the thresholds of this version count
+            for loss, se in zip(r.losses, r.stderrs, strict=True):
+                m = value_mark(loss, se)
+                if m is not None:
+                    marks[m] = marks.get(m, 0) + 1
         figs.append(BotFigure(b, sum(len(r.losses) for r in rs), mean_ci(means[b]),
                               mean_ci(accs), marks))
     gaps = [Gap(w, s, paired_difference_ci(means[w], means[s]))
@@ -177,23 +181,28 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kifu.lab.strength", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--first", type=int, default=0, help="the first deal's number (to extend a "
+                    "run: the rows of two runs with disjoint deals add up)")
     ap.add_argument("--games", default=",".join(RULES))
     ap.add_argument("--level", default=LEVEL)
     ap.add_argument("--seed", default="34")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the rows (JSON lines) to this file")
-    ap.add_argument("--rows", default=None, help="summarise the rows of this file instead")
+    ap.add_argument("--rows", default=None,
+                    help="summarise the rows of these files (comma-separated) instead")
     args = ap.parse_args(argv)
     game_ids = args.games.split(",")
     if args.rows:
-        with open(args.rows, encoding="utf-8") as f:
-            rows = [msgspec.json.decode(line, type=Row) for line in f if line.strip()]
+        rows = []
+        for name in args.rows.split(","):
+            with open(name, encoding="utf-8") as f:
+                rows += [msgspec.json.decode(line, type=Row) for line in f if line.strip()]
         game_ids = [g for g in game_ids if any(r.game == g for r in rows)]
     else:
         rows = []
         for g in game_ids:  # one game at a time, its rows kept as it ends
             got = run([g], args.deals, seed=args.seed, level=args.level,
-                      workers=args.workers, progress=True)
+                      workers=args.workers, progress=True, first=args.first)
             rows.extend(got)
             if args.json:
                 with open(args.json, "ab") as f:
