@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -93,7 +93,8 @@ def _chunk(args: tuple[str, list[int], str, str]) -> list[list[Row]]:
 
 
 def run(game_ids: Sequence[str], deals: int, *, seed: str = "34", level: str = LEVEL,
-        workers: int = 1, chunk: int = 2, progress: bool = False, first: int = 0) -> list[Row]:
+        workers: int = 1, chunk: int = 2, progress: bool = False, first: int = 0,
+        on_rows: Callable[[list[Row]], None] | None = None) -> list[Row]:
     """Deals ``first`` .. ``first + deals - 1`` of every game, played and judged (the same
     rows whatever the workers)."""
     end = first + deals
@@ -103,6 +104,8 @@ def run(game_ids: Sequence[str], deals: int, *, seed: str = "34", level: str = L
     for k, rows in enumerate(map_chunks(_chunk, jobs, workers=workers), 1):
         for r in rows:
             out.extend(r)
+            if on_rows is not None:
+                on_rows(r)
         if progress:
             print(f"  {k}/{len(jobs)} chunks", file=sys.stderr, flush=True)
     return out
@@ -199,14 +202,17 @@ def main(argv: list[str] | None = None) -> int:
                 rows += [msgspec.json.decode(line, type=Row) for line in f if line.strip()]
         game_ids = [g for g in game_ids if any(r.game == g for r in rows)]
     else:
+        def keep(deal_rows: list[Row]) -> None:  # each deal's rows as soon as it is judged
+            if args.json:
+                with open(args.json, "ab") as f:
+                    f.write(b"".join(msgspec.json.encode(r) + b"\n" for r in deal_rows))
+
         rows = []
         for g in game_ids:  # one game at a time, its rows kept as it ends
             got = run([g], args.deals, seed=args.seed, level=args.level,
-                      workers=args.workers, progress=True, first=args.first)
+                      workers=args.workers, progress=True, first=args.first,
+                      on_rows=keep)
             rows.extend(got)
-            if args.json:
-                with open(args.json, "ab") as f:
-                    f.write(b"".join(msgspec.json.encode(r) + b"\n" for r in got))
             print(format_summary(got, [g]), flush=True)
     print(format_summary(rows, game_ids))
     return 0
