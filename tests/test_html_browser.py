@@ -281,11 +281,18 @@ def test_an_analysed_record_shows_its_marks_and_chart(driver, tmp_path: Path) ->
     page = export(annotated)
     open_page(driver, page)
     blunders = driver.find_elements("css selector", "#moves .mark-blunder")
-    assert [b.text for b in blunders] == ["??"]
-    li = blunders[0].find_element("xpath", "./ancestor::button")
+    assert {b.text for b in blunders} == {"??"}
+    # the proven missed win (an exact question's ??), among the value judgement's blunders
+    (li,) = [b.find_element("xpath", "./ancestor::button") for b in blunders
+             if "tweak-this-turn: forced → no" in  # the value, not the [%value] token
+             b.find_element("xpath", "./ancestor::button").text]
     ply = int(li.get_attribute("data-ply"))
-    assert "tweak-this-turn: forced → no" in li.text  # the value, not the [%value] token
+    assert "best p0 !T p1" in li.text  # the [%best] the record holds, next to the one played
+    assert "every card known" in blunders[0].find_element(
+        "xpath", "./ancestor::ul | ./ancestor::ol").find_element(
+        "css selector", f'button[data-ply="{ply}"] .mark').get_attribute("title")
     assert "[%value" not in driver.find_element("id", "moves").text
+    assert "[%shares" not in driver.find_element("id", "moves").text
     chart = driver.find_element("id", "value-chart")
     assert chart.find_elements("css selector", "polyline")
     dot = chart.find_element("css selector", f'circle[data-ply="{ply}"]')

@@ -10,6 +10,8 @@ from kifu.cli.common import CliError, handle_errors
 from kifu.cli.options import QuestionCommand, option_inputs, output_option, quiet_option
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import (
+    LEVEL,
+    LEVELS,
     RECORDS_PER_CHUNK,
     TOWAI_CARDS,
     Job,
@@ -31,15 +33,21 @@ from kifu.notation.record import format_records
 
 
 @click.command("analyze", cls=QuestionCommand,
-               short_help="Judge the decisions of played records with the exact solvers.")
+               short_help="Judge every decision of played records from the player's seat.")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--index", type=click.IntRange(1), default=None, metavar="N",
               help="Only the Nth record of each file (1 = the first).")
 @click.option("--records", "which", type=click.Choice(["all"]), default=None,
               help="Every record of each file (the default).")
 @click.option("-Q", "--question", "spec", default=None, metavar="Q",
-              help="Ask only this question (e.g. double-dummy); default: the game's "
-                   "questions (docs/puzzles.md, Analysis).")
+              help="Ask only this question (e.g. double-dummy, or value for the judgement "
+                   "from the mover's information alone); default: value and the game's "
+                   "exact questions (docs/puzzles.md, Analysis).")
+@click.option("--level", type=click.Choice([*LEVELS, "off"]), default=LEVEL, show_default=True,
+              help="The evaluator's budget for the value judgement (off: only the exact "
+                   "questions).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="Seed of the value judgement's sampled worlds.")
 @click.option("--budget-nodes", type=click.IntRange(1), default=Limits().budget_nodes,
               show_default=True, help="Most positions one search may visit; a ply whose "
                                       "search needs more is not judged.")
@@ -61,14 +69,17 @@ from kifu.notation.record import format_records
 @executor_options(chunk_size=RECORDS_PER_CHUNK, unit="records")
 @quiet_option("No progress bar on stderr.")
 @handle_errors
-def analyze(files, index, which, spec, budget_nodes, budget_seconds, dd_cards, towai_cards,
-            every_ply, as_json, output, workers, dask, chunk_size, quiet) -> None:
-    """Replay each record of FILE... and, at every decision where one of the game's exact
-    questions applies, solve the position before the action and compare the action played
-    with the best: the value of the position and of the action, the best actions, the
-    loss, and a mark (?? a forced win thrown away, ? value lost, ! the only winning
-    action found). Prints the marked plies and a summary per seat; questions that see
-    every hand (double dummy) say so.
+def analyze(files, index, which, spec, level, seed, budget_nodes, budget_seconds, dd_cards,
+            towai_cards, every_ply, as_json, output, workers, dask, chunk_size, quiet) -> None:
+    """Replay each record of FILE... and judge every player decision with a choice from the
+    mover's information (the value judgement: the position's value and the played
+    action's in expected pairwise share, the loss with its standard error, the best
+    actions; marks ?! inaccuracy, ? mistake, ?? blunder where the loss is clear of the
+    sampling noise); where one of the game's exact questions applies, also solve the
+    position and compare (?? a forced win thrown away, ? value lost, ! the only winning
+    action found where the game's default choice would miss it). Prints the marked plies
+    and a summary per seat with an accuracy (0-100); questions that see every hand (double
+    dummy) say so.
 
     Example: kifu analyze games.kifu -o annotated.kifu
     """
@@ -88,7 +99,10 @@ def analyze(files, index, which, spec, budget_nodes, budget_seconds, dd_cards, t
         if index is not None and not any(j.file == display_name(path) for j in jobs):
             raise CliError(f"{display_name(path)}: there is no record #{index}")
     limits = Limits(dd_cards=dd_cards, towai_cards=towai_cards, budget_nodes=budget_nodes,
-                    budget_seconds=budget_seconds)
+                    budget_seconds=budget_seconds, level=None if level == "off" else level,
+                    seed=seed)
+    if spec == "value" and level == "off":
+        raise CliError("-Q value and --level off: nothing would be judged")
     report = output != "-"
     annotated = []
     with click.progressbar(length=len(jobs), label="records", file=sys.stderr,

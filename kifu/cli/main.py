@@ -21,7 +21,7 @@ from kifu import __version__
 # name -> (module, attribute, the short help of `kifu --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "analyze": ("kifu.cli.analyze", "analyze",
-                "Judge the decisions of played records with the exact solvers."),
+                "Judge every decision of played records from the player's seat."),
     "archive": ("kifu.cli.archive", "archive", "A SQLite archive of records and puzzles."),
     "diff": ("kifu.cli.diff", "diff", "Compare two records, or a corpus under two rule sets."),
     "games": ("kifu.cli.info", "games_cmd",

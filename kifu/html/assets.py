@@ -53,6 +53,7 @@ button:focus-visible, input:focus-visible, summary:focus-visible
 #plyinfo { flex: 1 1 100%; color: var(--muted); font-size: .9rem; line-height: 1.3;
   white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .chart svg { display: block; height: auto; max-width: 100%; max-height: 96px; }
+.share-chart svg { max-height: 230px; }
 .posline { font-size: .85rem; color: var(--muted); margin: 6px 0; }
 code, pre { font-family: "DejaVu Sans Mono", ui-monospace, Menlo, Consolas, monospace; }
 #position, .sheet code { display: block; background: var(--soft); border: 1px solid var(--line);
@@ -107,6 +108,8 @@ details.pos { margin: 6px 0; font-size: .85rem; }
 .mark { font-weight: 700; margin-left: .3em; }
 .mark-blunder { color: #b91c1c; }
 .mark-mistake { color: #c2410c; }
+.mark-dubious { color: #a16207; }
+.best { display: block; color: var(--ink); font-size: .8rem; margin-left: 2.6em; }
 .mark-good { color: #15803d; }
 .value { display: block; color: var(--muted); font-size: .8rem; margin-left: 2.6em; }
 details.chart-more { font-size: .8rem; color: var(--muted); }
@@ -156,6 +159,9 @@ REPLAY_JS = """
                      i * Number(marker.getAttribute("data-dx")));
       marker.setAttribute("x1", x);
       marker.setAttribute("x2", x);
+      var lo = marker.getAttribute("data-lo"), hi = marker.getAttribute("data-hi");
+      marker.setAttribute("visibility", lo !== null && (i < Number(lo) || i > Number(hi))
+                          ? "hidden" : "visible");
     });
     slider.setAttribute("aria-valuetext", "ply " + i + " of " + last);
     var said = "Ply " + i + " of " + last;

@@ -10,6 +10,7 @@ anything else.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from html import escape
@@ -19,9 +20,16 @@ from kifu.core.errors import KifuError
 from kifu.core.game import State
 from kifu.html import draw
 from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS, csp_hash, json_script
-from kifu.html.svg import fit, line_chart
+from kifu.html.svg import FONT, INK, MUTED, PALETTE, fit, line_chart
 from kifu.html.words import difficulty_words, question_words
-from kifu.notation.annotation import parse_values, without_tokens
+from kifu.notation.annotation import (
+    parse_best,
+    parse_markby,
+    parse_shares,
+    parse_values,
+    split_valued,
+    without_tokens,
+)
 from kifu.notation.puzzle import Checked, LocatedPuzzle, check_puzzle, puzzle_themes
 from kifu.notation.reader import Located
 from kifu.notation.record import Record
@@ -116,7 +124,10 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     plies = [_ply(state, seat, draw_fn, public)]
     keep_scores()
     moves = []
+    choice: list[bool] = []  # per move: a player's decision with two legal actions or more
     for i, (move, action) in enumerate(zip(rec.moves, actions, strict=True), 1):
+        mover = state.to_move
+        choice.append(mover is not None and mover >= 0 and len(state.legal_actions()) > 1)
         shown = draw.public_move(game.id, state, move.actor, move.text, seat)
         comment = move.comment if shown == move.text else None
         moves.append((i, move.actor, shown, comment, move.mark if shown == move.text else None))
@@ -135,12 +146,12 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
     items = ['<li><button type="button" data-ply="0" data-say="start">'
              '<span class="n">0</span>start</button></li>']
     for i, actor, text, comment, mark in moves:
-        values = parse_values(comment)
+        verdict = _verdict(actor, text, comment, mark)
+        words = _mark_words(mark, parse_markby(comment))
         comment = without_tokens(comment)
         c = f'<span class="comment">{esc(comment)}</span>' if comment else ""
-        c += "".join(f'<span class="value">{esc(v.question)}: {esc(v.value)} → '
-                     f"{esc(v.played)}</span>" for v in values)
-        m = (f'<span class="mark {MARK_CLASS.get(mark, "")}" title="{esc(MARK_WORDS[mark])}">'
+        c += verdict
+        m = (f'<span class="mark {MARK_CLASS.get(mark, "")}" title="{esc(words)}">'
              f"{esc(mark)}</span>") if mark else ""
         full = ""
         if len(text) > FOLD:  # a deal: its first word here, the whole text folded below
@@ -148,7 +159,7 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
             full = (f'<details class="full"><summary>the whole action ({len(text)} '
                     f'characters)</summary><code>{esc(text)}</code></details>')
             text = short
-        say = (f"{actor} {text}" + (f" {mark} ({MARK_WORDS[mark]})" if mark else "")
+        say = (f"{actor} {text}" + (f" {mark} ({words})" if mark else "")
                + (f", {comment}" if comment else ""))
         items.append(
             f'<li><button type="button" data-ply="{i}" data-say="{esc(say)}">'
@@ -162,8 +173,9 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
         chart = ('<div id="chart" class="chart">'
                  + line_chart(series, labels, title=f"{score_line[0]} over the game")
                  + "</div>")
-    values = value_chart(game.id, rec, setup.players, names,
-                         [m[4] for m in moves] if seat is not None else None)
+    values = (share_chart(rec, setup.players, names, choice) if seat is None else "") or \
+        value_chart(game.id, rec, setup.players, names,
+                    [m[4] for m in moves] if seat is not None else None)
     if values:  # an analysed record: its value chart under the picture, the score line folded
         chart = values + (f'<details class="chart-more"><summary>Score line</summary>{chart}'
                           "</details>" if chart else "")
@@ -212,9 +224,180 @@ def record_page(loc: Located | Record, *, seat: int | None = None, index: int = 
 MARK_WORDS = {"??": "a forced win thrown away", "?": "value lost",
               "!": "the only winning action", "!!": "brilliant", "!?": "interesting",
               "?!": "dubious"}
-MARK_CLASS = {"??": "mark-blunder", "?": "mark-mistake", "?!": "mark-mistake",
+VALUE_MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy"}
+"""The words of a mark the ``value`` judgement gave (``[%markby value]``)."""
+MARK_CLASS = {"??": "mark-blunder", "?": "mark-mistake", "?!": "mark-dubious",
               "!": "mark-good", "!!": "mark-good", "!?": "mark-good"}
-MARK_COLOUR = {"??": "#b91c1c", "?": "#ea580c", "!": "#15803d"}
+MARK_COLOUR = {"??": "#b91c1c", "?": "#ea580c", "?!": "#ca8a04", "!": "#15803d"}
+
+VALUE = "value"
+"""The judgement from the mover's information (``kifu analyze``; ``kifu.lab.analyze.VALUE``)."""
+
+
+def _mark_words(mark: str | None, by: str | None) -> str:
+    """A mark in words, with where it comes from (``[%markby Q]``)."""
+    if not mark:
+        return ""
+    if by == VALUE and mark in VALUE_MARK_WORDS:
+        return f"{VALUE_MARK_WORDS[mark]}: share lost, judged from the mover's information"
+    words = MARK_WORDS.get(mark, mark)
+    return f"{words} ({by}, every card known)" if by else words
+
+
+def _verdict(actor: str, text: str, comment: str | None, mark: str | None) -> str:
+    """The analysis of one move in the move list: each judgement's value before and after,
+    and at a marked move the best actions the record names (``[%best ...]``) with their
+    values next to the one played."""
+    values = parse_values(comment)
+    if not values:
+        return ""
+    best = parse_best(comment)
+    out = []
+    for v in values:
+        if v.question == VALUE:
+            line = (f'<span class="value">share (mover\'s view): {esc(v.value)} → '
+                    f"{esc(v.played)}</span>")
+        else:
+            line = (f'<span class="value">{esc(v.question)}: {esc(v.value)} → '
+                    f"{esc(v.played)}{esc(_zero_loss_words(v.question, v.value, v.played))}"
+                    "</span>")
+        out.append(line)
+        if mark and v.question in best:
+            acts, more = best[v.question]
+            shown = []
+            for a in acts:
+                act, val = split_valued(a)
+                shown.append(f"<b>{esc(act)}</b>" + (f" {val:.3f}" if val is not None else ""))
+            extra = f" (+{more} more)" if more else ""
+            played = (f"{esc(actor)} {esc(text)} {esc(v.played)}" if v.question == VALUE
+                      else f"{esc(actor)} {esc(text)}: {esc(v.played)}")
+            out.append(f'<span class="best">best {", ".join(shown)}{extra}; played '
+                       f"{played}</span>")
+    return "".join(out)
+
+
+def _zero_loss_words(question: str, value: str, played: str) -> str:
+    """The words of a worse answer that costs nothing in the question's unit (``kifu
+    analyze`` gives it no mark: ``possible p=0 -> no``), as `` (words)``; else ``""``."""
+    from kifu.lab.analyze import SCALES, ZERO_LOSS_NOTES
+
+    name = question.split(" ", 1)[0]
+    scale = SCALES.get(name)
+    if scale is None or value == played:
+        return ""
+    try:
+        worse = scale.key(played) < scale.key(value)
+        same = scale.worth(played, 2) == scale.worth(value, 2)
+    except (KifuError, ValueError, IndexError):
+        return ""
+    if not (worse and same):
+        return ""
+    return f" ({ZERO_LOSS_NOTES.get(name, 'a worse answer at no cost')})"
+
+
+CHART_W, CHART_H = 640, 230
+"""The size of the "who is winning" chart (SVG units; it scales to the column's width)."""
+
+
+def share_chart(rec: Record, players: int, names: list[str], choice: list[bool]) -> str:
+    """The "who is winning" chart of a record analysed with the ``value`` judgement: each
+    seat's expected pairwise share (``[%shares ...]``: 1 = ahead of everyone, 0.5 = even,
+    0 = behind all) at every judged decision, as the player to move sees it, drawn at the
+    position it values (the one before the move); over the judged span only, a line broken
+    where a decision with a choice was not judged. A dot per marked move (a click goes to
+    it); a dashed marker follows the ply shown. Empty when the record holds no shares."""
+    points: list[tuple[int, list[float]]] = []  # (position index, shares)
+    for i, m in enumerate(rec.moves, 1):
+        sh = parse_shares(m.comment)
+        if sh is not None and len(sh) == players:
+            points.append((i - 1, sh))
+    if not points:
+        return ""
+    lo, hi = points[0][0], points[-1][0]
+    left, right, top, bottom = 52, 12, 40, 40
+    width, height = CHART_W, CHART_H
+    plot_w, plot_h = width - left - right, height - top - bottom
+    dx = plot_w / max(1, hi - lo)
+
+    def x_of(p: int) -> float:
+        return left + (p - lo) * dx
+
+    def y_of(v: float) -> float:
+        return top + plot_h * (1 - max(0.0, min(1.0, v)))
+
+    def t(x: float, y: float, s: object, size: int = 11, fill: str = MUTED,
+          anchor: str = "start", extra: str = "") -> str:
+        return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" '
+                f'text-anchor="{anchor}"{extra}>{esc(s)}</text>')
+
+    title = "Who is winning: each seat's expected share, as the player to move sees it"
+    body = [t(left, 14, title, 12, INK),
+            f'<rect x="{left}" y="{top}" width="{plot_w:.1f}" height="{plot_h}" '
+            'fill="#fafbfc" stroke="#d0d7de" stroke-width="0.6"/>']
+    for v in (0, 0.25, 0.5, 0.75, 1):
+        y = y_of(v)
+        dash = "" if v in (0, 1) else ' stroke-dasharray="2 3"'
+        body.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w:.1f}" y2="{y:.1f}" '
+                    f'stroke="{"#8c959f" if v == 0.5 else "#d0d7de"}" stroke-width="0.6"{dash}/>')
+        body.append(t(left - 5, y + 4, f"{v:g}", 10, anchor="end"))
+    body.append(t(14, top + plot_h / 2, "expected share", 10, anchor="middle",
+                  extra=f' transform="rotate(-90 14 {top + plot_h / 2:.1f})"'))
+    body.append(t(left, 29, "1 = ahead of every other seat, 0.5 = even, 0 = behind all",
+                  10))
+    step = max(1, round((hi - lo) / 8))
+    for p in range(lo, hi + 1, step):
+        body.append(f'<line x1="{x_of(p):.1f}" y1="{top + plot_h}" x2="{x_of(p):.1f}" '
+                    f'y2="{top + plot_h + 4}" stroke="#8c959f" stroke-width="0.6"/>')
+        body.append(t(x_of(p), top + plot_h + 15, p, 10, anchor="middle"))
+    body.append(t(left + plot_w / 2, height - 6, "ply (position before the judged move); "
+                  "only the judged span is drawn", 10, anchor="middle"))
+    # runs of points not separated by an unjudged decision with a choice
+    runs: list[list[tuple[int, list[float]]]] = [[points[0]]]
+    for prev, cur in itertools.pairwise(points):
+        gap = any(choice[j] for j in range(prev[0] + 1, cur[0]))  # moves prev+2 .. cur
+        if gap:
+            runs.append([cur])
+        else:
+            runs[-1].append(cur)
+    legend_x = width - right
+    for k in reversed(range(players)):
+        label = f"p{k}" + (f" {fit(names[k], 10)}" if k < len(names) and names[k] else "")
+        legend_x -= 22 + 6.2 * len(label)
+        body.append(f'<rect x="{legend_x:.1f}" y="24" width="12" height="3" '
+                    f'fill="{PALETTE[k % len(PALETTE)]}"/>')
+        body.append(t(legend_x + 15, 29, label, 10, INK))
+    for k in range(players):
+        colour = PALETTE[k % len(PALETTE)]
+        label = f"p{k}" + (f" {names[k]}" if k < len(names) and names[k] else "")
+        for run in runs:
+            if len(run) == 1:
+                p, sh = run[0]
+                body.append(f'<circle cx="{x_of(p):.1f}" cy="{y_of(sh[k]):.1f}" r="1.8" '
+                            f'fill="{colour}"><title>{esc(label)}: {sh[k]:g}</title></circle>')
+                continue
+            pts = " ".join(f"{x_of(p):.1f},{y_of(sh[k]):.1f}" for p, sh in run)
+            body.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" '
+                        f'stroke-width="2" stroke-linejoin="round"><title>{esc(label)}'
+                        "</title></polyline>")
+    for i, m in enumerate(rec.moves, 1):
+        sh = parse_shares(m.comment)
+        if m.mark in MARK_COLOUR and sh is not None and m.actor.startswith("p"):
+            s = int(m.actor[1:])
+            if s < players:
+                words = _mark_words(m.mark, parse_markby(m.comment))
+                body.append(
+                    f'<circle cx="{x_of(i - 1):.1f}" cy="{y_of(sh[s]):.1f}" r="4.5" '
+                    f'fill="{MARK_COLOUR[m.mark]}" stroke="#fff" stroke-width="1.2" '
+                    f'data-ply="{i}"><title>ply {i}: {esc(m.actor)} {esc(m.text)} {m.mark} '
+                    f"({esc(words)})</title></circle>")
+    body.append(f'<line id="value-marker" class="chart-marker" x1="{left}" y1="{top}" '
+                f'x2="{left}" y2="{top + plot_h}" stroke="{INK}" stroke-width="1" '
+                f'stroke-dasharray="3 2" data-x0="{left - lo * dx:.4f}" data-dx="{dx:.4f}" '
+                f'data-lo="{lo}" data-hi="{hi}"/>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'width="100%" role="group" aria-label="{esc(title)}" font-family="{esc(FONT)}">'
+           + "".join(body) + "</svg>")
+    return f'<div id="value-chart" class="chart share-chart">{svg}</div>'
 
 
 def value_chart(game_id: str, rec: Record, players: int, names: list[str],

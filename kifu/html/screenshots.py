@@ -219,6 +219,7 @@ def shoot_analysis(driver: Any, out: Path, root: Path = ROOT) -> list[Path]:
     driver.find_element("css selector", "#value-chart svg")
     shots = [out / "analysis-desktop.png"]
     driver.save_screenshot(str(shots[0]))
+    shots += shoot_game_analyses(driver, out, root)
     puzzles = mine_record(loc, file=f"fixtures/tweak/{src.name}")
     sheet = out / "puzzles.html"
     sheet.write_text(puzzle_page([LocatedPuzzle(p, "mined", k)
@@ -237,7 +238,32 @@ def shoot_analysis(driver: Any, out: Path, root: Path = ROOT) -> list[Path]:
         }}
         art.scrollIntoView();""")
     shots.append(out / "puzzle-desktop.png")
-    driver.save_screenshot(str(shots[1]))
+    driver.save_screenshot(str(shots[-1]))
+    return shots
+
+
+def shoot_game_analyses(driver: Any, out: Path, root: Path = ROOT) -> list[Path]:
+    """``OUT/analysis-<game>-desktop.png``, every game: its known-mistake fixture
+    (``fixtures/<game>/mistake-*.kifu``) analysed at the default level, opened at the
+    mistake and scrolled to show the "who is winning" chart with the controls above it."""
+    from kifu.lab.analyze import analyze_record
+
+    shots = []
+    for gid in games.ids():
+        for src in sorted((root / "fixtures" / gid).glob("mistake-*.kifu"))[:1]:
+            (loc,) = read_records(src.read_text(encoding="utf-8"), path=str(src))
+            analysis = analyze_record(loc, file=src.name)
+            text = loc.record.comment or ""
+            ply = int(text.split("known mistake at ply ", 1)[1].split(":", 1)[0])
+            page = out / f"analysis-{gid}.html"
+            page.write_text(record_page(analysis.record, ply=ply), encoding="utf-8")
+            driver.get(page.resolve().as_uri())
+            chart = driver.find_element("css selector", "#value-chart svg")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'end'});"
+                                  "window.scrollBy(0, 12);", chart)
+            png = out / f"analysis-{gid}-desktop.png"
+            driver.save_screenshot(str(png))
+            shots.append(png)
     return shots
 
 
