@@ -235,6 +235,21 @@ def simulate(game_id: str, players: int, games_count: int, seed: int, rules: Seq
     return Simulation(setup, seed, games_count, total.sets, total.pairs, total.texts)
 
 
+def from_rows(setup: Setup, seed: int, rows: Sequence[Sequence[GameRow]]) -> Simulation:
+    """A :class:`Simulation` of games already played: ``rows[r][i]`` is game ``i`` under
+    rule set ``r`` (paired by ``i``; the tests pair independent games this way to see what
+    a report calls when nothing changes)."""
+    layout = Layout.of(setup.game, setup.players)
+    total = Chunk([SetStats.empty(layout) for _ in setup.rules],
+                  [PairStats.empty(layout) for _ in pairs_of(setup)])
+    count = len(rows[0])
+    for i in range(count):
+        values = [st.add(layout, rs[i]) for st, rs in zip(total.sets, rows, strict=True)]
+        for p, (a, b) in enumerate(pairs_of(setup)):
+            total.pairs[p].add(values[a], values[b], rows[a][i], rows[b][i])
+    return Simulation(setup, seed, count, total.sets, total.pairs)
+
+
 def records_text(sim: Simulation) -> str:
     """Every record of a simulation (asked with ``records=True``), rule set after rule set,
     one blank line apart: the corpus of ``kifu simulate -o``."""
@@ -1142,6 +1157,7 @@ __all__ = [
     "confirm",
     "format_figure",
     "format_text",
+    "from_rows",
     "metric_infos",
     "play_game",
     "records_text",
