@@ -165,3 +165,32 @@ def test_players_default_to_the_usual_count():
     import json
 
     assert json.loads(r.stdout)["players"] == 4
+
+
+def test_decisiveness_by_the_evaluator_is_its_definition():
+    # at each tenth of the game (the next seat's turn when the dealer is to act), the
+    # eventual winner's expected pairwise share from its own information; settled from the
+    # first tenth after which it stays >= 0.8; 1.0 when the last tenth is below
+    from kifu.bots.evaluate import evaluate
+    from kifu.lab.quality import SETTLED, settled_by_evaluator
+
+    game = games.get("graph-t")
+    state, _ = lab.play_game(game, ["greedy"] * 3, 4, None)
+    winners = [s for s, r in enumerate(state.result().ranks) if r == 1]
+    mask = sum(1 << s for s in winners)
+    plies = len(state.history)
+    shares = []
+    for k in range(1, 10):
+        at = plies * k // 10
+        replay = game.new_state(3)
+        for a in state.history[:at]:
+            replay.apply(a)
+        while replay.to_move == -1:
+            replay.apply(state.history[len(replay.history)])
+        shares.append(max(evaluate(game, replay, s, level="fast", seed=7 * 16 + k).value
+                          for s in winners) if replay.to_move is not None else 1.0)
+    below = [k for k in range(1, 10) if shares[k - 1] < SETTLED]
+    expected = (below[-1] + 1) / 10 if below else 0.1
+    assert settled_by_evaluator("graph-t", state, mask, "fast", seed=7) == expected
+    _, quality, _ = measure("graph-t", state, "fast", 7)
+    assert quality[3] == expected

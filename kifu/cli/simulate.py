@@ -97,6 +97,10 @@ def _progress(label: str, total: int, quiet: bool) -> Iterator[Callable[[int], N
 @click.option("--confirm", is_flag=True,
               help="Re-run every called change on the next block of seeds (as many games) "
                    "and say whether it replicates.")
+@click.option("--decisiveness", type=click.Choice(["score", "fast", "normal", "deep"]),
+              default="score", show_default=True,
+              help="How decisiveness is judged: by the score leader, or by the evaluator "
+                   "(kifu.bots.evaluate) at this level, at each tenth of every game (costly).")
 @click.option("--family", type=click.Choice(["holm", "bh"]), default="holm",
               show_default=True,
               help="How calls are controlled over the report: Holm (any false call at most "
@@ -120,9 +124,9 @@ def _progress(label: str, total: int, quiet: bool) -> Iterator[Callable[[int], N
 @quiet_option("No progress bar and no archive summary: the report only.")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="seeds")
 @handle_errors
-def simulate(game_name, players, count, seed, rules, sets, sweep, target, confirm, family,
-             bots, cards, max_plies, as_json, output, db, html, quiet, workers, dask,
-             chunk_size) -> None:
+def simulate(game_name, players, count, seed, rules, sets, sweep, target, confirm,
+             decisiveness, family, bots, cards, max_plies, as_json, output, db, html, quiet,
+             workers, dask, chunk_size) -> None:
     """Play GAME with bots under each rule set, game i from seed SEED+i under every one
     (paired: the same deal wherever the rules allow), and report per rule set the lengths,
     scores, margins, seat win rates with a seat-fairness test and the game's own events;
@@ -183,7 +187,8 @@ def simulate(game_name, players, count, seed, rules, sets, sweep, target, confir
     with _progress(f"simulating {game.id}", count, quiet) as tick:
         sim = lab.simulate(game.id, players, count, seed, specs, names, max_plies=max_plies,
                            records=records, workers=workers, dask=dask,
-                           chunk_size=chunk_size, on_progress=tick, pairs=pairs)
+                           chunk_size=chunk_size, on_progress=tick, pairs=pairs,
+                           decisiveness=None if decisiveness == "score" else decisiveness)
     report = lab.analyse(sim, family)
     if sweep is not None:
         from kifu.lab.sweep import answer

@@ -15,9 +15,12 @@ Per game (one line each in :data:`QUALITY`):
 - ``close``: 1 when the final margin (first minus second score) is at most the game's
   :data:`CLOSE` amount;
 - ``decisiveness``: the share of the game played before the eventual winner leads (shared
-  or alone) from there to the end; 0 = led from the start, 1 = settled only at the end
-  (by the score leader; ``--decisiveness evaluator`` is not offered, see
-  docs/designers.md);
+  or alone) from there to the end; 0 = led from the start, 1 = settled only at the end.
+  By the score leader by default; with ``--decisiveness fast`` (or ``normal``, ``deep``)
+  by the evaluator of ``kifu.bots.evaluate`` instead (:func:`settled_by_evaluator`): at
+  each tenth of the game, the eventual winner's expected pairwise share from its own
+  information; the game is settled from the first tenth after which that share stays at
+  least :data:`SETTLED`;
 - ``decisions``: actions chosen by a seat (not the dealer);
 - ``branching``: the mean number of legal actions at a seat's decision;
 - ``forced``: decisions with a single legal action.
@@ -58,6 +61,12 @@ CLOSE: dict[str, int] = {
     "alice": 1,  # story points
 }
 """The largest final margin counted as a close finish, in each game's score unit."""
+
+SETTLED = 0.8
+"""The evaluator's expected pairwise share above which the eventual winner counts as
+settled (0.8: expected ahead of four in five of the others)."""
+CHECKPOINTS = 10
+"""The evaluator looks at the game after each tenth of its plies."""
 
 USUAL_PLAYERS: dict[str, int] = {"tweak": 3, "graph-t": 3, "towai": 4, "lianxian": 3,
                                  "alice": 4}
@@ -115,11 +124,45 @@ def _leaders(scores: tuple[int, ...]) -> int:
     return mask
 
 
-def measure(game_id: str, state: State) -> tuple[tuple[int, ...], tuple[float | None, ...],
-                                                 tuple[int, ...]]:
+def settled_by_evaluator(game_id: str, state: State, winners: int, level: str,
+                         seed: int = 0) -> float:
+    """When the evaluator saw the winner coming: the share of the game (a multiple of
+    1/:data:`CHECKPOINTS`) from which, at every later checkpoint, some eventual winner
+    (``winners``: a seat mask) has an expected pairwise share of at least :data:`SETTLED`
+    from its own information (``kifu.bots.evaluate.evaluate`` at ``level``, seeded by
+    ``seed`` and the checkpoint); 1.0 when it is not settled before the end. A checkpoint
+    where the dealer is to act looks at the next seat's turn."""
+    from kifu.bots.evaluate import evaluate
+
+    game = games.get(game_id)
+    plies = len(state.history)
+    replay = type(state)(state.n, state.variant)  # type: ignore[call-arg]
+    seats = [s for s in range(state.n) if winners >> s & 1]
+    done = 0
+    values: list[float] = []
+    for k in range(1, CHECKPOINTS):
+        target = plies * k // CHECKPOINTS
+        while done < target or (replay.to_move == DEALER and done < plies):
+            replay.push(state.history[done])
+            done += 1
+        if replay.to_move is None:
+            values.append(1.0)
+            continue
+        values.append(max(evaluate(game, replay, s, level=level, seed=seed * 16 + k).value
+                          for s in seats))
+    for k in range(len(values), 0, -1):  # the last checkpoint where it was not settled
+        if values[k - 1] < SETTLED:
+            return (k + 1) / CHECKPOINTS
+    return 1 / CHECKPOINTS
+
+
+def measure(game_id: str, state: State, evaluator: str | None = None, seed: int = 0,
+            ) -> tuple[tuple[int, ...], tuple[float | None, ...], tuple[int, ...]]:
     """The turn order, the :data:`QUALITY` values (in order; ``None`` where undefined: a
     game without a result) and the count of each :func:`action_kinds` by the seats, for
-    the game played in ``state`` (its history replayed on a fresh state)."""
+    the game played in ``state`` (its history replayed on a fresh state). With
+    ``evaluator`` (a level of ``kifu.bots.evaluate``), decisiveness is the evaluator's
+    (:func:`settled_by_evaluator`, seeded by ``seed``)."""
     kinds = action_kinds(game_id)
     index = {k: i for i, k in enumerate(kinds)}
     counts = [0] * len(kinds)
@@ -173,6 +216,8 @@ def measure(game_id: str, state: State) -> tuple[tuple[int, ...], tuple[float | 
     while settled > 0 and leaders[settled - 1] & winners:
         settled -= 1
     decisive = settled / plies
+    if evaluator is not None:
+        decisive = settled_by_evaluator(game_id, state, winners, evaluator, seed)
     quality = (float(lead_changes), comeback, close, decisive, float(decisions), branching,
                float(forced))
     return order, quality, tuple(counts)
@@ -200,6 +245,7 @@ __all__ = [
     "action_kinds",
     "measure",
     "notes",
+    "settled_by_evaluator",
     "standing",
     "turn_order",
 ]

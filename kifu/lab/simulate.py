@@ -70,6 +70,7 @@ class Setup(msgspec.Struct, frozen=True):
     max_plies: int = MAX_PLIES
     records: bool = False
     pairs: tuple[tuple[int, int], ...] = ()
+    decisiveness: str | None = None
 
 
 class GameRow(msgspec.Struct, array_like=True, gc=False):
@@ -109,14 +110,15 @@ def play_game(game: Game, bots: Sequence[str], seed: int | str, variant: Variant
 
 
 def row_of(game: Game, state: State, seed: int, *, capped: bool = False,
-           text: str | None = None) -> GameRow:
-    """The :class:`GameRow` of a played (or replayed) game."""
+           text: str | None = None, evaluator: str | None = None) -> GameRow:
+    """The :class:`GameRow` of a played (or replayed) game; with ``evaluator`` (a level of
+    ``kifu.bots.evaluate``) its decisiveness is the evaluator's."""
     from kifu.lab.quality import measure
 
     module = games.metrics_of(game.id)
     counts = module.metrics(state)
     result = state.result()
-    order, quality, kinds = measure(game.id, state)
+    order, quality, kinds = measure(game.id, state, evaluator, seed)
     return GameRow(seed, len(state.history), capped,
                    None if result is None else tuple(result.scores),
                    None if result is None else tuple(result.ranks),
@@ -156,7 +158,10 @@ def _chunk(job: tuple[Setup, list[int]]) -> Chunk:
                     headers={"Seed": str(seed)}))
                 assert out.texts is not None
                 out.texts[r].append(text)
-            row = row_of(game, state, seed, capped=capped)
+            if setup.decisiveness is None:
+                row = row_of(game, state, seed, capped=capped)
+            else:
+                row = row_of(game, state, seed, capped=capped, evaluator=setup.decisiveness)
             rows.append(row)
             values.append(out.sets[r].add(layout, row))
         for p, (a, b) in enumerate(pairs):
@@ -205,10 +210,13 @@ def simulate(game_id: str, players: int, games_count: int, seed: int, rules: Seq
              bots: Sequence[str], *, max_plies: int = MAX_PLIES, records: bool = False,
              workers: int = 1, dask: str | None = None, chunk_size: int = GAMES_PER_CHUNK,
              on_progress: Callable[[int], None] | None = None,
-             pairs: Sequence[tuple[int, int]] = ()) -> Simulation:
+             pairs: Sequence[tuple[int, int]] = (), decisiveness: str | None = None,
+             ) -> Simulation:
     """Play ``games_count`` games (seeds ``seed``, ``seed + 1``, ...) under every rule set
     of ``rules`` (specs, e.g. from :func:`rule_sets`) and compare ``pairs`` (every pair by
-    default). ``on_progress(k)`` is told of each chunk of ``k`` seeds done, in order."""
+    default). ``on_progress(k)`` is told of each chunk of ``k`` seeds done, in order.
+    ``decisiveness``: a level of ``kifu.bots.evaluate`` to measure decisiveness by the
+    evaluator (None: by the score leader)."""
     game = games.get(game_id)
     game.check_players(players)
     if games_count < 1:
@@ -220,8 +228,14 @@ def simulate(game_id: str, players: int, games_count: int, seed: int, rules: Seq
         raise VariantError("simulate needs at least one rule set")
     for spec in specs:  # a variant the player count cannot play is refused before any game
         game.new_state(players, game.parse_rules(spec))
+    if decisiveness is not None:
+        from kifu.bots.evaluate import LEVELS
+
+        if decisiveness not in LEVELS:
+            raise VariantError(f"--decisiveness {decisiveness!r}: score or an evaluator level "
+                               f"({', '.join(LEVELS)})")
     setup = Setup(game.id, players, check_bots(game, players, bots), specs, max_plies, records,
-                  tuple((int(a), int(b)) for a, b in pairs))
+                  tuple((int(a), int(b)) for a, b in pairs), decisiveness)
     layout = Layout.of(game.id, players)
     jobs = ((setup, list(range(seed + k, seed + min(k + chunk_size, games_count))))
             for k in range(0, games_count, chunk_size))
@@ -722,6 +736,7 @@ class SimulationReport(msgspec.Struct, frozen=True):
     family: Family | None = None
     confirmation: Confirmation | None = None
     sweep: Sweep | None = None
+    decisiveness: str = "score"
 
 
 def simulate_json_schema() -> dict[str, Any]:
@@ -961,7 +976,8 @@ def analyse(sim: Simulation, method: str = "holm") -> SimulationReport:
                                                 strict=True)]
     hists = [histogram(h, [st.hists[h] for st in sim.sets]) for h in HISTOGRAMS]
     return SimulationReport(FORMAT, gid, n, sim.games, sim.seed, list(setup.bots),
-                            setup.max_plies, specs, infos, sets, comparisons, hists, fam)
+                            setup.max_plies, specs, infos, sets, comparisons, hists, fam,
+                            decisiveness=setup.decisiveness or "score")
 
 
 def compare(game_id: str, players: int, a: int, b: int, specs: Sequence[str],
@@ -1001,7 +1017,8 @@ def confirm(sim: Simulation, report: SimulationReport, *, games_count: int | Non
     wanted = sorted({pairs[k] for k, _ in calls})
     fresh = simulate(setup.game, setup.players, count, start, setup.rules, setup.bots,
                      max_plies=setup.max_plies, workers=workers, dask=dask,
-                     chunk_size=chunk_size, on_progress=on_progress, pairs=wanted)
+                     chunk_size=chunk_size, on_progress=on_progress, pairs=wanted,
+                     decisiveness=setup.decisiveness)
     layout = Layout.of(setup.game, setup.players)
     infos = {i.name: i for i in report.metrics}
     where = {pair: p for p, pair in enumerate(wanted)}
@@ -1066,6 +1083,9 @@ def format_text(report: SimulationReport) -> str:
     out = [f"kifu simulate {report.game}: {report.players} players, {report.games} game(s) "
            f"per rule set (seeds {report.seed}..{last}), bots {', '.join(report.bots)}"]
     out += [f"{x} = {spec}" for x, spec in zip(letters, report.rules, strict=True)]
+    if report.decisiveness != "score":
+        out.append(f"decisiveness by the evaluator (level {report.decisiveness}, the eventual "
+                   f"winner's expected share from its own information, at each tenth)")
     for x, rs in zip(letters, report.rule_sets, strict=True):
         out += [f"note ({x}): {note}" for note in rs.notes]
     out.append("")
