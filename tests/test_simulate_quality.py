@@ -127,7 +127,8 @@ def test_sweep_is_paired_and_finds_its_target():
     rep = sweep.answer(lab.analyse(sim), "rounds", values, "plies>=1")
     sw = rep.sweep
     assert [c.b for c in rep.comparisons] == [1, 2] and all(c.a == 0 for c in rep.comparisons)
-    assert sw.first_meeting == "1" and [t.meets for t in sw.targets] == [True] * 3
+    assert sw.meeting == values and [t.meets for t in sw.targets] == [True] * 3
+    assert sw.closest == "1"  # the nearest mean to plies >= 1
     # every value on the same seeds: each value's games are those of a plain simulation
     alone = lab.analyse(lab.simulate("tweak", 2, 20, 1, [specs[1]], ["greedy"]))
     assert alone.rule_sets[0].metrics == rep.rule_sets[1].metrics
@@ -136,15 +137,18 @@ def test_sweep_is_paired_and_finds_its_target():
     assert means[0] < means[1] < means[2]
     goal = (means[0] + means[1]) / 2
     rep2 = sweep.answer(lab.analyse(sim), "rounds", values, f"plies>={goal:.4f}")
-    assert rep2.sweep.first_meeting == "2"
+    assert rep2.sweep.meeting == ["2", "4"] and rep2.sweep.closest == "2"
     assert rep2.sweep.crossing == pytest.approx(1.5, abs=0.01)
     # "surely": the whole interval past the target
     assert [t.surely for t in rep2.sweep.targets] == [
         t.mean.low >= goal for t in rep2.sweep.targets]
-    assert sweep.answer(lab.analyse(sim), "rounds", values,
-                        "plies<=0").sweep.first_meeting is None
+    assert sweep.answer(lab.analyse(sim), "rounds", values, "plies<=0").sweep.closest is None
+    # plies <= a goal between 2 and 4 rounds: 1 and 2 rounds meet it, 2 is nearest
+    goal2 = (means[1] + means[2]) / 2
+    rep3 = sweep.answer(lab.analyse(sim), "rounds", values, f"plies<={goal2:.4f}")
+    assert rep3.sweep.meeting == ["1", "2"] and rep3.sweep.closest == "2"
     text = lab.format_text(rep2)
-    assert "first value meeting plies>=" in text and "cross the target near rounds=1.5" in text
+    assert "the value that hits plies>=" in text and "cross the target near rounds=1.5" in text
 
 
 def test_cli_sweep_table_and_target():

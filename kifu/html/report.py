@@ -396,10 +396,11 @@ def simulation_page(report: SimulationReport) -> str:
         sw = report.sweep
         parts.append(f"<h2>Sweep of {esc(sw.field)}</h2>")
         if sw.target is not None:
-            answer = (f"first value meeting it: {sw.field}={sw.first_meeting}"
-                      if sw.first_meeting is not None else "no value meets it")
-            if sw.first_surely is not None and sw.first_surely != sw.first_meeting:
-                answer += f"; first whose whole interval meets it: {sw.field}={sw.first_surely}"
+            answer = (f"the value that hits it: {sw.field}={sw.closest} (of those meeting it, "
+                      "the nearest the target" + ("; its whole interval meets it)"
+                                                  if sw.closest in sw.surely else
+                                                  "; its interval reaches past it)")
+                      if sw.closest is not None else "no value meets it")
             if sw.crossing is not None:
                 answer += f"; the means cross it near {sw.field}={sw.crossing:g}"
             parts.append(f'<p>Target <code>{esc(sw.target)}</code>: {esc(answer)}.</p>')

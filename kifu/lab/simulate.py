@@ -705,16 +705,18 @@ class TargetValue(msgspec.Struct, frozen=True):
 class Sweep(msgspec.Struct, frozen=True):
     """``--sweep FIELD=V1,V2,...``: rule set ``k`` is the first rule set with ``field`` set
     to ``values[k]``; each value is compared with the first. With ``--target``: the
-    target (``plies<=80``), each value's figure, the first value whose mean meets it, the
-    first whose whole interval does, and where a numeric field crosses it between two
-    values (linear interpolation of the means)."""
+    target (``plies<=80``), each value's figure, the values whose mean meets it
+    (``meeting``) and whose whole interval does (``surely``), the meeting value whose mean
+    is nearest the target (``closest``: the value that hits it), and where a numeric field
+    crosses it between two neighbouring values (linear interpolation of the means)."""
 
     field: str
     values: list[str]
     target: str | None = None
     targets: list[TargetValue] = []
-    first_meeting: str | None = None
-    first_surely: str | None = None
+    meeting: list[str] = []
+    surely: list[str] = []
+    closest: str | None = None
     crossing: float | None = None
 
 

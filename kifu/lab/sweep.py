@@ -6,10 +6,11 @@ under every value (paired seeds across all values); each value is compared with 
 (the report's family then has one comparison per further value). A range
 ``FIELD=LO..HI`` (step 1) or ``FIELD=LO..HI:STEP`` stands for its integers.
 
-The target's answer: the first value, in the order given, whose mean meets the target
-("meets"), the first whose whole 95% interval does ("surely"), and for a numeric field,
-where the means cross the target between two neighbouring values (linear
-interpolation: an estimate to try next, not a measurement).
+The target's answer: the values whose mean meets the target, those whose whole 95%
+interval does ("surely"), the meeting value whose mean is nearest the target (the value
+that hits it: for ``plies<=80`` over thresholds 40..100, the largest threshold still short
+enough), and for a numeric field, where the means cross the target between two
+neighbouring values (linear interpolation: an estimate to try next, not a measurement).
 
 >>> parse_sweep("cap=30..50:10")
 ('cap', ['30', '40', '50'])
@@ -104,10 +105,12 @@ def answer(report: SimulationReport, field: str, values: Sequence[str],
         surely = meets and f.low is not None and f.high is not None and \
             test(f.low, goal) and test(f.high, goal)
         rows.append(TargetValue(value, f, bool(meets), bool(surely)))
-    first = next((r.value for r in rows if r.meets), None)
-    sure = next((r.value for r in rows if r.surely), None)
+    meeting = [r for r in rows if r.meets]
+    closest = min(meeting, key=lambda r: abs((r.mean.estimate or 0.0) - goal), default=None)
     return msgspec.structs.replace(report, sweep=Sweep(
-        field, list(values), target, rows, first, sure, _crossing(rows, goal)))
+        field, list(values), target, rows, [r.value for r in meeting],
+        [r.value for r in rows if r.surely], closest.value if closest else None,
+        _crossing(rows, goal)))
 
 
 def _crossing(rows: Sequence[TargetValue], goal: float) -> float | None:
@@ -147,13 +150,13 @@ def sweep_lines(report: SimulationReport) -> list[str]:
             f"{r.value}: {_fig(r.mean, pct=_is_rate(report, sw.target))}"
             + (" meets it" if r.surely else " meets it (its interval reaches past)"
                if r.meets else "") for r in sw.targets))
-        if sw.first_meeting is None:
+        if sw.closest is None:
             out.append(f"no value meets {sw.target}")
         else:
-            out.append(f"first value meeting {sw.target}: {sw.field}={sw.first_meeting}"
-                       + ("" if sw.first_surely == sw.first_meeting else
-                          "; first whose whole interval meets it: "
-                          + (f"{sw.field}={sw.first_surely}" if sw.first_surely else "none")))
+            sure = "its whole interval meets it" if sw.closest in sw.surely else \
+                "its interval reaches past the target: run more games before trusting it"
+            out.append(f"the value that hits {sw.target}: {sw.field}={sw.closest} (of those "
+                       f"meeting it, the nearest the target; {sure})")
         if sw.crossing is not None:
             out.append(f"the means cross the target near {sw.field}={sw.crossing:g} (linear "
                        "interpolation between neighbouring values: worth a run of its own)")
