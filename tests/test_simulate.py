@@ -236,3 +236,15 @@ def test_verdict_bounds_never_read_as_zero():
     info = lab.MetricInfo("rank_p2", "seat", "")
     changed, words = lab.verdict(info, Interval(-0.04, -0.07, -0.002, 2000))
     assert changed and words == "better by 0.040 places [0.002, 0.070]"
+
+
+def test_strong_bot_report_same_on_two_workers_and_a_dask_local_cluster():
+    # issue 36: a strong bot's run spreads over workers or a cluster, the same bytes
+    pytest.importorskip("distributed", reason="needs the dask extra: pip install 'kifu[dask]'")
+    args = ["simulate", "graph-t", "--games", "2", "--bots", "expert:level=fast", "--json",
+            "-q", "--chunk-size", "1", "--set", "grey_open=anyone"]
+    one = run(*args)
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout)["bots"] == ["expert:level=fast"] * 3
+    assert run(*args, "-w", "2").stdout == one.stdout
+    assert run(*args, "--dask", "local", "-w", "2").stdout == one.stdout
