@@ -32,6 +32,7 @@ which keep every record's text, do). :func:`analyse` turns the sums into a
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -1093,8 +1094,6 @@ def format_text(report: SimulationReport) -> str:
     out.append("")
     out += summary_table(report.metrics, report.players, letters, report.rule_sets)
     if report.sweep is not None:
-        from kifu.lab.sweep import sweep_lines
-
         out.append("")
         out += sweep_lines(report)
     if report.family is not None and report.comparisons:
@@ -1126,6 +1125,44 @@ def format_text(report: SimulationReport) -> str:
                     for x in conf.calls]
             out += _table(rows, ["pair", "metric", "", "on the fresh seeds"])
     return "\n".join(out) + "\n"
+
+
+def sweep_lines(report: SimulationReport) -> list[str]:
+    """The sweep as text (``--sweep``, :mod:`kifu.lab.sweep`): each metric (rows) against
+    each value (columns), then the target's answer."""
+    sw = report.sweep
+    assert sw is not None
+    out = [f"--sweep {sw.field}: each metric by value (mean [95% CI]; every value on the "
+           f"same seeds, each compared with {sw.field}={sw.values[0]} below)"]
+    rows = []
+    for info in report.metrics:
+        if info.group in ("seat", "kind") or (info.group == "turn" and info.name != "win_first"):
+            continue
+        rows.append([info.name] + [_fig(rs.metrics[info.name].mean, pct=info.rate)
+                                   for rs in report.rule_sets])
+    out += _table(rows, [sw.field, *sw.values])
+    if sw.target is not None:
+        out.append("")
+        out.append(f"--target {sw.target}: " + "; ".join(
+            f"{r.value}: {_fig(r.mean, pct=_is_rate(report, sw.target))}"
+            + (" meets it" if r.surely else " meets it (its interval reaches past)"
+               if r.meets else "") for r in sw.targets))
+        if sw.closest is None:
+            out.append(f"no value meets {sw.target}")
+        else:
+            sure = "its whole interval meets it" if sw.closest in sw.surely else \
+                "its interval reaches past the target: run more games before trusting it"
+            out.append(f"the value that hits {sw.target}: {sw.field}={sw.closest} (of those "
+                       f"meeting it, the nearest the target; {sure})")
+        if sw.crossing is not None:
+            out.append(f"the means cross the target near {sw.field}={sw.crossing:g} (linear "
+                       "interpolation between neighbouring values: worth a run of its own)")
+    return out
+
+
+def _is_rate(report: SimulationReport, target: str) -> bool:
+    name = re.match(r"\s*([a-z][a-z0-9_]*)", target)
+    return name is not None and any(i.name == name[1] and i.rate for i in report.metrics)
 
 
 def summary_table(infos: Sequence[MetricInfo], players: int, labels: Sequence[str],
@@ -1189,4 +1226,5 @@ __all__ = [
     "simulate_json_schema",
     "summarize",
     "summary_table",
+    "sweep_lines",
 ]

@@ -29,7 +29,7 @@ import msgspec
 
 from kifu.core.errors import VariantError
 from kifu.core.game import Game
-from kifu.lab.simulate import Figure, SimulationReport, Sweep, TargetValue, _fig
+from kifu.lab.simulate import Figure, SimulationReport, Sweep, TargetValue, _fig, sweep_lines
 
 MAX_VALUES = 50
 """The most values one sweep may have."""
@@ -126,46 +126,6 @@ def _crossing(rows: Sequence[TargetValue], goal: float) -> float | None:
         if (mx - goal) * (my - goal) <= 0:
             return round(vx + (goal - mx) / (my - mx) * (vy - vx), 2)
     return None
-
-
-def sweep_lines(report: SimulationReport) -> list[str]:
-    """The sweep as text: each metric (rows) against each value (columns), then the
-    target's answer."""
-    from kifu.lab.simulate import _table
-
-    sw = report.sweep
-    assert sw is not None
-    out = [f"--sweep {sw.field}: each metric by value (mean [95% CI]; every value on the "
-           f"same seeds, each compared with {sw.field}={sw.values[0]} below)"]
-    rows = []
-    for info in report.metrics:
-        if info.group in ("seat", "kind") or (info.group == "turn" and info.name != "win_first"):
-            continue
-        rows.append([info.name] + [_fig(rs.metrics[info.name].mean, pct=info.rate)
-                                   for rs in report.rule_sets])
-    out += _table(rows, [sw.field, *sw.values])
-    if sw.target is not None:
-        out.append("")
-        out.append(f"--target {sw.target}: " + "; ".join(
-            f"{r.value}: {_fig(r.mean, pct=_is_rate(report, sw.target))}"
-            + (" meets it" if r.surely else " meets it (its interval reaches past)"
-               if r.meets else "") for r in sw.targets))
-        if sw.closest is None:
-            out.append(f"no value meets {sw.target}")
-        else:
-            sure = "its whole interval meets it" if sw.closest in sw.surely else \
-                "its interval reaches past the target: run more games before trusting it"
-            out.append(f"the value that hits {sw.target}: {sw.field}={sw.closest} (of those "
-                       f"meeting it, the nearest the target; {sure})")
-        if sw.crossing is not None:
-            out.append(f"the means cross the target near {sw.field}={sw.crossing:g} (linear "
-                       "interpolation between neighbouring values: worth a run of its own)")
-    return out
-
-
-def _is_rate(report: SimulationReport, target: str) -> bool:
-    name = parse_target(target)[0]
-    return any(i.name == name and i.rate for i in report.metrics)
 
 
 def figure_text(f: Figure, rate: bool) -> str:
