@@ -82,3 +82,63 @@ def test_acceptance_tweak_threshold_60(benchmark) -> None:
     stats = getattr(benchmark, "stats", None)
     if stats is not None:
         benchmark.extra_info["games_per_s"] = round(4000 / stats.stats.median, 1)
+
+
+# --- a strong bot at scale: one process, two local workers, a Dask LocalCluster ------------
+
+SCALE = ("graph-t", "expert:level=fast", 3)
+"""The strong bot's run (game, bots, players): GRAPH-T is the cheapest game for expert."""
+
+
+def scale_run(games_count: int, chunk: int = 4, game: str = SCALE[0], bots: str = SCALE[1],
+              players: int = SCALE[2]) -> list[dict]:
+    """``kifu simulate GAME --bots BOTS --json`` as whole processes with ``-w 1``, ``-w 2``
+    and ``--dask local -w 2``: each one's wall time and CPU (its own and its children's:
+    the local workers; a LocalCluster's workers are its grandchildren, counted when they
+    are reaped), the speed-up against one process, and whether the report is the same
+    bytes. The load average is recorded beside each."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    kifu = os.path.join(os.path.dirname(sys.executable), "kifu")
+    base = [kifu, "simulate", game, "-n", str(players), "--games", str(games_count),
+            "--bots", bots, "--json", "-q", "--chunk-size", str(chunk)]
+    rows = []
+    first = None
+    for label, extra in (("1 process", ["-w", "1"]), ("-w 2", ["-w", "2"]),
+                         ("--dask local -w 2", ["--dask", "local", "-w", "2"])):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        load = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        out = subprocess.run(base + extra, capture_output=True, check=True).stdout
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        first = first or out
+        rows.append({"run": label, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+                     "speedup": round(rows[0]["wall_s"] / wall, 2) if rows else 1.0,
+                     "same_report": out == first, "load_before": round(load, 1),
+                     "load_after": round(os.getloadavg()[0], 1)})
+        print(rows[-1], flush=True)
+    return rows
+
+
+@pytest.mark.skipif("not config.getoption('--benchmark-only', default=False)",
+                    reason="minutes of a strong bot: run with --benchmark-only")
+def test_strong_bot_on_workers(benchmark) -> None:
+    """The strong bot on 2 local workers and a Dask LocalCluster: the report the same bytes
+    (the speed-up is recorded, not asserted: it depends on the machine's load)."""
+    out = {}
+    benchmark.group = "simulate strong bot"
+    benchmark.pedantic(lambda: out.setdefault("rows", scale_run(24)), rounds=1, iterations=1)
+    benchmark.extra_info["runs"] = out["rows"]
+    assert all(r["same_report"] for r in out["rows"])
+
+
+if __name__ == "__main__":  # python -m benchmarks.test_simulate scale GAMES [CHUNK]
+    import sys
+
+    if len(sys.argv) >= 3 and sys.argv[1] == "scale":
+        scale_run(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 4)

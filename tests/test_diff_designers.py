@@ -136,3 +136,32 @@ def test_another_result_and_not_over(corpora):
     assert all(d["result_b"] is None and d["plies_b"] is None for d in longer["diffs"])
     text = diff(str(corpora / "tweak.kifu"), "--set", "threshold=300").stdout
     assert "#1: not over at the record's end" in text and "30 not over at their end" in text
+
+
+def test_a_round_ended_by_the_turn_cap_is_said_so(tmp_path):
+    # issue 36: TOWAI under cap=40 was "refused at ply 53 ... it is d's turn to shuffle and
+    # deal round 2"; the truth is that round 1 ends at the turn cap there
+    path = tmp_path / "towai.kifu"
+    r = CliRunner().invoke(cli, ["play", "towai", "-n", "4", "--games", "20", "--seed", "1",
+                                 "-o", str(path), "--date", "2026.01.01"])
+    assert r.exit_code == 0, r.output
+    data = as_json(str(path), "--set", "cap=40")
+    over = [d for d in data["diffs"] if d["kind"] == "round_over"]
+    assert over and data["summary"]["kinds"]["refused"] == 0
+    game = games.get("towai")
+    locs = list(load_records(str(path)))
+    for d in over:
+        assert d["reason"] == "at the turn cap" and d["round_b"] >= 1
+        # replayed under cap=40 up to that ply, the round is over: the dealer is to deal
+        # the next one, while the record has a seat playing on
+        loc = locs[d["index"] - 1]
+        state = game.new_state(4, game.parse_rules("towai/1;cap=40"))
+        for action in _actions(loc)[:d["ply"] - 1]:
+            state.apply(action)
+        assert state.to_move == -1 and state.round == d["round_b"] + 1
+        assert loc.record.moves[d["ply"] - 1].actor != "d"
+    text = diff(str(path), "--set", "cap=40").stdout
+    first = over[0]
+    assert (f"#{first['index']}: round {first['round_b']} ends at the turn cap at ply "
+            f"{first['ply'] - 1} under cap=40, where the record went on") in text
+    assert "it is d's turn" not in text and "a round ends sooner" in text

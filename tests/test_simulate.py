@@ -28,6 +28,19 @@ def report(game: str, players: int, count: int, seed: int, specs, bots=("greedy"
     return lab.analyse(lab.simulate(game, players, count, seed, specs, list(bots), **kw))
 
 
+def played_rows(gid: str, players: int, count: int, seed: int, spec: str,
+                bots=("greedy",)) -> list[lab.GameRow]:
+    """The rows of ``count`` games (a simulation keeps sums only; a test wants games)."""
+    game = games.get(gid)
+    variant = game.parse_rules(spec)
+    names = list(bots) * (players if len(bots) == 1 else 1)
+    out = []
+    for seed_ in range(seed, seed + count):
+        state, capped = lab.play_game(game, names, seed_, variant)
+        out.append(lab.row_of(game, state, seed_, capped=capped))
+    return out
+
+
 def test_games_are_kifu_play_games():
     # game i under each rule set is the game `kifu play --seed S+i` plays under it
     game = games.get("tweak")
@@ -36,11 +49,9 @@ def test_games_are_kifu_play_games():
     from kifu.lab.play import play_record
 
     for r, spec in enumerate(sim.setup.rules):
-        for i, row in enumerate(sim.rows[r]):
+        for i, text in enumerate(sim.texts[r]):
             rec = play_record(game, ["greedy", "random"], 5 + i, game.parse_rules(spec))
-            assert row.text == format_record(rec)
-            assert row.seed == 5 + i and row.scores == tuple(
-                int(x) for x in rec.headers["Result"].split())
+            assert text == format_record(rec)
 
 
 def test_same_report_on_any_executor():
@@ -79,8 +90,7 @@ def test_false_changes_near_nominal_on_games():
     # the tolerance; an interval covering only 85% would give X >= 8 half of the time.
     game = games.get("tweak")
     k = 16
-    sim = lab.simulate("tweak", 2, 2 * k * 50, 1000, [ONE_ROUND], ["greedy"])
-    rows = sim.rows[0]
+    rows = played_rows("tweak", 2, 2 * k * 50, 1000, ONE_ROUND)
     false = 0
     for rep in range(50):
         a = rows[2 * k * rep: 2 * k * rep + k]
@@ -122,9 +132,9 @@ def test_verdict_words():
 
 def test_summary_figures_by_hand():
     # three finished 2-seat games: scores (10, 4), (6, 6) shared, (3, 9)
-    rows = [lab.GameRow(1, 30, False, (10, 4), (1, 2), (0,) * 11),
-            lab.GameRow(2, 40, False, (6, 6), (1, 1), (0,) * 11),
-            lab.GameRow(3, 50, False, (3, 9), (2, 1), (0,) * 11)]
+    rows = [lab.GameRow(1, 30, False, (10, 4), (1, 2), (0,) * 11, order=(1, 0)),
+            lab.GameRow(2, 40, False, (6, 6), (1, 1), (0,) * 11, order=(0, 1)),
+            lab.GameRow(3, 50, False, (3, 9), (2, 1), (0,) * 11, order=(1, 0))]
     s = lab.summarize("towai", 2, "towai/1", rows)
     assert s.finished == 3 and s.ties == 1
     assert s.metrics["plies"].mean.estimate == 40 and s.metrics["plies"].sd == 10
@@ -133,6 +143,10 @@ def test_summary_figures_by_hand():
     assert s.seats[0].mean_rank.estimate == pytest.approx(4 / 3, abs=1e-4)
     # the fairness test counts single-winner games only: one each
     assert s.fairness.games == 2 and s.fairness.counts == [1, 1] and s.fairness.p_value == 1
+    # by turn order: p1 moved first in games 1 and 3 (winning game 3), p0 in game 2 (a
+    # shared first place): the first player won 2 of 3, the second 2 of 3
+    assert [t.wins for t in s.turns] == [2, 2]
+    assert s.turn_fairness.counts == [1, 1] and s.first_seats == [1, 2]
     # plies 30, 40, 50: t interval 40 +- t(0.975, 2) * 10 / sqrt(3)
     half = 4.302652729911275 * 10 / 3 ** 0.5
     assert s.metrics["plies"].mean.low == pytest.approx(40 - half, abs=1e-4)
@@ -143,6 +157,7 @@ def test_histograms_share_bins():
     assert h.edges[0] == 3 and h.edges[-1] > 30
     assert [sum(c) for c in h.counts] == [3, 1]
     assert len(h.edges) == len(h.counts[0]) + 1 <= lab.MAX_BINS + 1
+    assert h.varies and not lab.histogram("plies", [[53, 53], {53: 4}]).varies
 
 
 # --- the command ----------------------------------------------------------------------------
@@ -178,6 +193,7 @@ def test_cli_text_report():
     assert r.exit_code == 0
     assert "A = towai/1;wins=1" in r.stdout and "B = towai/1;cap=30;wins=1" in r.stdout
     assert "B - A, paired on 5 seed(s)" in r.stdout and "seats fair?" in r.stdout
+    assert "turn order fair?" in r.stdout and "first player wins" in r.stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -220,3 +236,15 @@ def test_verdict_bounds_never_read_as_zero():
     info = lab.MetricInfo("rank_p2", "seat", "")
     changed, words = lab.verdict(info, Interval(-0.04, -0.07, -0.002, 2000))
     assert changed and words == "better by 0.040 places [0.002, 0.070]"
+
+
+def test_strong_bot_report_same_on_two_workers_and_a_dask_local_cluster():
+    # issue 36: a strong bot's run spreads over workers or a cluster, the same bytes
+    pytest.importorskip("distributed", reason="needs the dask extra: pip install 'kifu[dask]'")
+    args = ["simulate", "graph-t", "--games", "2", "--bots", "expert:level=fast", "--json",
+            "-q", "--chunk-size", "1", "--set", "grey_open=anyone"]
+    one = run(*args)
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.stdout)["bots"] == ["expert:level=fast"] * 3
+    assert run(*args, "-w", "2").stdout == one.stdout
+    assert run(*args, "--dask", "local", "-w", "2").stdout == one.stdout

@@ -60,8 +60,12 @@ def test_report_in_chromium(driver, gid: str, tmp_path: Path) -> None:
     island = driver.execute_script("return document.getElementById('kifu-data').textContent")
     assert json.loads(island) == report
 
-    # histograms: every bar is its bin's count
+    # histograms: every bar is its bin's count; a metric the same in every game not drawn
     for h in report["histograms"]:
+        if not h["varies"]:
+            assert not driver.find_elements("css selector",
+                                            f"svg[data-chart=hist-{h['metric']}]")
+            continue
         bars = attrs(driver, f"svg[data-chart=hist-{h['metric']}] rect[data-bin]",
                      ["data-rules", "data-bin", "data-lo", "data-hi", "data-count"])
         assert len(bars) == sum(len(c) for c in h["counts"])
@@ -79,18 +83,30 @@ def test_report_in_chromium(driver, gid: str, tmp_path: Path) -> None:
         assert [num(b["data-estimate"]), num(b["data-low"]), num(b["data-high"])] == [
             f["estimate"], f["low"], f["high"]]
 
+    # the same by position in the turn order
+    bars = attrs(driver, "svg[data-chart=turns] g[data-position]",
+                 ["data-rules", "data-position", "data-estimate"])
+    assert len(bars) == report["players"] * len(report["rules"])
+    for b in bars:
+        f = report["rule_sets"][int(b["data-rules"])]["turns"][int(b["data-position"])]
+        assert num(b["data-estimate"]) == f["win_rate"]["estimate"]
+
     # paired differences with their intervals, one chart per pair of rule sets
     assert len(report["comparisons"]) == len(report["rules"]) * (len(report["rules"]) - 1) // 2
     for k, c in enumerate(report["comparisons"]):
         rows = attrs(driver, f"svg[data-chart=diff-{k}] g[data-metric]",
-                     ["data-metric", "data-estimate", "data-low", "data-high", "data-changed"])
-        assert [row["data-metric"] for row in rows] == [m["name"] for m in report["metrics"]]
+                     ["data-metric", "data-estimate", "data-low", "data-high", "data-changed",
+                      "data-effect"])
+        # largest effect first, the calls before the rest
+        assert [row["data-metric"] for row in rows] == c["order"]
+        assert sorted(c["order"]) == sorted(m["name"] for m in report["metrics"])
         for row in rows:
             ch = c["changes"][row["data-metric"]]
             f = ch["difference"]
             assert [num(row["data-estimate"]), num(row["data-low"]),
                     num(row["data-high"])] == [f["estimate"], f["low"], f["high"]]
             assert row["data-changed"] == str(ch["changed"]).lower()
+            assert num(row["data-effect"]) == ch["effect"]
 
     # a picture, not a blank page
     image = pytest.importorskip("PIL.Image")

@@ -134,9 +134,15 @@ def _record_lines(differ: list[RulesDiff]) -> list[str]:
         earlier = "" if r.position_ply is None else \
             f" (the positions differ from ply {r.position_ply})"
         under = f"under {r.changes}"
+        why = f" {r.reason}" if r.reason else ""
         if r.kind == "sooner":
             out.append(f"#{r.index}: ends at ply {r.plies_b} {under} (was {r.plies_a}): "
                        f"result {_scores(r.result_b)}, {_winner_words(r)}")
+        elif r.kind == "round_over":
+            which = f"round {r.round_b}" if r.round_b else "the round"
+            out.append(f"#{r.index}: {which} ends{why} at ply {(r.ply or 1) - 1} {under}, "
+                       f"where the record went on (to ply {r.plies_a}); how play would go "
+                       "on from the next deal is unknown")
         elif r.kind == "refused":
             out.append(f"#{r.index}: refused at ply {r.ply} {under}, an action those rules "
                        f"forbid{earlier}: {r.error}")
@@ -170,6 +176,7 @@ def _summary_lines(s: RulesSummary, rows: list[RulesDiff]) -> list[str]:
     k = s.kinds
     words = {"unchanged": "unchanged", "positions": "same result by other positions",
              "result": "another result", "sooner": "end sooner",
+             "round_over": "a round ends sooner",
              "unfinished": "not over at their end", "refused": "refused at an action",
              "unreplayable": "not replayable"}
     out = ["summary: " + ", ".join(f"{k[name]} {words[name]}" for name in words
@@ -195,7 +202,7 @@ def _summary_lines(s: RulesSummary, rows: list[RulesDiff]) -> list[str]:
     if k["unreplayable"]:
         out.append("the dealer's deal is impossible under the other rules (a different deck): "
                    f"this corpus cannot be replayed under them; try {hint}")
-    elif k["refused"] or k["unfinished"]:
+    elif k["refused"] or k["unfinished"] or k["round_over"]:
         out.append("a record shows only the play that happened: where the other rules part "
                    f"from it, what players would do is unknown; to play it out, try {hint}")
     elif rows and k["unchanged"] == len(rows):

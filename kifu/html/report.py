@@ -24,7 +24,7 @@ import msgspec
 
 from kifu.html.assets import csp_hash, json_script
 from kifu.html.svg import FONT, INK, MUTED, esc
-from kifu.lab.simulate import Figure, SimulationReport
+from kifu.lab.simulate import POSITIONS, Figure, SimulationReport, family_sentence, format_figure
 
 COLOURS = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#7f7f7f",
            "#000000")
@@ -54,6 +54,7 @@ td.changed { font-weight: 600; }
 code { font-family: "DejaVu Sans Mono", ui-monospace, Menlo, Consolas, monospace;
   font-size: .85rem; word-break: break-all; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 10px; }
+.grid3 { display: grid; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); gap: 8px; }
 footer { color: var(--muted); font-size: .8rem; padding: 16px 14px; }
 """.strip()
 
@@ -149,9 +150,11 @@ def histogram_chart(report: SimulationReport, metric: str, what: str) -> str:
     return _svg(width, height, body, f"distribution of {what} per rule set", f"hist-{metric}")
 
 
-def wins_chart(report: SimulationReport) -> str:
-    """Each seat's win rate under each rule set, with its 95% interval as an error bar."""
+def wins_chart(report: SimulationReport, by: str = "seat") -> str:
+    """Each seat's (``by="turn"``: each position in the turn order's) win rate under each
+    rule set, with its 95% interval as an error bar."""
     seats, sets = report.players, len(report.rules)
+    turn = by == "turn"
     width, left, top, bottom = 520, 40, 12, 36
     plot_h = 200
     height = top + plot_h + bottom
@@ -159,7 +162,7 @@ def wins_chart(report: SimulationReport) -> str:
     bar = min(36.0, (group - 16) / sets)
     body: list[str] = []
     hi = max((s.win_rate.high or s.win_rate.estimate or 0) for rs in report.rule_sets
-             for s in rs.seats)
+             for s in (rs.turns if turn else rs.seats))
     top_v = min(1.0, max(0.1, math.ceil(hi * 10) / 10))
 
     def y_of(v: float) -> float:
@@ -177,10 +180,11 @@ def wins_chart(report: SimulationReport) -> str:
     for s in range(seats):
         gx = left + s * group + (group - bar * sets) / 2
         for r, rs in enumerate(report.rule_sets):
-            f = rs.seats[s].win_rate
+            f = (rs.turns if turn else rs.seats)[s].win_rate
             x = gx + r * bar
             est = f.estimate or 0.0
-            tip = f"p{s} under {_label(r)}: wins {_pct(f)}"
+            who = f"the {POSITIONS[s]} player" if turn else f"p{s}"
+            tip = f"{who} under {_label(r)}: wins {_pct(f)}"
             parts = [f'<rect x="{x + 1:.1f}" y="{y_of(est):.1f}" width="{bar - 2:.1f}" '
                      f'height="{y_of(0) - y_of(est):.1f}" fill="{_colour(r)}"/>']
             if f.low is not None and f.high is not None:
@@ -191,56 +195,60 @@ def wins_chart(report: SimulationReport) -> str:
                     parts.append(f'<line x1="{cx - 5:.1f}" y1="{y_of(v):.1f}" '
                                  f'x2="{cx + 5:.1f}" y2="{y_of(v):.1f}" stroke="{INK}" '
                                  f'stroke-width="1.5"/>')
-            body.append(f'<g data-rules="{r}" data-seat="{s}" data-estimate="{_v(f.estimate)}" '
+            attr = "data-position" if turn else "data-seat"
+            body.append(f'<g data-rules="{r}" {attr}="{s}" data-estimate="{_v(f.estimate)}" '
                         f'data-low="{_v(f.low)}" data-high="{_v(f.high)}"><title>{esc(tip)}'
                         f"</title>{''.join(parts)}</g>")
-        body.append(_t(left + s * group + group / 2, top + plot_h + 16, f"p{s}", size=12,
-                       anchor="middle"))
-    body.append(_t(left + (width - left) / 2, height - 4, "seat (dashed: an equal share)",
+        body.append(_t(left + s * group + group / 2, top + plot_h + 16,
+                       POSITIONS[s] if turn else f"p{s}", size=12, anchor="middle"))
+    axis = "position in the turn order" if turn else "seat"
+    body.append(_t(left + (width - left) / 2, height - 4, f"{axis} (dashed: an equal share)",
                    size=11, anchor="middle", fill=MUTED))
-    return _svg(width, height, body, "seat win rates per rule set with 95% intervals", "wins")
+    return _svg(width, height, body, f"win rates by {axis} per rule set with 95% intervals",
+                "turns" if turn else "wins")
 
 
 def _pct(f: Figure) -> str:
-    if f.estimate is None:
-        return "-"
-    if f.low is None or f.high is None:
-        return f"{f.estimate * 100:.1f}%"
-    return f"{f.estimate * 100:.1f}% [{f.low * 100:.1f}, {f.high * 100:.1f}]"
+    """A rate as the CLI prints it (one number format: :func:`format_figure`)."""
+    return format_figure(f, pct=True)
 
 
 def differences_chart(report: SimulationReport, k: int) -> str:
     """Comparison ``k``: every metric's paired difference B - A as a point with its 95%
-    interval, as a share of the metric's mean under A (so metrics of different units share
-    one axis; a metric whose mean under A is 0 is drawn at 0 and its words say the rest)."""
+    interval, in standard deviations of the metric (the difference over the pooled
+    standard deviation of A's and B's games: Cohen's d), so metrics of different units
+    share one axis and a metric that is 0 under A ("new") is drawn at its true size; the
+    metrics by decreasing effect size, the calls first; the words beside each are in the
+    metric's own unit."""
     c = report.comparisons[k]
-    base = report.rule_sets[c.a].metrics
-    names = [i.name for i in report.metrics]
-    row, left, mid_w, width = 22, 150, 320, 920
+    names = c.order or [i.name for i in report.metrics]
+    row, left, mid_w, width = 22, 150, 320, 960
     height = 46 + row * len(names)
-    rel: dict[str, tuple[float, float, float] | None] = {}
+    scaled: dict[str, tuple[float, float, float] | None] = {}
     for name in names:
-        f, mean = c.changes[name].difference, base[name].mean.estimate
-        if f.estimate is None or not mean or f.low is None or f.high is None:
-            rel[name] = None
+        ch = c.changes[name]
+        f = ch.difference
+        if f.estimate is None or f.low is None or f.high is None or not ch.effect \
+                or not f.estimate:
+            scaled[name] = None
         else:
-            rel[name] = (f.estimate / abs(mean), f.low / abs(mean), f.high / abs(mean))
-    reach = max([0.05] + [max(abs(v[1]), abs(v[2])) for v in rel.values() if v])
-    reach = min(reach, 1.0)
+            unit = f.estimate / ch.effect  # the pooled standard deviation
+            scaled[name] = (ch.effect, f.low / unit, f.high / unit)
+    reach = max([0.1] + [max(abs(v[1]), abs(v[2])) for v in scaled.values() if v])
+    reach = min(reach, 3.0)
     x0 = left + mid_w / 2
 
     def x_of(v: float) -> float:
         v = max(-reach, min(reach, v))
         return x0 + v / reach * (mid_w / 2 - 8)
 
-    body = [_t(x0, 12, f"{_label(c.b)} - {_label(c.a)}, as a share of the mean under "
-                       f"{_label(c.a)}", size=11, anchor="middle", fill=MUTED)]
+    body = [_t(x0, 12, f"{_label(c.b)} - {_label(c.a)}, in standard deviations of each metric",
+               size=11, anchor="middle", fill=MUTED)]
     for v in _ticks(-reach, reach, 4):
         x = x_of(v)
         body.append(f'<line x1="{x:.1f}" y1="26" x2="{x:.1f}" y2="{height - 4}" '
                     f'stroke="{"#8c959f" if v == 0 else "#eef0f2"}"/>')
-        body.append(_t(x, 24, f"{v * 100:+g}%" if v else "0", size=10, anchor="middle",
-                       fill=MUTED))
+        body.append(_t(x, 24, f"{v:+g}" if v else "0", size=10, anchor="middle", fill=MUTED))
     for j, name in enumerate(names):
         ch = c.changes[name]
         f = ch.difference
@@ -250,7 +258,7 @@ def differences_chart(report: SimulationReport, k: int) -> str:
                        weight="bold" if ch.changed else "normal"))
         colour = _colour(c.b) if ch.changed else "#9aa4ae"
         parts = []
-        r = rel[name]
+        r = scaled[name]
         if r is not None:
             parts.append(f'<line x1="{x_of(r[1]):.1f}" y1="{y:.1f}" x2="{x_of(r[2]):.1f}" '
                          f'y2="{y:.1f}" stroke="{colour}" stroke-width="3"/>')
@@ -258,10 +266,11 @@ def differences_chart(report: SimulationReport, k: int) -> str:
                          f'fill="{colour}"/>')
         elif f.estimate is not None:
             parts.append(f'<circle cx="{x0:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
-        mean = base[name].mean.estimate
+        mean = report.rule_sets[c.a].metrics[name].mean.estimate
         body.append(f'<g data-metric="{esc(name)}" data-estimate="{_v(f.estimate)}" '
                     f'data-low="{_v(f.low)}" data-high="{_v(f.high)}" '
-                    f'data-base="{_v(mean)}" data-changed="{str(ch.changed).lower()}">'
+                    f'data-base="{_v(mean)}" data-effect="{_v(ch.effect)}" '
+                    f'data-changed="{str(ch.changed).lower()}">'
                     f"<title>{esc(name)}: {esc(ch.verdict)}</title>{''.join(parts)}</g>")
         body.append(_t(left + mid_w + 12, y + 4, ch.verdict, size=12, fill=ink))
     return _svg(width, height, body,
@@ -269,16 +278,83 @@ def differences_chart(report: SimulationReport, k: int) -> str:
                 f"diff-{k}")
 
 
+def sweep_chart(report: SimulationReport, metric: str) -> str:
+    """One metric's mean with its 95% interval against each value of a sweep (and the
+    target's line when the target is this metric)."""
+    from kifu.lab.sweep import parse_target
+
+    sw = report.sweep
+    assert sw is not None
+    info = next(i for i in report.metrics if i.name == metric)
+    figs = [rs.metrics[metric].mean for rs in report.rule_sets]
+    goal = None
+    if sw.target is not None and parse_target(sw.target)[0] == metric:
+        goal = parse_target(sw.target)[2]
+    vals = [v for f in figs for v in (f.low, f.high, f.estimate) if v is not None]
+    vals += [goal] if goal is not None else []
+    lo, hi = (min(vals), max(vals)) if vals else (0.0, 1.0)
+    if hi == lo:
+        lo, hi = lo - 1, hi + 1
+    pad = (hi - lo) * 0.08
+    lo, hi = lo - pad, hi + pad
+    width, left, top, plot_h, bottom = 340, 52, 22, 130, 34
+    height = top + plot_h + bottom
+    step = (width - left - 12) / len(figs)
+
+    def y_of(v: float) -> float:
+        return top + plot_h * (1 - (v - lo) / (hi - lo))
+
+    k = 100.0 if info.rate else 1.0
+    body = [_t(left, 14, metric, size=12, weight="bold")]
+    for t in _ticks(lo, hi, 4):
+        y = y_of(t)
+        body.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 10}" y2="{y:.1f}" '
+                    f'stroke="#eef0f2"/>')
+        body.append(_t(left - 4, y + 4, _fmt(t * k) + ("%" if info.rate else ""), size=10,
+                       anchor="end", fill=MUTED))
+    if goal is not None:
+        body.append(f'<line x1="{left}" y1="{y_of(goal):.1f}" x2="{width - 10}" '
+                    f'y2="{y_of(goal):.1f}" stroke="#d55e00" stroke-dasharray="5 3" '
+                    f'data-target="{_v(goal)}"><title>target {esc(sw.target)}</title></line>')
+    prev = None
+    for j, (value, f) in enumerate(zip(sw.values, figs, strict=True)):
+        cx = left + step * (j + 0.5)
+        parts = []
+        if f.low is not None and f.high is not None:
+            parts.append(f'<line x1="{cx:.1f}" y1="{y_of(f.low):.1f}" x2="{cx:.1f}" '
+                         f'y2="{y_of(f.high):.1f}" stroke="{INK}" stroke-width="1.5"/>')
+        if f.estimate is not None:
+            parts.append(f'<circle cx="{cx:.1f}" cy="{y_of(f.estimate):.1f}" r="4" '
+                         f'fill="{COLOURS[0]}"/>')
+            if prev is not None:
+                body.append(f'<line x1="{prev[0]:.1f}" y1="{prev[1]:.1f}" x2="{cx:.1f}" '
+                            f'y2="{y_of(f.estimate):.1f}" stroke="{COLOURS[0]}" '
+                            f'stroke-opacity="0.5"/>')
+            prev = (cx, y_of(f.estimate))
+        body.append(f'<g data-value="{esc(value)}" data-estimate="{_v(f.estimate)}" '
+                    f'data-low="{_v(f.low)}" data-high="{_v(f.high)}"><title>'
+                    f"{esc(sw.field)}={esc(value)}: {esc(format_figure(f, pct=info.rate))}"
+                    f"</title>{''.join(parts)}</g>")
+        body.append(_t(cx, top + plot_h + 14, value, size=10, anchor="middle", fill=MUTED))
+    body.append(_t(left + (width - left) / 2, height - 4, sw.field, size=11, anchor="middle",
+                   fill=MUTED))
+    return _svg(width, height, body, f"{metric} against {sw.field} with 95% intervals",
+                f"sweep-{metric}")
+
+
 # --- the page -------------------------------------------------------------------------------
 
 def _fig_text(f: Figure, pct: bool = False) -> str:
-    if f.estimate is None:
+    """A figure as the CLI prints it (one number format: :func:`format_figure`); the
+    unrounded values are in the page's data attributes and JSON."""
+    return format_figure(f, pct=pct)
+
+
+def _fair(f) -> str:
+    if f is None:
         return "-"
-    if pct:
-        return _pct(f)
-    if f.low is None or f.high is None:
-        return f"{f.estimate:g}"
-    return f"{f.estimate:.4g} [{f.low:.4g}, {f.high:.4g}]"
+    return (f"{'fair' if f.fair else 'not fair'}: chi2 {f.chi2:.2f}, {f.df} df, "
+            f"p {f.p_value:.3g}" + (" (few games)" if f.small else ""))
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]],
@@ -293,6 +369,11 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]],
     return "".join(out)
 
 
+SWEEP_METRICS = ("plies", "margin", "lead_changes", "comeback", "close", "decisiveness",
+                 "branching", "win_first")
+"""The metrics a sweep draws against the value (with the target's, when asked)."""
+
+
 def simulation_page(report: SimulationReport) -> str:
     """The whole report as one HTML document."""
     n = report.players
@@ -304,43 +385,105 @@ def simulation_page(report: SimulationReport) -> str:
         f"<header><h1>kifu simulate: {esc(report.game)}, {n} players</h1>",
         f'<p class="sub">{report.games} game(s) per rule set, seeds {report.seed}..{last} '
         f"(game i from the same seed under every rule set), bots "
-        f"{esc(', '.join(report.bots))}</p><ul>{keys}</ul></header><main>",
+        f"{esc(', '.join(report.bots))}</p><ul>{keys}</ul>",
     ]
+    for r, rs in enumerate(report.rule_sets):
+        parts += [f'<p class="note">{_label(r)}: {esc(note)}</p>' for note in rs.notes]
+    parts.append("</header><main>")
+    if report.family is not None and report.comparisons:
+        parts.append(f'<p class="note">{esc(family_sentence(report.family))}.</p>')
+    if report.sweep is not None:
+        sw = report.sweep
+        parts.append(f"<h2>Sweep of {esc(sw.field)}</h2>")
+        if sw.target is not None:
+            answer = (f"the value that hits it: {sw.field}={sw.closest} (of those meeting it, "
+                      "the nearest the target" + ("; its whole interval meets it)"
+                                                  if sw.closest in sw.surely else
+                                                  "; its interval reaches past it)")
+                      if sw.closest is not None else "no value meets it")
+            if sw.crossing is not None:
+                answer += f"; the means cross it near {sw.field}={sw.crossing:g}"
+            parts.append(f'<p>Target <code>{esc(sw.target)}</code>: {esc(answer)}.</p>')
+        shown = [m for m in SWEEP_METRICS if m in report.rule_sets[0].metrics]
+        if sw.target is not None:
+            from kifu.lab.sweep import parse_target
+
+            goal = parse_target(sw.target)[0]
+            shown = [goal] + [m for m in shown if m != goal]
+        parts.append('<div class="grid3">' + "".join(
+            f"<figure>{sweep_chart(report, m)}</figure>" for m in shown) + "</div>")
+        parts.append('<p class="note">Each value on the same seeds; mean and 95% interval; '
+                     "the table below has every metric.</p>")
     for k, c in enumerate(report.comparisons):
-        called = [m for m, ch in c.changes.items() if ch.changed]
+        called = [m for m in c.order if c.changes[m].changed]
+        edge = [m for m in called if c.changes[m].edge]
         parts.append(f"<h2>{_label(c.b)} against {_label(c.a)}</h2>")
         parts.append(
             f'<p class="note">Paired on {report.games} seed(s); a change is called only when '
-            f"its 95% interval excludes 0 (each metric on its own: with many metrics a few "
-            f"calls near the edge are expected by chance). The winner changes on "
-            f"{esc(_pct(c.winner_changed))} of the {c.paired} seed(s) finished under both. "
-            f"Changed: {esc(', '.join(called) or 'nothing detectable')}.</p>")
+            f"Holm's procedure over every test of the report rejects it. The winner changes "
+            f"on {esc(_pct(c.winner_changed))} of the {c.paired} seed(s) finished under both. "
+            f"Changed: {esc(', '.join(called) or 'nothing detectable')}"
+            + (f" (near the edge: {esc(', '.join(edge))}; worth --confirm)" if edge else "")
+            + ".</p>")
         parts.append(f"<figure>{differences_chart(report, k)}<figcaption>Each metric's mean "
-                     f"difference (dot) and 95% interval (bar) as a share of its mean under "
-                     f"{_label(c.a)} (clipped at 100%); bold: a change. The words on the "
-                     f"right are in the metric's own unit.</figcaption></figure>")
-    parts.append("<h2>Length and scores</h2><div class=\"grid2\">")
-    parts.append(f"<figure>{histogram_chart(report, 'plies', 'plies')}<figcaption>Game "
-                 f"length in plies (the dealer's actions included).</figcaption></figure>")
-    parts.append(f"<figure>{histogram_chart(report, 'scores', 'score')}<figcaption>Every "
-                 f"seat's final score, finished games.</figcaption></figure></div>")
-    parts.append("<h2>Seats</h2><div class=\"grid2\">")
-    parts.append(f"<figure>{wins_chart(report)}<figcaption>Win rate (first place, shared or "
-                 f"not) with its 95% Wilson interval.</figcaption></figure><div>")
+                     f"difference (dot) and 95% interval (bar) in standard deviations of the "
+                     f"metric, largest effect first (clipped at 3); bold: a call. The words "
+                     f"on the right are in the metric's own unit; \"new\" marks a metric "
+                     f"that is 0 in every game of {_label(c.a)}.</figcaption></figure>")
+    if report.confirmation is not None:
+        conf = report.confirmation
+        parts.append("<h2>Confirmation on fresh seeds</h2>")
+        if not conf.calls:
+            parts.append("<p>No change was called: nothing to confirm.</p>")
+        else:
+            rows = [[f"{_label(x.b)} - {_label(x.a)}", x.metric, x.first,
+                     "replicates" if x.replicates else "does not replicate", x.fresh]
+                    for x in conf.calls]
+            parts.append(f'<p class="note">Every call re-run on seeds {conf.seed}..'
+                         f"{conf.seed + conf.games - 1}, Holm over the calls.</p>")
+            parts.append(_table(["pair", "metric", "first", "verdict", "on the fresh seeds"],
+                                rows))
+    drawn = [h for h in report.histograms if h.varies]
+    if drawn:
+        what = {"plies": ("plies", "Game length in plies (the dealer's actions included)."),
+                "scores": ("score", "Every seat's final score, finished games."),
+                "lead_changes": ("lead changes", "Lead changes a game."),
+                "decisions": ("decisions", "Decisions (seats' actions) a game.")}
+        parts.append("<h2>Distributions</h2><div class=\"grid2\">")
+        for h in drawn:
+            label, caption = what.get(h.metric, (h.metric, h.metric))
+            parts.append(f"<figure>{histogram_chart(report, h.metric, label)}<figcaption>"
+                         f"{esc(caption)}</figcaption></figure>")
+        parts.append("</div>")
+    still = [h.metric for h in report.histograms if not h.varies and h.edges]
+    if still:
+        parts.append(f'<p class="note">Not drawn (the same in every game): '
+                     f"{esc(', '.join(still))}.</p>")
+    parts.append("<h2>Seats and turn order</h2><div class=\"grid2\">")
+    parts.append(f"<figure>{wins_chart(report)}<figcaption>Win rate by seat (first place, "
+                 f"shared or not) with its 95% Wilson interval.</figcaption></figure>")
+    if all(rs.turns for rs in report.rule_sets):
+        parts.append(f"<figure>{wins_chart(report, 'turn')}<figcaption>Win rate by position "
+                     "in the turn order (the first player is the first seat to move), with "
+                     "its 95% Wilson interval.</figcaption></figure>")
+    parts.append("</div>")
     rows = []
     for s in range(n):
         rows.append([f"p{s}", *[f"{_pct(rs.seats[s].win_rate)}; place "
                                 f"{_fig_text(rs.seats[s].mean_rank)}"
                                 for rs in report.rule_sets]])
-    fair = []
-    for rs in report.rule_sets:
-        f = rs.fairness
-        fair.append("-" if f is None else
-                    f"{'fair' if f.fair else 'not fair'}: chi2 {f.chi2:.2f}, {f.df} df, "
-                    f"p {f.p_value:.3g}" + (" (few games)" if f.small else ""))
-    rows.append(["seat fairness", *fair])
-    parts.append(_table(["seat", *[_label(r) for r in range(len(report.rules))]], rows))
-    parts.append("</div></div><h2>Every metric per rule set</h2>")
+    rows.append(["seat fairness", *[_fair(rs.fairness) for rs in report.rule_sets]])
+    if all(rs.turns for rs in report.rule_sets):
+        for s in range(n):
+            rows.append([f"{POSITIONS[s]} player", *[
+                f"{_pct(rs.turns[s].win_rate)}; place {_fig_text(rs.turns[s].mean_rank)}"
+                for rs in report.rule_sets]])
+        rows.append(["turn-order fairness", *[_fair(rs.turn_fairness)
+                                              for rs in report.rule_sets]])
+        rows.append(["moved first", *[", ".join(f"p{s} {x}" for s, x in enumerate(
+            rs.first_seats)) for rs in report.rule_sets]])
+    parts.append(_table(["", *[_label(r) for r in range(len(report.rules))]], rows))
+    parts.append("<h2>Every metric per rule set</h2>")
     rows = [["games", *[f"{rs.games} ({rs.finished} finished, {rs.capped} capped)"
                         for rs in report.rule_sets], ""]]
     for info in report.metrics:
@@ -349,7 +492,8 @@ def simulation_page(report: SimulationReport) -> str:
     parts.append(_table(["metric", *[_label(r) for r in range(len(report.rules))],
                          "meaning"], rows))
     parts.append('<p class="note">Means with 95% intervals (Student\'s t; Wilson\'s for '
-                 "rates).</p></main>")
+                 "rates), in the CLI's number format; the unrounded figures are in the "
+                 "JSON below.</p></main>")
     parts.append('<footer>Written by kifu simulate. The figures are in the JSON below '
                  "(kifu schema simulate).</footer>")
     parts.append(json_script(msgspec.to_builtins(report)))

@@ -9,7 +9,7 @@ import msgspec
 
 from kifu import games
 from kifu.core.errors import KifuError, VariantError
-from kifu.core.game import Game
+from kifu.core.game import DEALER, Game
 from kifu.core.variant import Variant, short, variant_fields, variant_from_pairs
 from kifu.notation.reader import Located
 from kifu.notation.record import Record, identity_text
@@ -62,13 +62,26 @@ def diff_records(a: Located | Record, b: Located | Record) -> RecordDiff:
                       (len(ra.moves), len(rb.moves)))
 
 
-KINDS = ("unchanged", "positions", "result", "sooner", "unfinished", "refused",
+KINDS = ("unchanged", "positions", "result", "sooner", "round_over", "unfinished", "refused",
          "unreplayable")
 """What the other rules do to a record (``RulesDiff.kind``): nothing; the same result by
 other positions; another result at the same end; the game is over sooner (the result there
-is ``result_b``); not over when the record ends; an action refused (the other rules forbid
-it there); a dealer's action refused before the positions part (their deck or chance
-events differ: the record cannot be replayed under them)."""
+is ``result_b``); a round is over sooner (the other rules end it where the record went on:
+the dealer is to deal the next round there, ``round_b`` says which round ended); not over
+when the record ends; an action refused (the other rules forbid it there); a dealer's
+action refused before the positions part (their deck or chance events differ: the record
+cannot be replayed under them)."""
+
+ENDS_BY: dict[str, str] = {
+    "cap": "at the turn cap",
+    "threshold": "at the score threshold",
+    "finish": "at the finish",
+    "turns": "at the turn limit",
+    "rounds": "at the round limit",
+    "wins": "at the rounds to win",
+}
+"""Why the other rules end a round or the game, by the field they change (the words of
+``kifu diff``); a change of another field ends it without a reason given."""
 
 
 class RulesDiff(msgspec.Struct, frozen=True):
@@ -94,6 +107,8 @@ class RulesDiff(msgspec.Struct, frozen=True):
     winner_changed: bool = False  # both have a result and their winners differ
     changes: str = ""  # the fields B changes, e.g. threshold=60
     players: int = 0
+    round_b: int | None = None  # kind round_over: the round B ends (1 = the first dealt)
+    reason: str = ""  # why B ends the round or the game there, e.g. "at the turn cap"
 
 
 def apply_sets(game: Game, variant: Variant, sets: Sequence[str]) -> Variant:
@@ -149,6 +164,16 @@ def changed_fields(game: Game, spec_a: str, spec_b: str) -> str:
     return ";".join(out) or spec_b
 
 
+def _reason(changes: str) -> str:
+    """Why the rules changed by ``changes`` (``cap=40``) end a round or the game: the words
+    of :data:`ENDS_BY` for the first changed field that has some."""
+    for item in changes.split(";"):
+        words = ENDS_BY.get(item.partition("=")[0])
+        if words:
+            return words
+    return ""
+
+
 def _winners(result) -> tuple[int, ...] | None:
     return None if result is None else tuple(s for s, r in enumerate(result.ranks) if r == 1)
 
@@ -187,6 +212,7 @@ def diff_rules(loc: Located, rules: str | None, *, index: int = 1,
     except KifuError as e:
         refused = getattr(e, "ply", None) or ply + 1
         where = first_pos or (None, None, None)
+        reason = _reason(common["changes"])
         if state_b is not None and state_b.to_move is None:
             # B's game is over before the record's end: its result is there
             rb = state_b.result()
@@ -194,7 +220,15 @@ def diff_rules(loc: Located, rules: str | None, *, index: int = 1,
             return RulesDiff(index, False, None, None, res_a, rb.scores if rb else None,
                              True, *where, spec_a, spec_b, kind="sooner",
                              plies_b=refused - 1, winners_b=wb,
-                             winner_changed=_moved(_winners(ra), wb), **common)
+                             winner_changed=_moved(_winners(ra), wb), reason=reason, **common)
+        if state_b is not None and state_b.to_move == DEALER and refused <= len(moves) \
+                and moves[refused - 1].actor != "d":
+            # B wants the dealer (the next deal) where the record has a seat playing on:
+            # B's rules ended the round there
+            deals = sum(1 for x in state_b.history if type(x).__name__ == "Deal")
+            return RulesDiff(index, False, refused, str(e), res_a, None, True, None, None,
+                             None, spec_a, spec_b, kind="round_over", plies_b=None,
+                             round_b=deals or None, reason=reason, **common)
         # a dealer's action refused while the positions are still the record's: the
         # chance events themselves (a deck, a pile) are not those of the other rules
         dealer = refused <= len(moves) and moves[refused - 1].actor == "d" and first_pos is None
