@@ -126,4 +126,40 @@ def archive_job(record_id: int, text: str, db: str) -> Job:
     return Job(loc, db, record_id)
 
 
-__all__ = ["RECORDS_PER_CHUNK", "archive_job", "mine", "mine_record", "source_of"]
+# --- a corpus of mixed bots (``kifu puzzles mine GAME --bots A,B,C --games N``) ----------
+
+
+def seat_bots(bots: list[str], players: int, index: int) -> list[str]:
+    """The bots of game ``index`` of a mixed corpus, one per seat: the list rotated by the
+    game's index (``bots[(index + seat) % len(bots)]``), so that every bot plays every seat
+    and, with more bots than seats, meets every other."""
+    return [bots[(index + s) % len(bots)] for s in range(players)]
+
+
+def corpus_record(game_id: str, bots: list[str], players: int, seed: int | str,
+                  index: int) -> Record:
+    """Game ``index`` of a mixed corpus, played from the seed ``"<seed>:<index>"``."""
+    from kifu import games
+    from kifu.lab.play import play_record
+
+    game = games.get(game_id)
+    return play_record(game, seat_bots(bots, players, index), f"{seed}:{index}")
+
+
+def corpus_jobs(game_id: str, bots: list[str], players: int, count: int,
+                seed: int | str = 0, *, name: str | None = None) -> Iterator[Job]:
+    """The records of a mixed corpus as :class:`Job`s, in order (``name``, default
+    ``corpus:<game>``, is their file name in each ``Source``; the records themselves are
+    written by ``--records FILE``)."""
+    from kifu.notation.reader import read_records
+    from kifu.notation.record import format_record
+
+    name = name or f"corpus:{game_id}"
+    for i in range(count):
+        rec = corpus_record(game_id, bots, players, seed, i)
+        (loc,) = read_records(format_record(rec), path=f"{name}#{i + 1}")
+        yield Job(loc, name, i + 1)
+
+
+__all__ = ["RECORDS_PER_CHUNK", "archive_job", "corpus_jobs", "corpus_record", "mine",
+           "mine_record", "seat_bots", "source_of"]
