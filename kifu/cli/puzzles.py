@@ -165,17 +165,95 @@ def _shortfall(progress: Progress, interrupted: bool, count: int, n: int, budget
             f"(--max-games {max_games}; {progress.positions} position(s) tried{over})")
 
 
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    seconds = round(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+class Ticker:
+    """One status line on stderr: rewritten in place on a terminal, else a line at most
+    every ``every`` seconds (a log stays short), and always the last one."""
+
+    def __init__(self, quiet: bool, every: float = 10.0) -> None:
+        import time
+
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.every = 0.2 if self.tty else every
+        self.last = 0.0
+        self.clock = time.monotonic
+        self.text = ""
+
+    def show(self, text: str, *, force: bool = False) -> None:
+        if self.quiet:
+            return
+        now = self.clock()
+        self.text = text
+        if not force and now - self.last < self.every:
+            return
+        self.last = now
+        if self.tty:
+            sys.stderr.write("\r\x1b[K" + text)
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _bots(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise click.UsageError("--bots names no bot")
+    return names
+
+
 @puzzles.command(cls=QuestionCommand)
-@click.argument("files", nargs=-1, metavar="FILE...|DIR")
+@click.argument("files", nargs=-1, metavar="FILE...|DIR|GAME")
 @click.option("--db", "db", metavar="ARCHIVE", default=None,
               help="Mine the records of this archive (and store the puzzles in its puzzles "
                    "table) instead of files.")
+@click.option("--bots", "bots", default=None, metavar="B1,B2,...",
+              help="Play a corpus of GAME first and mine it: game i seats the bots in turn "
+                   "from the i-th (mixed and strong bots, e.g. random,greedy,pimc,ismcts or "
+                   "expert where it is registered).")
+@click.option("--games", "n_games", type=click.IntRange(1), default=100, show_default=True,
+              help="With --bots: games in the corpus.")
+@click.option("--players", type=int, default=None,
+              help="With --bots: seats (default: the game's minimum + 1).")
+@click.option("--seed", default="0", show_default=True,
+              help="With --bots: game i is played from the seed '<seed>:<i>'.")
+@click.option("--records", "records_out", metavar="FILE", default=None,
+              help="With --bots: also write the corpus's records to FILE.")
 @click.option("-Q", "--question", "spec", default=None,
               help="Only this question (default: the game's, as kifu analyze asks them).")
 @click.option("--found", is_flag=True,
               help="Positive puzzles: positions where the player found the only winning "
                    "action (default: where they missed it).")
 @click.option("--theme", default=None, metavar="T", help="Keep puzzles with this theme.")
+@click.option("-n", "--count", type=click.IntRange(1), default=None,
+              help="At most this many puzzles, the most interesting first.")
+@click.option("--min-rating", type=float, default=None, help="Keep puzzles rated at least this.")
+@click.option("--max-rating", type=float, default=None, help="Keep puzzles rated at most this.")
+@click.option("--max-share", type=click.FloatRange(0, 1, min_open=True), default=None,
+              metavar="F", help="No theme on more than this share of the batch (e.g. 0.3; the "
+                                "question's name and the kind of answer do not count).")
+@click.option("--near-duplicates", is_flag=True,
+              help="Keep near-duplicates (two puzzles of one game within 3 plies, the same "
+                   "answer pattern).")
+@click.option("--no-rating", "rating", flag_value=False, default=True,
+              help="Do not rate the puzzles (faster; no Rating tags).")
 @click.option("-o", "--output", default="-", show_default=True, help="File (- = stdout).")
 @click.option("--store", metavar="ARCHIVE", default=None,
               help="Also store the puzzles mined from files in this archive.")
@@ -185,34 +263,75 @@ def _shortfall(progress: Progress, interrupted: bool, count: int, n: int, budget
               help="GRAPH-T: positions where every hand holds at most K cards (default: 8, "
                    "6, 5 for 2, 3, 4 players).")
 @executor_options(chunk_size=MINE_CHUNK, unit="records")
-@quiet_option("No progress bar and no summary on stderr.")
+@quiet_option("No progress and no summary on stderr.")
 @handle_errors
-def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, workers, dask,
-         chunk_size, quiet) -> None:
-    """Find puzzles in played records (FILE..., every record file of DIR, or the records of
-    --db ARCHIVE): positions where the player to move had exactly one winning first action
-    (or a forced win) and did not play it (--found: played it). Each puzzle names its
-    source record and ply (Source), says in its comment what was played, and lists its
-    Themes; the same position is kept once. The same puzzles whatever --workers.
+def mine(files, db, bots, n_games, players, seed, records_out, spec, found, theme, count,
+         min_rating, max_rating, max_share, near_duplicates, rating, output, store,
+         budget_nodes, dd_cards, workers, dask, chunk_size, quiet) -> None:
+    """Find puzzles in played records (FILE..., every record file of DIR, the records of
+    --db ARCHIVE, or a corpus of GAME played by --bots): positions where the player to move
+    had exactly one winning first action (or a forced win) and did not play it (--found:
+    played it). Each puzzle names its source record and ply (Source), says in its comment
+    what was played and the answer in words, lists its Themes and carries a Rating (how
+    often bots of several strengths find it; docs/puzzles.md). The batch has no
+    near-duplicates, is ranked by interest with the kinds of answer in turn, and keeps to
+    --count, --min-rating/--max-rating, --theme and --max-share. Progress: records mined,
+    positions tried, puzzles found and an ETA, then the rating. The same puzzles whatever
+    --workers.
 
-    Example: kifu puzzles mine games/ -o mined.kifu
+    Examples: kifu puzzles mine games/ -o mined.kifu;
+    kifu puzzles mine tweak --bots random,greedy,pimc,ismcts --games 100 --max-share 0.3
     """
+    import time
+
     from kifu.lab.analyze import Job, Limits
-    from kifu.lab.mine import archive_job
-    from kifu.lab.mine import mine as mine_puzzles
+    from kifu.lab.mine import MineProgress, archive_job, corpus_jobs, mine_batch
     from kifu.notation.files import display_name, input_files, load_records
 
-    if bool(files) == bool(db):
-        raise click.UsageError("give record files (or a folder), or --db ARCHIVE")
+    bot_list = _bots(bots)
+    if bot_list is not None:
+        if db or len(files) != 1:
+            raise click.UsageError("with --bots, give one GAME (the corpus is played)")
+        game = games.get(files[0])
+        from kifu.bots import check_bot
+
+        for b in bot_list:
+            check_bot(game, b)
+        if players is None:
+            players = min(game.min_players + 1, game.max_players)
+        game.check_players(players)
+    elif bool(files) == bool(db):
+        raise click.UsageError("give record files (or a folder), --db ARCHIVE, or GAME with "
+                               "--bots")
     if db and store:
         raise click.UsageError("--store is for files: with --db the archive itself keeps "
                                "the puzzles")
-    inputs: list[str] = [*input_files(files), *option_inputs()] if files else [db]
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise click.UsageError("--min-rating is above --max-rating")
+    if bot_list is not None:
+        inputs: list[str] = []
+    else:
+        inputs = [*input_files(files), *option_inputs()] if files else [db]
     if store:
         inputs.append(store)
     check_output(output, inputs=inputs)  # refused now, not after the search
+    if records_out is not None:
+        check_output(records_out, inputs=inputs)
+    ticker = Ticker(quiet)
     jobs: list[Job] = []
-    if db:
+    if bot_list is not None:
+        t0 = time.monotonic()
+        for i, job in enumerate(corpus_jobs(game.id, bot_list, players, n_games, seed), 1):
+            jobs.append(job)
+            spent = time.monotonic() - t0
+            ticker.show(f"playing {game.id}: {i} of {n_games} games, ETA "
+                        f"{_duration(spent / i * (n_games - i))}", force=i == n_games)
+        if records_out is not None:
+            from kifu.notation.record import format_record
+
+            write_output(records_out, "\n".join(format_record(j.loc.record) for j in jobs),
+                         inputs=inputs)
+    elif db:
         from kifu.archive import Archive
 
         with Archive(db, readonly=True) as a:
@@ -223,17 +342,29 @@ def mine(files, db, spec, found, theme, output, store, budget_nodes, dd_cards, w
             for i, loc in enumerate(load_records(path), 1):
                 jobs.append(Job(loc, display_name(path), i))
     limits = Limits(dd_cards=dd_cards, budget_nodes=budget_nodes)
-    found_puzzles: list[Puzzle] = []
-    with click.progressbar(length=len(jobs), label="records", file=sys.stderr,
-                           hidden=quiet) as bar:
-        for p in mine_puzzles(jobs, question=spec, limits=limits, found=found,
-                              archive=bool(db), theme=theme, workers=workers, dask=dask,
-                              chunk_size=chunk_size, on_record=lambda: bar.update(1)):
-            found_puzzles.append(p)
+
+    def report(pr: MineProgress) -> None:
+        eta = _duration(pr.eta(time.monotonic()))
+        if pr.stage == "mining":
+            ticker.show(f"mining: {pr.records} of {pr.total} records, {pr.positions} "
+                        f"positions tried, {pr.found} puzzle(s) found, ETA {eta}",
+                        force=pr.records == pr.total)
+        else:
+            ticker.show(f"rating: {pr.rated} of {pr.to_rate} puzzles (bots of several "
+                        f"strengths try each), ETA {eta}", force=pr.rated == pr.to_rate)
+
+    progress = MineProgress()
+    found_puzzles = mine_batch(
+        jobs, question=spec, limits=limits, found=found, archive=bool(db), theme=theme,
+        count=count, min_rating=min_rating, max_rating=max_rating, max_share=max_share,
+        near_duplicates=near_duplicates, rate=rating, workers=workers, dask=dask,
+        chunk_size=chunk_size, progress=progress, on_progress=report)
+    ticker.done()
     write_output(output, format_puzzles(found_puzzles), inputs=inputs)
-    if output != "-" and not quiet:
-        click.echo(f"{output}: {len(found_puzzles)} puzzle(s) from {len(jobs)} record(s)",
-                   err=True)
+    if not quiet:
+        click.echo(f"{output if output != '-' else '<stdout>'}: {len(found_puzzles)} "
+                   f"puzzle(s) kept of {progress.found} found in {len(jobs)} record(s) "
+                   f"({progress.positions} positions tried)", err=True)
     target = db or store
     if target:
         from kifu.archive import add_puzzles
