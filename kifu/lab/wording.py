@@ -164,4 +164,56 @@ def value_words(question: str, value: str, answer: str | None) -> str:
     return words + (" (reaches the answer)" if value == answer else " (falls short)")
 
 
-__all__ = ["answer_words", "cards_words", "odds_words", "ordinal", "value_words"]
+# --- actions ------------------------------------------------------------------------------
+
+_T_WORDS = {"!J+": "the Joker: target +1", "!J-": "the Joker: target -1",
+            "!S": "the Shifter", "!B": "the Bomb"}
+
+
+def _spaced(tokens: str) -> str:
+    return " ".join(re.findall(r"!?[A-Za-z][0-9]*", tokens))
+
+
+def action_words(game_id: str, text: str) -> str:
+    """An action's text (without its actor) as a player says it: ``O4xO2Y2`` -> "capture O2
+    Y2 with O4", ``Y1g`` -> "Y1 on its grey side", ``day D5`` -> "lead D5 by day"."""
+    if text == "pass":
+        return "pass" + (" and draw" if game_id == "towai" else "")
+    if game_id == "tweak":
+        if text in _T_WORDS:
+            return "use " + _T_WORDS[text]
+        if text.startswith("!T "):
+            return f"use the Thief: steal from {text[3:]}"
+        if text.startswith("steal "):
+            return f"the Thief draws {text[6:]}"
+        if "x" in text:
+            card, _, taken = text.partition("x")
+            return f"capture {_spaced(taken)} with {card}"
+        if re.fullmatch(r"[A-Z][0-9]", text):
+            return f"place {text} on the table"
+        return text
+    if game_id == "graph-t":
+        if text.endswith("g"):
+            return f"{text[:-1]} on its grey side"
+        return f"{text}" + ("" if text == "G" else " on its colour side")
+    if game_id == "towai":
+        side, _, card = text.partition(" ")
+        if side in ("day", "night") and card:
+            return f"lead {card} by {side}"
+        if text.startswith("+"):
+            return f"add {text[1:]} to the combo"
+        return f"play {text}"
+    if game_id == "lianxian":
+        if "@" in text:
+            return ", ".join(f"{t.split('@')[0]} at {t.split('@')[1]}" for t in text.split(","))
+        return text
+    if game_id == "alice":
+        if "@" in text:
+            card, _, slot = text.partition("@")
+            return f"{card} into slot {slot}"
+        return {"drink": "drink (draw a card)", "grow": "grow", "stay": "stay the same size",
+                "shrink": "shrink"}.get(text, text)
+    return text
+
+
+__all__ = ["action_words", "answer_words", "cards_words", "odds_words", "ordinal", "value_words"]
