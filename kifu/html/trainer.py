@@ -304,12 +304,14 @@ CSS = """
 :root { --ink:#1f2328; --muted:#57606a; --line:#d0d7de; --accent:#0b57d0; --ok:#15803d;
   --bad:#b91c1c; --soft:#f6f8fa; }
 * { box-sizing: border-box; }
+[hidden] { display:none !important; }
 html, body { margin:0; }
 body { font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans",
   sans-serif; color: var(--ink); background:#fff; }
 .bar { display:flex; flex-wrap:wrap; align-items:center; gap:4px 16px; padding:6px 12px;
   border-bottom:1px solid var(--line); }
-h1 { font-size:1.1rem; margin:0; }
+h1 { font-size:1.1rem; margin:0; max-width:100%; overflow:hidden; text-overflow:ellipsis;
+  white-space:nowrap; }
 .sub { color:var(--muted); margin:0; font-size:.85rem; flex:1 1 260px; }
 .stats { display:flex; gap:12px; font-size:.9rem; }
 .stats b { font-size:1.05rem; }
@@ -345,6 +347,8 @@ footer { color:var(--muted); font-size:.8rem; padding:6px 12px; max-width:1280px
   .trainer { grid-template-columns: 1fr; padding:6px; gap:4px; }
   .board svg { max-height:48vh; }
   .sub { display:none; }
+  h1 { font-size:.95rem; }
+  .bar { padding:4px 6px; }
   footer { display:none; }
   button { padding:8px 10px; }
 }

@@ -140,12 +140,19 @@ def generic_themes(question: str) -> set[str]:
             "first-place", "shared-place"}
 
 
+NEUTRAL = frozenset({"lead", "follow", "fill"})
+"""Themes that say where a puzzle happens rather than what it is about (a plain lead or
+follow, a blank slot filled), as ``endgame-K`` and ``tiles-N`` do: not motifs."""
+
+
 def motifs(p: Puzzle) -> list[str]:
-    """The themes of ``p`` that say what it is about (:func:`generic_themes` left out, and
-    the answer-kind words ``odds-*``, ``turns-*``, ``place-*``)."""
-    generic = generic_themes(p.question)
+    """The themes of ``p`` that say what it is about: not :func:`generic_themes`, not the
+    answer-kind words ``odds-*``, ``turns-*``, ``place-*``, not :data:`NEUTRAL` nor
+    ``endgame-*``, ``tiles-*``."""
+    generic = generic_themes(p.question) | NEUTRAL
     return [t for t in p.tags.get(THEMES, "").split()
-            if t not in generic and not t.startswith(("odds-", "turns-", "place-"))]
+            if t not in generic and not t.startswith(("odds-", "turns-", "place-", "endgame-",
+                                                      "tiles-"))]
 
 
 def pattern(p: Puzzle) -> tuple[str, str, str, tuple[str, ...]]:
@@ -241,5 +248,5 @@ def capped(ranked: list[Puzzle], *, count: int | None, max_share: float | None) 
         size = len(out)
 
 
-__all__ += ["GAP", "capped", "choices", "drop_near_duplicates", "game_and_ply",
+__all__ += ["GAP", "NEUTRAL", "capped", "choices", "drop_near_duplicates", "game_and_ply",
             "generic_themes", "interest", "motifs", "pattern"]
