@@ -18,7 +18,13 @@ from kifu.cli.options import (
 )
 from kifu.cli.scale import executor_options
 from kifu.lab.analyze import BUDGET_NODES
-from kifu.lab.generate import GAMES_PER_CHUNK, GIVE_UP, Progress, generate_puzzles
+from kifu.lab.generate import (
+    GAMES_PER_CHUNK,
+    GIVE_UP,
+    Progress,
+    generate_puzzles,
+    slow_warning,
+)
 from kifu.lab.mine import RECORDS_PER_CHUNK as MINE_CHUNK
 from kifu.notation.files import check_output, write_output
 from kifu.notation.puzzle import Puzzle, format_puzzles
@@ -50,6 +56,9 @@ def puzzles() -> None:
 @click.option("--bot", "bot", default=None, metavar="BOT",
               help="The bot playing every seat of the games the puzzles come from, e.g. "
                    "pimc or ismcts:iters=50 (default: greedy, else random).")
+@click.option("--bots", "bots", default=None, metavar="B1,B2,...",
+              help="Mixed bots: game i seats them in turn from the i-th (e.g. "
+                   "random,greedy,pimc,ismcts; expert where it is registered).")
 @click.option("--max-games", type=click.IntRange(0, 10**9), default=10_000,
               show_default=True, help="Stop after this many games.")
 @click.option("--max-seconds", type=click.FloatRange(0, 1e9, min_open=True), default=None,
@@ -62,32 +71,53 @@ def puzzles() -> None:
               help="Keep a position seen before and neighbouring plies of one game.")
 @click.option("--no-balance", "balance", flag_value=False, default=True,
               help="Take the first puzzles found instead of balancing the kinds of answer.")
+@click.option("--rate", is_flag=True,
+              help="Rate the puzzles (bots of several strengths try each: a Rating tag) and "
+                   "rank them by interest; implied by the three options below.")
+@click.option("--min-rating", type=float, default=None, help="Keep puzzles rated at least this.")
+@click.option("--max-rating", type=float, default=None, help="Keep puzzles rated at most this.")
+@click.option("--max-share", type=click.FloatRange(0, 1, min_open=True), default=None,
+              metavar="F", help="No theme on more than this share of the batch (e.g. 0.3).")
 @executor_options(chunk_size=GAMES_PER_CHUNK, unit="games")
-@quiet_option("No progress bar and no summary on stderr.")
+@quiet_option("No progress and no summary on stderr.")
 @handle_errors
 def generate(game_name, spec, count, seed, players, output, workers, budget_nodes,
-             max_memory, db, bot, max_games, max_seconds, theme, near_duplicates, balance,
-             dask, chunk_size, quiet) -> None:
+             max_memory, db, bot, bots, max_games, max_seconds, theme, near_duplicates,
+             balance, rate, min_rating, max_rating, max_share, dask, chunk_size,
+             quiet) -> None:
     """Play seeded bot games of GAME and keep positions where --question has exactly one
     winning first action, with a Difficulty (nodes searched, line length, failing first
-    actions) and Themes. No near-duplicates (the same position, neighbouring plies of one
-    game) unless asked; the kinds of answer balanced (chosen among 3 x COUNT puzzles) unless
-    --no-balance. The same seed gives the same file whatever --workers, --dask,
+    actions), Themes and the answer in words. No near-duplicates (the same position,
+    neighbouring plies of one game) unless asked; the kinds of answer balanced (chosen
+    among 3 x COUNT puzzles) unless --no-balance. With --rate (or a rating bound or
+    --max-share) the puzzles are rated, ranked by interest and capped per theme
+    (docs/puzzles.md). The same seed gives the same file whatever --workers, --dask,
     --chunk-size.
 
-    The progress bar counts games and shows the positions tried and the puzzles found. A
-    run that ends with fewer than --count puzzles (--max-games, --max-seconds, or the
-    first 200 positions all past --budget-nodes) or is stopped by Ctrl-C still writes the
+    Progress: games played, positions tried, puzzles found and an ETA; a question known
+    to be slow for its settings says so before it starts, with faster settings. A run
+    that ends with fewer than --count puzzles (--max-games, --max-seconds, or the first
+    200 positions all past --budget-nodes) or is stopped by Ctrl-C still writes the
     puzzles found, says why, and exits with code 1."""
-    from kifu.lab.variety import varied
+    import time
+
+    from kifu.lab.variety import POOL, curate, varied
 
     game = games.get(game_name)
     question = get_question(spec)
     if question.game != game.id:
         raise click.UsageError(f"question {question.name} is for {question.game}")
+    if bot and bots:
+        raise click.UsageError("give --bot or --bots, not both")
+    mixed = _bots(bots)
+    if mixed is not None:
+        bot = ",".join(mixed)
     if players is None:
         players = min(game.min_players + 1, game.max_players)
     game.check_players(players)
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise click.UsageError("--min-rating is above --max-rating")
+    curated = rate or min_rating is not None or max_rating is not None or max_share is not None
     archive: tuple[str, ...] = ()
     if db is not None:
         from kifu.archive import db_path
@@ -95,13 +125,32 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
         path = db_path(db or None)
         archive = (path, path + "-wal", path + "-shm", path + "-journal")
     check_output(output, inputs=archive)  # refused now, not after the search
+    ticker = Ticker(quiet)
+    warning = slow_warning(game.id, question.spec, players, count, budget_nodes)
+    if warning and not quiet:
+        click.echo(warning, err=True)
     raw: list[Puzzle] = []  # every puzzle the search found, before the variety filter
     progress = Progress()
     interrupted = False
+    want = count * POOL * (3 if min_rating is not None or max_rating is not None else 2) \
+        if curated else (count * POOL if balance else count)
+    started = time.monotonic()
 
     def choose(stream):
-        return list(varied(stream, count=count, players=players, theme=theme,
-                           near_duplicates=near_duplicates, balance=balance))
+        if not curated:
+            return list(varied(stream, count=count, players=players, theme=theme,
+                               near_duplicates=near_duplicates, balance=balance))
+        pool = list(varied(stream, count=want, players=players, theme=theme,
+                           near_duplicates=near_duplicates, balance=False))
+        return pool
+
+    def shown(pr: Progress) -> None:
+        spent = time.monotonic() - started
+        got = len(raw)
+        eta = (f"ETA {_duration(spent / got * max(0, want - got))}" if got
+               else "ETA unknown until a first puzzle is found")
+        ticker.show(f"generating: {pr.games} game(s), {pr.positions} positions tried, {got} "
+                    f"puzzle(s) found for {want} wanted, {_duration(spent)} so far, {eta}")
 
     def tap():
         for p in generate_puzzles(
@@ -109,23 +158,31 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
             workers=workers, budget_nodes=budget_nodes, dask=dask,
             chunk_size=chunk_size, max_memory=max_memory, bot=bot,
             max_games=max_games, max_seconds=max_seconds,
-            give_up=GIVE_UP, progress=progress,
-            on_progress=lambda pr: bar.update(pr.games - bar.pos, current_item=pr),
+            give_up=GIVE_UP, progress=progress, on_progress=shown,
         ):
             raw.append(p)
             yield p
 
-    def status(_item: object) -> str:
-        return (f"{progress.positions} positions tried, {len(raw)} candidate puzzle(s) "
-                f"for {count}" if progress.games else "")
+    try:
+        found = choose(tap())
+    except KeyboardInterrupt:
+        interrupted = True
+        found = choose(raw)  # what was found so far, filtered the same way
+    ticker.done()
+    if curated and not interrupted:
+        t0 = time.monotonic()
 
-    with click.progressbar(length=max(max_games, 1), label="games", file=sys.stderr,
-                           item_show_func=status, hidden=quiet) as bar:
-        try:
-            found = choose(tap())
-        except KeyboardInterrupt:
-            interrupted = True
-            found = choose(raw)  # what was found so far, filtered the same way
+        def rated(done: int, total: int) -> None:
+            spent = time.monotonic() - t0
+            ticker.show(f"rating: {done} of {total} puzzles, ETA "
+                        f"{_duration(spent / done * (total - done))}", force=done == total)
+
+        found = curate(found, count=count, min_rating=min_rating, max_rating=max_rating,
+                       max_share=max_share, near_duplicates=near_duplicates,
+                       workers=workers, dask=dask, on_rated=rated)
+        ticker.done()
+    elif curated:
+        found = found[:count]
     write_puzzles(output, found, inputs=archive)
     if not quiet and (output != "-" or interrupted or progress.stopped):
         click.echo(f"{output if output != '-' else '<stdout>'}: {len(found)} puzzle(s) "
@@ -140,6 +197,10 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
                        "already in the archive", err=True)
     why = _shortfall(progress, interrupted, count, len(found), budget_nodes, max_games,
                      max_seconds)
+    if why and curated and not interrupted and not progress.stopped and len(raw) >= want:
+        why = (f"only {len(found)} of {count} puzzle(s) kept of the {want} found: the rest "
+               "were near-duplicates, outside the rating bounds or over --max-share; ask for "
+               "fewer, or widen the bounds")
     if why:
         click.echo(why, err=True)
         raise SystemExit(1)

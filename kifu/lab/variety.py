@@ -63,6 +63,16 @@ def with_themes(p: Puzzle) -> Puzzle:
     return msgspec.structs.replace(p, tags={**p.tags, THEMES: " ".join(words)})
 
 
+def with_words(p: Puzzle) -> Puzzle:
+    """``p`` with its answer in words at the end of its comment (once)."""
+    from kifu.lab.wording import answer_words
+
+    if p.answer is None or "In words: " in (p.comment or ""):
+        return p
+    said = f"In words: {answer_words(p.question, p.answer)}."
+    return msgspec.structs.replace(p, comment=f"{p.comment} {said}" if p.comment else said)
+
+
 def _where(p: Puzzle) -> tuple[str, int, int] | None:
     m = _SOURCE.match(p.source or "")
     return (m.group(1), int(m.group(2)), int(m.group(3))) if m else None
@@ -86,7 +96,7 @@ def varied(stream: Iterable[Puzzle], *, count: int, players: int, theme: str | N
                 plies = kept_plies.setdefault(where[:2], [])
                 if any(abs(where[2] - q) < gap for q in plies):
                     continue
-        p = with_themes(p)
+        p = with_words(with_themes(p))
         if theme is not None and theme not in p.tags.get(THEMES, "").split():
             continue
         if not near_duplicates:
@@ -114,7 +124,7 @@ def balanced(pool: list[Puzzle], count: int) -> list[Puzzle]:
     return [pool[i] for i in sorted(chosen)]
 
 
-__all__ = ["POOL", "answer_class", "balanced", "varied", "with_themes"]
+__all__ = ["POOL", "answer_class", "balanced", "varied", "with_themes", "with_words"]
 
 
 # --- a curated batch: near-duplicates, ratings, a cap per theme, ranked by interest ----------
@@ -250,3 +260,39 @@ def capped(ranked: list[Puzzle], *, count: int | None, max_share: float | None) 
 
 __all__ += ["GAP", "NEUTRAL", "capped", "choices", "drop_near_duplicates", "game_and_ply",
             "generic_themes", "interest", "motifs", "pattern"]
+
+
+def curate(pool: list[Puzzle], *, count: int, min_rating: float | None = None,
+           max_rating: float | None = None, max_share: float | None = None,
+           near_duplicates: bool = False, workers: int = 1, dask: str | None = None,
+           on_rated: Callable[[int, int], None] | None = None) -> list[Puzzle]:
+    """A rated batch of at most ``count`` from ``pool`` (``generate --rate``): answer
+    patterns seen before dropped (unless ``near_duplicates``), every puzzle rated
+    (:mod:`kifu.lab.rating`), kept within the rating bounds, ranked by interest (the kinds
+    of answer in turn), no motif above ``max_share``. ``on_rated(done, total)`` after each
+    puzzle rated."""
+    from kifu.lab.rating import rate_puzzles, rating_of
+
+    kept = pool if near_duplicates else drop_near_duplicates(pool)
+    done = [0]
+
+    def step() -> None:
+        done[0] += 1
+        if on_rated is not None:
+            on_rated(done[0], len(kept))
+
+    rated = rate_puzzles(kept, workers=workers, dask=dask, on_puzzle=step)
+    pairs = []
+    for p, share in rated:
+        r = rating_of(p.tags)
+        if (min_rating is not None or max_rating is not None) and r is None:
+            continue
+        if (min_rating is not None and r is not None and r < min_rating) or \
+                (max_rating is not None and r is not None and r > max_rating):
+            continue
+        pairs.append((p, share))
+    order = sorted(range(len(pairs)), key=lambda i: (-interest(*pairs[i]), i))
+    return capped([pairs[i][0] for i in order], count=count, max_share=max_share)
+
+
+__all__ += ["curate"]
