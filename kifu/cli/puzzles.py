@@ -296,7 +296,8 @@ def _bots(text: str | None) -> list[str] | None:
 @click.option("--seed", default="0", show_default=True,
               help="With --bots: game i is played from the seed '<seed>:<i>'.")
 @click.option("--records", "records_out", metavar="FILE", default=None,
-              help="With --bots: also write the corpus's records to FILE.")
+              help="With --bots: also write the corpus's records to FILE (each Source then "
+                   "names FILE#N@plyK: kifu replay FILE --index N --ply K shows it).")
 @click.option("-Q", "--question", "spec", default=None,
               help="Only this question (default: the game's, as kifu analyze asks them).")
 @click.option("--found", is_flag=True,
@@ -382,7 +383,9 @@ def mine(files, db, bots, n_games, players, seed, records_out, spec, found, them
     jobs: list[Job] = []
     if bot_list is not None:
         t0 = time.monotonic()
-        for i, job in enumerate(corpus_jobs(game.id, bot_list, players, n_games, seed), 1):
+        name = None if records_out in (None, "-") else display_name(records_out)
+        for i, job in enumerate(corpus_jobs(game.id, bot_list, players, n_games, seed,
+                                            name=name), 1):
             jobs.append(job)
             spent = time.monotonic() - t0
             ticker.show(f"playing {game.id}: {i} of {n_games} games, ETA "

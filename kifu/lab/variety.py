@@ -150,7 +150,7 @@ def generic_themes(question: str) -> set[str]:
             "first-place", "shared-place"}
 
 
-NEUTRAL = frozenset({"lead", "follow", "fill"})
+NEUTRAL = frozenset({"lead", "follow", "fill", "capture"})
 """Themes that say where a puzzle happens rather than what it is about (a plain lead or
 follow, a blank slot filled), as ``endgame-K`` and ``tiles-N`` do: not motifs."""
 
