@@ -40,13 +40,15 @@ def _game_bots(game: Game) -> dict[str, type[Bot]]:
 
 
 def _search_bots(game: Game) -> dict[str, type[Bot]]:
-    """The game-independent searchers, for every game with a world sampler."""
+    """The game-independent searchers, for every game with a world sampler: ``expert``
+    (the strong bot on the evaluator, the default searcher) first."""
     if type(game).world_sampler is Game.world_sampler:
         return {}
+    from kifu.bots.expert import ExpertBot
     from kifu.bots.ismcts import IsmctsBot
     from kifu.bots.pimc import PimcBot
 
-    return {"pimc": PimcBot, "ismcts": IsmctsBot}
+    return {"expert": ExpertBot, "pimc": PimcBot, "ismcts": IsmctsBot}
 
 
 def classic_bots(game: Game) -> list[str]:
@@ -70,14 +72,13 @@ def bot_descriptions(game: Game) -> list[str]:
 def search_parameters() -> dict[str, dict[str, str]]:
     """The searchers' parameters and what each means (``{"pimc": {"worlds": "..."}}``),
     for listings; each game's defaults are in :func:`bot_descriptions`."""
+    from kifu.bots.expert import ExpertBot
     from kifu.bots.ismcts import IsmctsBot
     from kifu.bots.pimc import PimcBot
 
-    def span(p) -> str:
-        return f"{p.kind(p.low)}..{p.kind(p.high)}"
-
-    return {cls.name: {k: f"{p.help} ({p.kind.__name__}, {span(p)})"
-                       for k, p in cls.PARAMS.items()} for cls in (PimcBot, IsmctsBot)}
+    return {cls.name: {k: f"{p.help} ({p.kind.__name__}, {p.span()})"
+                       for k, p in cls.PARAMS.items()}
+            for cls in (ExpertBot, PimcBot, IsmctsBot)}
 
 
 def bot_class(game: Game, name: str) -> type[Bot] | None:

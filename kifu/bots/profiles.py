@@ -18,6 +18,7 @@ from kifu.core.game import Action, Result, State
 Scores = Callable[[State], Sequence[float]]
 Solver = Callable[[State, int, Sequence[Action]], "list[float] | None"]
 Candidates = Callable[[State, list[Action], int], list[Action]]
+Exact = Callable[[State, int, Sequence[Action]], "tuple[list[float], bool] | None"]
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,13 @@ class Profile:
       card is known, or ``None`` where the solver would be too slow (then rollouts).
     - ``candidates(state, legal, k)``: at most ``k`` actions worth searching (the rest are
       not considered); ``None`` keeps every legal action.
+    - ``exact(world, seat, actions)``: for the evaluator (:mod:`kifu.bots.evaluate`), the
+      seat's pairwise share after each action in a world where every card is known, and
+      whether that is the exact value (``False``: a bound or an estimate, e.g. a paranoid
+      search with more than two players), or ``None`` where the solver does not reach.
+    - ``levels``: per evaluator level, fields of :class:`kifu.bots.evaluate.Level` this game
+      sets otherwise (``{"normal": {"worlds": 12}}``).
+    - ``expert``: the default parameters of the ``expert`` bot for this game.
     """
 
     scores: Scores
@@ -47,6 +55,9 @@ class Profile:
     ismcts: dict = field(default_factory=dict)
     solve: Solver | None = None
     candidates: Candidates | None = None
+    exact: Exact | None = None
+    levels: dict | None = None
+    expert: dict = field(default_factory=dict)
 
 
 def pairwise(result: Result, seat: int) -> float:
@@ -183,18 +194,32 @@ def _graph_t_solve(world: State, seat: int, actions: Sequence[Action]) -> list[f
     return out
 
 
+def _graph_t_exact(world: State, seat: int, actions: Sequence[Action]
+                   ) -> tuple[list[float], bool] | None:
+    """The evaluator's use of the double-dummy searcher: the seat's pairwise share of the
+    place it secures against every other seat after each action (no tie-break hair), exact
+    with two players (the game is then zero-sum), a lower bound (paranoid) with more."""
+    vals = _graph_t_solve(world, seat, actions)
+    if vals is None:
+        return None
+    n = world.n
+    return [round(v * (n - 1) * 2) / (2 * (n - 1)) for v in vals], n == 2
+
+
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
-                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8}),
+                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
+                     expert={"margin": 1.0}),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
-                       solve=_graph_t_solve),
+                       solve=_graph_t_solve, exact=_graph_t_exact),
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8}),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},
-                        candidates=_lianxian_candidates),
+                        candidates=_lianxian_candidates,
+                        levels={lv: {"exact_nodes": 0} for lv in ("fast", "normal", "deep")}),
     "alice": Profile(_alice_scores, scale=1.0, rollout="random", horizon=None,
                      pimc={"worlds": 4}, ismcts={"iters": 20, "worlds": 6}),
 }

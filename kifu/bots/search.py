@@ -20,16 +20,28 @@ from kifu.core.rng import MASK64, Rng
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a searching bot: its type (``int`` or ``float``), its default (a
-    game's profile may set another), bounds, meaning."""
+    """One parameter of a searching bot: its type (``int``, ``float``, or ``str`` with
+    ``choices``), its default (a game's profile may set another), bounds, meaning."""
 
     kind: type
-    default: float
+    default: Any
     low: float
     high: float
     help: str
+    choices: tuple[str, ...] = ()
+
+    def span(self) -> str:
+        """The values allowed, for listings: ``1..10000`` or ``fast|normal|deep``."""
+        if self.choices:
+            return "|".join(self.choices)
+        return f"{self.kind(self.low)}..{self.kind(self.high)}"
 
     def parse(self, bot: str, name: str, text: str) -> Any:
+        if self.choices:
+            if text not in self.choices:
+                raise VariantError(f"bot {bot}: {name} must be one of "
+                                   f"{', '.join(self.choices)}, not {text!r}")
+            return text
         try:
             value = self.kind(text)
         except ValueError:
