@@ -437,3 +437,82 @@ def mine(files, db, bots, n_games, players, seed, records_out, spec, found, them
         if not quiet:
             click.echo(f"{stats.puzzles} puzzle(s) stored, {stats.puzzle_duplicates} "
                        "already in the archive", err=True)
+
+
+@puzzles.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Write the puzzles with their Rating, RatingDeviation and RatedBy tags.")
+@click.option("--check", "held_out", default=None, metavar="BOT",
+              help="Check the ratings against a held-out bot (e.g. ismcts:iters=300 or "
+                   "expert:level=fast): its share found per rating band, with 95% "
+                   "intervals.")
+@click.option("--tries", type=click.IntRange(1, 100), default=2, show_default=True,
+              help="The held-out bot's tries a puzzle.")
+@click.option("--bands", "cuts", type=click.IntRange(1, 20), default=3, show_default=True,
+              help="Rating bands of (nearly) equal size for --check.")
+@click.option("--json", "as_json", is_flag=True, help="The check as JSON.")
+@executor_options(chunk_size=None, unit="puzzles")
+@quiet_option("No progress on stderr.")
+@handle_errors
+def rate(files, output, held_out, tries, cuts, as_json, workers, dask, chunk_size,
+         quiet) -> None:
+    """Rate the puzzles of FILE... (docs/puzzles.md, *Ratings*): bots of several strengths
+    try each one, and a logistic model on an Elo scale, the same for every game, turns
+    how often they find the answer into a Rating with a deviation. A puzzle already rated
+    keeps its tags unless -o rewrites them. --check BOT asks a bot that is not on the
+    ladder and prints the share it finds per rating band: it should fall as the rating
+    rises.
+
+    Example: kifu puzzles rate mined.kifu -o rated.kifu --check expert:level=fast
+    """
+    import json
+
+    from kifu.lab.rating import check, rate_puzzles, rating_of
+    from kifu.notation.files import input_files
+    from kifu.notation.puzzle import check_puzzle, load_puzzles
+
+    if output is None and held_out is None:
+        raise click.UsageError("give -o FILE (to write the rated puzzles), --check BOT, or "
+                               "both")
+    if held_out is not None:
+        from kifu.bots import check_bot
+
+    paths = input_files(files)
+    if output is not None:
+        check_output(output, inputs=paths)
+    puzzles = [check_puzzle(lp).puzzle for path in paths for lp in load_puzzles(path)]
+    if held_out is not None:
+        for gid in sorted({p.game for p in puzzles}):
+            check_bot(games.get(gid), held_out)
+    ticker = Ticker(quiet)
+    if output is not None or any(rating_of(p.tags) is None for p in puzzles):
+        n = [0]
+
+        def step() -> None:
+            n[0] += 1
+            ticker.show(f"rating: {n[0]} of {len(puzzles)} puzzles", force=n[0] == len(puzzles))
+
+        puzzles = [p for p, _ in rate_puzzles(puzzles, workers=workers, dask=dask,
+                                                on_puzzle=step)]
+        ticker.done()
+    if output is not None:
+        write_puzzles(output, puzzles, inputs=tuple(paths))
+    if held_out is not None:
+        rows = []
+        for gid in sorted({p.game for p in puzzles}):
+            mine = [p for p in puzzles if p.game == gid]
+            for b in check(mine, bot=held_out, tries=tries, cuts=cuts, workers=workers,
+                           dask=dask):
+                rows.append({"game": gid, "bot": held_out, "low": b.low, "high": b.high,
+                             "puzzles": b.puzzles, "found": b.found, "share": b.share,
+                             "ci": list(b.ci)})
+        if as_json:
+            click.echo(json.dumps(rows))
+        else:
+            click.echo(f"{'game':<9} {'ratings':>11} {'tries':>6} {'found':>6}  share "
+                       f"(95% interval) by {held_out}")
+            for r in rows:
+                click.echo(f"{r['game']:<9} {r['low']:>5.0f}-{r['high']:<5.0f} "
+                           f"{r['puzzles']:>6} {r['found']:>6}  {r['share']:.2f} "
+                           f"({r['ci'][0]:.2f}-{r['ci'][1]:.2f})")

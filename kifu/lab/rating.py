@@ -219,6 +219,42 @@ def bands(rated: Sequence[tuple[float, bool]], cuts: int = 3) -> list[Band]:
     return out
 
 
+def held_out_trials(p: Puzzle, bot: str = HELD_OUT, tries: int = 2, *,
+                    budget_nodes: int = 2_000_000) -> list[bool] | None:
+    """The held-out ``bot``'s ``tries`` at puzzle ``p`` (seeded by the position): whether
+    each found the answer; None when the search does not finish."""
+    game = games.get(p.game)
+    state = game.from_line(p.position)
+    sol = get_question(p.question).solve(state, Budget(nodes=budget_nodes))
+    if not sol.complete or sol.answer == UNKNOWN:
+        return None
+    values = first_action_values([(v.action, v.value) for v in sol.values])
+    return [bot_finds(game, state, bot, f"held:{p.position}:{t}", values, sol.answer)
+            for t in range(tries)]
+
+
+def _check_chunk(args: tuple[list[Puzzle], str, int]) -> list[list[bool] | None]:
+    puzzles, bot, tries = args
+    return [held_out_trials(p, bot, tries) for p in puzzles]
+
+
+def check(puzzles: Sequence[Puzzle], *, bot: str = HELD_OUT, tries: int = 2, cuts: int = 3,
+          workers: int = 1, dask: str | None = None) -> list[Band]:
+    """The check of the module docstring: the rated ``puzzles`` cut into ``cuts`` bands by
+    rating, and the share of the held-out ``bot``'s ``tries`` a puzzle that found the
+    answer in each, with its Wilson interval."""
+    rated = [p for p in puzzles if rating_of(p.tags) is not None]
+    chunks = ((list(rated[i:i + PUZZLES_PER_CHUNK]), bot, tries)
+              for i in range(0, len(rated), PUZZLES_PER_CHUNK))
+    rows: list[tuple[float, bool]] = []
+    results = [r for part in map_chunks(_check_chunk, chunks, workers=workers, dask=dask)
+               for r in part]
+    for p, found in zip(rated, results, strict=True):
+        if found is not None:
+            rows += [(rating_of(p.tags) or 0.0, f) for f in found]
+    return bands(rows, cuts)
+
+
 def rating_tags(r: float, rd: float) -> dict[str, str]:
     """The puzzle tags that carry a rating: ``Rating`` and ``RatingDeviation``, rounded."""
     return {"Rating": str(round(r)), "RatingDeviation": str(round(rd))}
@@ -312,7 +348,9 @@ __all__ = [
     "bands",
     "bot_finds",
     "chance",
+    "check",
     "fit",
+    "held_out_trials",
     "puzzle_trials",
     "rate",
     "rate_puzzles",
