@@ -168,9 +168,11 @@ def test_trainer_solve_hint_wrong_reload(driver, tmp_path: Path) -> None:
     solve_current(driver, data)
     assert driver.find_element("id", "score").text == "3"  # helped: no point
     # a reload keeps the score and the best streak
+    driver.execute_script("document.body.removeAttribute('data-ready')")
     driver.refresh()
     wait_for(driver, lambda: driver.find_element("tag name", "body")
              .get_attribute("data-ready") == "1")
+    wait_for(driver, lambda: driver.find_element("id", "score").text != "0", timeout=5)
     assert driver.find_element("id", "score").text == "3"
     assert driver.find_element("id", "best").text == "3"
     assert driver.find_element("id", "streak").text == "0"

@@ -276,6 +276,9 @@ of your hand to play it.</p>
 <span id="count"></span></div>
 <label class="pick-theme">Theme <select id="theme"><option value="">all</option>{options}\
 </select></label>
+<label class="pick-theme">Level <select id="level"><option value="">all</option>\
+<option value="0-1299">easy (below 1300)</option><option value="1300-1599">medium \
+(1300-1599)</option><option value="1600-9999">hard (1600 and up)</option></select></label>
 </header>
 <main class="trainer">
 <section class="stage" aria-label="Board">
@@ -324,7 +327,7 @@ h1 { font-size:1.1rem; margin:0; max-width:100%; overflow:hidden; text-overflow:
 .stats b { font-size:1.05rem; }
 .trainer { display:grid; grid-template-columns: minmax(0, 1fr) 330px; gap:12px;
   padding:8px 12px; max-width:1280px; margin:0 auto; }
-.board svg { width:100%; height:auto; max-height:calc(100vh - 150px); display:block; }
+.board svg { width:100%; height:auto; max-height:calc(100vh - 210px); display:block; }
 .steps { display:flex; align-items:center; justify-content:center; gap:10px; margin:4px 0; }
 .steps button { min-width:44px; }
 .panel { font-size:.95rem; }
@@ -530,13 +533,18 @@ JS = """
   $("fwd").addEventListener("click", function () {
     if (view < pz.steps.length - 1) { draw(view + 1, false); }
   });
-  $("theme").addEventListener("change", function () {
-    var t = this.value;
+  function refilter() {
+    var t = $("theme").value, lv = $("level").value.split("-").map(Number);
     list = all.filter(function (p) {
-      return !t || p.motifs.indexOf(t) >= 0 || p.themes.indexOf(t) >= 0;
+      var r = p.rating === null ? 1500 : p.rating;
+      return (!t || p.motifs.indexOf(t) >= 0 || p.themes.indexOf(t) >= 0) &&
+        (lv.length < 2 || (r >= lv[0] && r <= lv[1]));
     });
     if (list.length) { load(0); }
-  });
+    else { say("No puzzle of this theme at this level.", ""); stats(); }
+  }
+  $("theme").addEventListener("change", refilter);
+  $("level").addEventListener("change", refilter);
   document.addEventListener("keydown", function (e) {
     if (e.target && (e.target.tagName === "SELECT" || e.target.tagName === "INPUT")) { return; }
     if (e.key === "h") { hint(); }
