@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from kifu.cli.main import cli
 from kifu.lab import rating, variety
-from kifu.lab.wording import _WORDS, action_words, answer_words, odds_words
 from kifu.notation.puzzle import Puzzle, load_puzzles
+from kifu.notation.wording import _WORDS, action_words, answer_words, odds_words
 from kifu.puzzles import QUESTIONS, get_question
 
 ROOT = Path(__file__).resolve().parent.parent

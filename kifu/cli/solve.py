@@ -100,7 +100,7 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
     if quiet:
         click.echo(f"{checked.located.where()}: {p.question}: {sol.answer}")
         return
-    from kifu.lab.wording import answer_words
+    from kifu.notation.wording import answer_words
 
     click.echo(f"{checked.located.where()}: {p.question}")
     click.echo(f"  answer: {sol.answer}"

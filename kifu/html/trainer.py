@@ -19,7 +19,7 @@ solver; the page's script only shows it. Per puzzle:
   or a placement, a colour or a grey side) asks which, in words. Actions with no card
   (``pass``, ``drink``) are buttons in words;
 - **hints**: the themes that say what it is about, then the card to play, outlined;
-- the answer and every value **in words** (:mod:`kifu.lab.wording`), never the target on a
+- the answer and every value **in words** (:mod:`kifu.notation.wording`), never the target on a
   wrong click: a wrong click says what that action gives, not what the right one does.
 
 The score, the streak and each puzzle's result are kept in the browser's ``localStorage``
@@ -41,8 +41,8 @@ from kifu.html.assets import csp_hash, json_script
 from kifu.html.words import question_words
 from kifu.lab.rating import rating_of
 from kifu.lab.variety import motifs
-from kifu.lab.wording import action_words, answer_words
 from kifu.notation.puzzle import Checked, LocatedPuzzle, Puzzle, check_puzzle, puzzle_themes
+from kifu.notation.wording import action_words, answer_words
 from kifu.puzzles import Budget
 
 PAGE_BUDGET = 2_000_000

@@ -8,7 +8,7 @@ import re
 
 from kifu.core.game import State, actor_name
 from kifu.lab.analyze import question_player
-from kifu.lab.wording import answer_words, value_words
+from kifu.notation.wording import answer_words, value_words
 
 _DIFFICULTY = re.compile(r"nodes=([0-9]+) line=([0-9]+) failing=([0-9]+)")
 

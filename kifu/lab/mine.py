@@ -85,7 +85,7 @@ def mine_record(loc: Located | Record, *, file: str = "<record>", index: int = 1
 
 def said(question: str, answer: str, played: str | None = None) -> str:
     """The answer (and the value of the action played) in words, for a puzzle's comment."""
-    from kifu.lab.wording import answer_words
+    from kifu.notation.wording import answer_words
 
     out = f"In words: {answer_words(question, answer)}"
     if played is not None and played != answer:

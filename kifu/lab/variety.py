@@ -65,7 +65,7 @@ def with_themes(p: Puzzle) -> Puzzle:
 
 def with_words(p: Puzzle) -> Puzzle:
     """``p`` with its answer in words at the end of its comment (once)."""
-    from kifu.lab.wording import answer_words
+    from kifu.notation.wording import answer_words
 
     if p.answer is None or "In words: " in (p.comment or ""):
         return p
