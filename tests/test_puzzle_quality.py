@@ -268,3 +268,13 @@ def test_trainer_page_select_and_refusals(tmp_path) -> None:
     record = str(ROOT / "fixtures" / "tweak" / "single-round-2p.kifu")
     r = CliRunner().invoke(cli, ["html", record, "--trainer"])
     assert r.exit_code == 1 and "puzzle file" in r.output
+
+
+def test_mine_shows_records_positions_found_and_an_eta() -> None:
+    path = str(ROOT / "fixtures" / "tweak" / "missed-win-2p.kifu")
+    r = CliRunner().invoke(cli, ["puzzles", "mine", path, "--no-rating"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"mining: 1 of 1 records, \d+ positions tried, \d+ puzzle\(s\) found, "
+                     r"ETA", r.stderr)
+    assert "puzzle(s) kept of" in r.stderr
+    assert "In words: " in r.stdout and "Rating" not in r.stdout
