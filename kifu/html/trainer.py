@@ -223,13 +223,17 @@ def select(puzzles: Iterable[LocatedPuzzle], spec: str | None) -> list[LocatedPu
         count = int(want["count"]) if "count" in want else None
     except ValueError as e:
         raise KifuError(f"--select: not a number ({e})") from None
+    game_id = None
+    if "game" in want:
+        from kifu import games
+
+        game_id = games.get(want["game"]).id  # an alias (setup) names its game
     out = []
     for lp in puzzles:
         p = lp.puzzle
         if "theme" in want and want["theme"] not in puzzle_themes(p):
             continue
-        if "game" in want and p.game != want["game"] and not (
-                want["game"] in ("setup",) and p.game == "lianxian"):
+        if game_id is not None and p.game != game_id:
             continue
         r = rating_of(p.tags)
         if (low is not None or high is not None) and r is None:
