@@ -150,9 +150,12 @@ def generic_themes(question: str) -> set[str]:
             "first-place", "shared-place"}
 
 
-NEUTRAL = frozenset({"lead", "follow", "fill", "capture"})
+NEUTRAL = frozenset({"lead", "follow", "fill", "capture", "combo"})
 """Themes that say where a puzzle happens rather than what it is about (a plain lead or
-follow, a blank slot filled), as ``endgame-K`` and ``tiles-N`` do: not motifs."""
+follow, a blank slot filled), as ``endgame-K`` and ``tiles-N`` do, or what nearly every
+puzzle of its question needs (a TWEAK ends in a capture; a TOWAI player goes out with a
+combo): not motifs. In the 100-game corpora of ``docs/puzzles.md`` ``combo`` was on 16 of
+22 TOWAI puzzles."""
 
 
 def motifs(p: Puzzle) -> list[str]:
