@@ -212,6 +212,7 @@ def test_a_slow_question_says_so_before_it_starts(monkeypatch) -> None:
     from kifu.lab import generate
 
     monkeypatch.setitem(generate.SLOW, ("towai-win-round", 3), 70.0)
+    monkeypatch.setitem(generate.SLOW, ("towai-win-round", 2), 13.0)
     said = generate.slow_warning("towai", "towai-win-round", 3, 8)
     assert "slow" in said and "--players 2" in said and "-n" in said and "min" in said
     assert generate.slow_warning("towai", "towai-win-round", 3, 0) == ""

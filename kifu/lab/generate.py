@@ -198,9 +198,9 @@ def slow_warning(game_id: str, spec: str, players: int, count: int,
               "--max-seconds S to stop in time (what was found is written)"]
     others = sorted(p for (q, p), v in SLOW.items() if q == name and p != players
                     and v < per / 2)
-    cheap = [p for p in (2, 3, 4) if (name, p) not in SLOW and p != players]
-    if others or cheap:
-        faster.insert(0, f"--players {(cheap or others)[0]}")
+    if others:
+        faster.insert(0, f"--players {others[0]} (about {SLOW[(name, others[0])]:.0f} s a "
+                         "puzzle)")
     if budget_nodes > 50_000:
         faster.append("--budget-nodes 50000 (skips the biggest searches)")
     return (f"{spec} with {players} players is slow: about {per:.0f} s of CPU per puzzle "
