@@ -21,10 +21,11 @@ Newton's method; its deviation (``RD``, as Glicko's) is one over the square root
 information the trials carry plus the prior's. A puzzle every bot finds is rated low with a
 wide RD, one none finds high with a wide RD: the RD says how far to trust it.
 
-**The solvers' ratings** (:data:`SOLVERS`) were fitted jointly with the puzzles'
-(:func:`fit`, ``random`` anchored at 800) on the puzzles mined from the mixed corpora of
-``docs/puzzles.md`` (*Ratings*), all games together, and are fixed constants since, so a
-puzzle's rating does not depend on which other puzzles are in its batch.
+**The solvers' ratings** (:data:`SOLVERS`) are constants set in the order of the bots'
+strength, so a puzzle's rating does not depend on which other puzzles are in its batch; a
+joint fit of the solvers' and the puzzles' ratings (:func:`fit`, ``random`` anchored at
+800) on the mixed corpora of ``docs/puzzles.md`` (*Ratings*) gives the same range, and
+shows how the bots' order changes from game to game.
 
 **The check** (:func:`check`, ``docs/puzzles.md``): a *held-out* bot (:data:`HELD_OUT`, not
 one of the solvers) is asked every puzzle; the share it finds must fall as the rating
