@@ -279,3 +279,14 @@ def test_mine_shows_records_positions_found_and_an_eta() -> None:
                      r"ETA", r.stderr)
     assert "puzzle(s) kept of" in r.stderr
     assert "In words: " in r.stdout and "Rating" not in r.stdout
+
+
+def test_the_issue_s_slow_run_is_announced_before_it_starts() -> None:
+    """``kifu puzzles generate towai -Q towai-win-round -n 8`` (9 min 41 s in the issue with
+    only a bar) says before playing a game that it is slow, and how to go faster."""
+    r = CliRunner().invoke(cli, ["puzzles", "generate", "towai", "-Q", "towai-win-round",
+                                 "-n", "8", "--max-games", "0"])
+    assert r.exit_code == 1  # no game played: fewer puzzles than asked
+    first = r.stderr.splitlines()[0]
+    assert "towai-win-round with 3 players is slow" in first
+    assert "--players 2" in first and "--max-seconds" in first

@@ -178,11 +178,17 @@ def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players:
 
 # --- a question slow for its settings ------------------------------------------------------
 
-SLOW: dict[tuple[str, int], float] = {}
+SLOW: dict[tuple[str, int], float] = {
+    ("towai-win-round", 2): 12.9,
+    ("towai-win-round", 3): 24.1,
+    ("tweak-within 2", 3): 0.72,
+    ("lianxian-best", 2): 0.62,
+}
 """CPU seconds per puzzle found by ``generate_puzzles`` (default bots and budget, seed 0,
-the first 3 puzzles), by (question name, players), where it is more than a few seconds:
-measured on this machine (``docs/puzzles.md``, *Time you can see*). A run expected to take
-more than :data:`SLOW_SECONDS` is announced before it starts."""
+the first 2 or 3 puzzles), by (question, players) where it was more than half a second:
+the question's full spec (``tweak-within 2``) or its name for every argument. Measured
+2026-11-28 at load 12-30 (``docs/puzzles.md``, *Time you can see*, has every question). A
+run expected to take more than :data:`SLOW_SECONDS` of CPU is announced before it starts."""
 SLOW_SECONDS = 60.0
 
 
@@ -191,21 +197,21 @@ def slow_warning(game_id: str, spec: str, players: int, count: int,
     """A warning (empty when none) that ``count`` puzzles of ``spec`` with ``players``
     seats take long, with settings that are faster."""
     name = spec.split(" ", 1)[0]
-    per = SLOW.get((name, players))
+    per = SLOW.get((spec, players), SLOW.get((name, players)))
     if per is None or per * count < SLOW_SECONDS:
         return ""
     faster = [f"-n {max(1, int(SLOW_SECONDS // per))} for a first batch",
               "--max-seconds S to stop in time (what was found is written)"]
-    others = sorted(p for (q, p), v in SLOW.items() if q == name and p != players
-                    and v < per / 2)
+    others = sorted(p for (q, p), v in SLOW.items() if q in (spec, name) and p != players
+                    and v < per * 0.75)
     if others:
         faster.insert(0, f"--players {others[0]} (about {SLOW[(name, others[0])]:.0f} s a "
                          "puzzle)")
     if budget_nodes > 50_000:
         faster.append("--budget-nodes 50000 (skips the biggest searches)")
-    return (f"{spec} with {players} players is slow: about {per:.0f} s of CPU per puzzle "
-            f"was measured, so {count} puzzle(s) may take {_mins(per * count)} or more. "
-            f"Faster: {'; '.join(faster)}.")
+    return (f"{spec} with {players} players is slow: about {per:.2g} s of CPU per puzzle "
+            f"was measured, so {count} puzzle(s) may take {_mins(per * count)} or more (longer "
+            f"on a busy machine). Faster: {'; '.join(faster)}.")
 
 
 def _mins(seconds: float) -> str:
