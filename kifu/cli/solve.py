@@ -100,14 +100,19 @@ def emit(checked: Checked, sol: Solution, *, as_json: bool, check: bool,
     if quiet:
         click.echo(f"{checked.located.where()}: {p.question}: {sol.answer}")
         return
+    from kifu.notation.wording import answer_words
+
     click.echo(f"{checked.located.where()}: {p.question}")
     click.echo(f"  answer: {sol.answer}"
                + (f" ({why_unknown(sol)})" if not sol.complete else "")
                + ("" if p.answer is None else f"  (stated: {p.answer})"))
+    if sol.complete:
+        click.echo(f"  in words: {answer_words(p.question, sol.answer)}")
     if sol.line:
         click.echo(f"  line:   {'; '.join(sol.line)}")
     for v in sol.values:
-        click.echo(f"    {v.action:<22} {v.value}")
+        mark = "*" if sol.complete and v.value == sol.answer else " "
+        click.echo(f"  {mark} {v.action:<22} {v.value}  = {answer_words(p.question, v.value)}")
     click.echo(f"  nodes {sol.nodes}, {sol.seconds:.3f}s, "
                f"{sol.winning} of {len(sol.values)} first actions reach the answer")
 

@@ -258,7 +258,8 @@ PUZZLE_JS = """
     fb.className = "feedback " + (right ? "right" : "wrong");
     if (right) {
       var rest = item.line.length && item.line[0] === v[0] ? item.line.slice(1) : null;
-      var said = "Right: " + v[0] + " reaches " + item.answer + ".";
+      var said = "Right: " + v[0] + " reaches " + item.answer +
+        (item.words ? " (" + item.words[i] + ")" : "") + ".";
       if (rest && rest.length) { said += " The line goes on: " + rest.join("; ") + "."; }
       else if (!rest && item.line.length) {
         said += " Another winning line: " + item.line.join("; ") + ".";
@@ -266,8 +267,9 @@ PUZZLE_JS = """
       fb.textContent = said;
       setOpen(answerOf(k), true);
     } else {
-      fb.textContent = "Not this one: " + v[0] + " gives " + v[1] + ", short of " +
-        item.answer + ". Try again, or show the answer.";
+      fb.textContent = "Not this one: " + v[0] + " gives " + v[1] +
+        (item.words ? " (" + item.words[i] + ")" : "") +
+        ", which falls short. Try again, or show the answer.";
     }
     if (!b.hasAttribute("data-pick")) {
       b.classList.add(right ? "right" : "wrong");

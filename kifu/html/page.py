@@ -21,7 +21,7 @@ from kifu.core.game import State
 from kifu.html import draw
 from kifu.html.assets import CSS, PUZZLE_JS, REPLAY_JS, csp_hash, json_script
 from kifu.html.svg import FONT, INK, MUTED, PALETTE, fit, line_chart
-from kifu.html.words import difficulty_words, question_words
+from kifu.html.words import answer_words, difficulty_words, question_words
 from kifu.notation.annotation import (
     parse_best,
     parse_markby,
@@ -516,6 +516,7 @@ def _puzzle(k: int, checked: Checked) -> tuple[str, dict[str, Any] | None]:
     if sol.complete and sol.values:
         answer = sol.answer
         item = {"answer": answer, "values": [[v.action, v.value] for v in sol.values],
+                "words": [answer_words(p.question, v.value) for v in sol.values],
                 "line": p.solution or sol.line}
         prefix = f"{sol.values[0].action.split(' ', 1)[0]} "
         if len(sol.values) <= BUTTONS:
@@ -535,11 +536,14 @@ def _puzzle(k: int, checked: Checked) -> tuple[str, dict[str, Any] | None]:
         win = ' class="win"'
         rows = "".join(
             f'<tr data-act="{i}"{win if v.value == answer else ""}>'
-            f"<td>{esc(v.action)}</td><td>{esc(v.value)}</td></tr>"
+            f"<td>{esc(v.action)}</td><td>{esc(answer_words(p.question, v.value))}"
+            f' <code class="exact">{esc(v.value)}</code></td></tr>'
             for i, v in enumerate(sol.values))
         values_html = (f'<table class="values"><caption>Every first action'
                        f"</caption>{rows}</table>")
     stated = p.answer or (sol.answer if sol.complete else "not given")
+    said = (f'<p class="words">In words: {esc(answer_words(p.question, stated))}</p>'
+            if stated != "not given" else "")
     html = f"""<article aria-labelledby="pz{k}-h" id="pz{k}">
 <h2 id="pz{k}-h">Puzzle {k}: {esc(game.title)}</h2>
 <p class="q" id="pz{k}-q">{esc(words)}</p>
@@ -552,7 +556,7 @@ def _puzzle(k: int, checked: Checked) -> tuple[str, dict[str, Any] | None]:
 <button type="button" data-reveal="pz{k}-a" aria-expanded="false" aria-controls="pz{k}-a">\
 Show the answer</button>
 <div class="answer" id="pz{k}-a" hidden><p>Answer: <strong>{esc(stated)}</strong> \
-<span class="note">({esc(p.question)})</span></p>{line_html}{values_html}{comment}</div>
+<span class="note">({esc(p.question)})</span></p>{said}{line_html}{values_html}{comment}</div>
 <details class="pos"><summary>Position line</summary><code id="pz{k}-pos">\
 {esc(p.position)}</code></details>
 {source}

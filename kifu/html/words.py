@@ -8,6 +8,7 @@ import re
 
 from kifu.core.game import State, actor_name
 from kifu.lab.analyze import question_player
+from kifu.notation.wording import answer_words, value_words
 
 _DIFFICULTY = re.compile(r"nodes=([0-9]+) line=([0-9]+) failing=([0-9]+)")
 
@@ -76,4 +77,4 @@ def difficulty_words(text: str | None) -> str | None:
     return f"{level}: {steps}; {fail}"
 
 
-__all__ = ["difficulty_words", "question_words"]
+__all__ = ["answer_words", "difficulty_words", "question_words", "value_words"]

@@ -74,7 +74,10 @@ def puzzles_from_game(game_id: str, spec: str, players: int, seed: int, index: i
     question = get_question(spec)
     rng = Rng(f"{seed}:{index}")
     state = game.new_state(players)
-    bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}"), bot) for s in range(players)]
+    mixed = bot.split(",") if bot and "," in bot else None  # --bots: seats in turn
+    bots = [bot_for(game, s, Rng(f"{seed}:{index}:{s}"),
+                    mixed[(index + s) % len(mixed)] if mixed else bot)
+            for s in range(players)]
     budget = Budget(nodes=budget_nodes, memory=max_memory)
     out: list[Puzzle] = []
     ply = 0
@@ -143,7 +146,8 @@ def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players:
     and, with ``give_up``, once that many positions were tried with none solved within
     ``budget_nodes`` and no puzzle found."""
     if bot is not None:
-        check_bot(games.get(game_id), bot)
+        for name in bot.split(","):  # several: the seats of game i take them in turn
+            check_bot(games.get(game_id), name.strip())
     if max_games < 0:
         raise KifuError(f"--max-games must be 0 or more, not {max_games}")
     progress = progress if progress is not None else Progress()
@@ -170,3 +174,45 @@ def generate_puzzles(game_id: str, spec: str, *, count: int, seed: int, players:
             progress.stopped = "time"
             return
     progress.stopped = "games"
+
+
+# --- a question slow for its settings ------------------------------------------------------
+
+SLOW: dict[tuple[str, int], float] = {
+    ("towai-win-round", 2): 12.9,
+    ("towai-win-round", 3): 24.1,
+    ("tweak-within 2", 3): 0.72,
+    ("lianxian-best", 2): 0.62,
+}
+"""CPU seconds per puzzle found by ``generate_puzzles`` (default bots and budget, seed 0,
+the first 2 or 3 puzzles), by (question, players) where it was more than half a second:
+the question's full spec (``tweak-within 2``) or its name for every argument. Measured
+2026-11-28 at load 12-30 (``docs/puzzles.md``, *Time you can see*, has every question). A
+run expected to take more than :data:`SLOW_SECONDS` of CPU is announced before it starts."""
+SLOW_SECONDS = 60.0
+
+
+def slow_warning(game_id: str, spec: str, players: int, count: int,
+                 budget_nodes: int = 200_000) -> str:
+    """A warning (empty when none) that ``count`` puzzles of ``spec`` with ``players``
+    seats take long, with settings that are faster."""
+    name = spec.split(" ", 1)[0]
+    per = SLOW.get((spec, players), SLOW.get((name, players)))
+    if per is None or per * count < SLOW_SECONDS:
+        return ""
+    faster = [f"-n {max(1, int(SLOW_SECONDS // per))} for a first batch",
+              "--max-seconds S to stop in time (what was found is written)"]
+    others = sorted(p for (q, p), v in SLOW.items() if q in (spec, name) and p != players
+                    and v < per * 0.75)
+    if others:
+        faster.insert(0, f"--players {others[0]} (about {SLOW[(name, others[0])]:.0f} s a "
+                         "puzzle)")
+    if budget_nodes > 50_000:
+        faster.append("--budget-nodes 50000 (skips the biggest searches)")
+    return (f"{spec} with {players} players is slow: about {per:.2g} s of CPU per puzzle "
+            f"was measured, so {count} puzzle(s) may take {_mins(per * count)} or more (longer "
+            f"on a busy machine). Faster: {'; '.join(faster)}.")
+
+
+def _mins(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+import msgspec
+
 from kifu.core.executor import map_chunks
 from kifu.lab.analyze import Job, Limits, decisions, scale_of
 from kifu.lab.themes import themes
@@ -46,12 +48,16 @@ def source_of(file: str, index: int, ply: int, *, archive: bool = False) -> str:
 
 def mine_record(loc: Located | Record, *, file: str = "<record>", index: int = 1,
                 question: str | None = None, limits: Limits | None = None,
-                found: bool = False, archive: bool = False) -> list[Puzzle]:
-    """The puzzles of one record, in ply order."""
+                found: bool = False, archive: bool = False,
+                counter: dict[str, int] | None = None) -> list[Puzzle]:
+    """The puzzles of one record, in ply order (``counter["positions"]`` counts the
+    positions solved)."""
     game, setup = setup_of(loc)
     rules = game.rules_spec(setup.variant)
     out: list[Puzzle] = []
     for d in decisions(loc, question=question, limits=limits):
+        if counter is not None:
+            counter["positions"] = counter.get("positions", 0) + len(d.solved)
         for q, sol, j in d.solved:
             if j is None or sol.failing == 0:
                 continue
@@ -72,9 +78,19 @@ def mine_record(loc: Located | Record, *, file: str = "<record>", index: int = 1
                 tags={"Themes": " ".join(themes(game, d.state, q, sol))},
                 comment=(f"Played in the game: {d.played} ({j.played}); the player {how}. "
                          f"{sol.winning} of {len(sol.values)} first actions reach "
-                         f"{sol.answer}: {best}."),
+                         f"{sol.answer}: {best}. {said(q.spec, sol.answer, j.played)}"),
             ))
     return out
+
+
+def said(question: str, answer: str, played: str | None = None) -> str:
+    """The answer (and the value of the action played) in words, for a puzzle's comment."""
+    from kifu.notation.wording import answer_words
+
+    out = f"In words: {answer_words(question, answer)}"
+    if played is not None and played != answer:
+        out += f"; the move played: {answer_words(question, played)}"
+    return out + "."
 
 
 def _chunk(args: tuple[list[Job], str | None, Limits, bool, bool]) -> list[list[Puzzle]]:
@@ -126,4 +142,165 @@ def archive_job(record_id: int, text: str, db: str) -> Job:
     return Job(loc, db, record_id)
 
 
-__all__ = ["RECORDS_PER_CHUNK", "archive_job", "mine", "mine_record", "source_of"]
+# --- a corpus of mixed bots (``kifu puzzles mine GAME --bots A,B,C --games N``) ----------
+
+
+def seat_bots(bots: list[str], players: int, index: int) -> list[str]:
+    """The bots of game ``index`` of a mixed corpus, one per seat: the list rotated by the
+    game's index (``bots[(index + seat) % len(bots)]``), so that every bot plays every seat
+    and, with more bots than seats, meets every other."""
+    return [bots[(index + s) % len(bots)] for s in range(players)]
+
+
+def corpus_record(game_id: str, bots: list[str], players: int, seed: int | str,
+                  index: int) -> Record:
+    """Game ``index`` of a mixed corpus, played from the seed ``"<seed>:<index>"``."""
+    from kifu import games
+    from kifu.lab.play import play_record
+
+    game = games.get(game_id)
+    return play_record(game, seat_bots(bots, players, index), f"{seed}:{index}")
+
+
+def corpus_jobs(game_id: str, bots: list[str], players: int, count: int,
+                seed: int | str = 0, *, name: str | None = None) -> Iterator[Job]:
+    """The records of a mixed corpus as :class:`Job`s, in order (``name``, default
+    ``corpus:<game>``, is their file name in each ``Source``; the records themselves are
+    written by ``--records FILE``)."""
+    from kifu.notation.reader import read_records
+    from kifu.notation.record import format_record
+
+    name = name or f"corpus:{game_id}"
+    for i in range(count):
+        rec = corpus_record(game_id, bots, players, seed, i)
+        (loc,) = read_records(format_record(rec), path=f"{name}#{i + 1}")
+        yield Job(loc, name, i + 1)
+
+
+# --- a curated batch (``kifu puzzles mine --count/--max-share/--min-rating...``) ----------
+
+
+class MineProgress(msgspec.Struct):
+    """A batch as it goes: records mined of ``records``, positions solved, candidate
+    puzzles found; then puzzles rated of ``to_rate``; ``stage`` is ``mining`` or
+    ``rating``; ``started`` the monotonic clock at the start."""
+
+    records: int = 0
+    total: int = 0
+    positions: int = 0
+    found: int = 0
+    rated: int = 0
+    to_rate: int = 0
+    stage: str = "mining"
+    started: float = 0.0
+
+    def eta(self, now: float) -> float | None:
+        """Seconds left, from the pace so far (None before there is one)."""
+        spent = now - self.started
+        if self.stage == "mining":
+            if not self.records or not self.total:
+                return None
+            return spent / self.records * (self.total - self.records)
+        if not self.rated:
+            return None
+        return spent / self.rated * (self.to_rate - self.rated)
+
+
+def _counted_chunk(args: tuple[list[Job], str | None, Limits, bool, bool]
+                   ) -> list[tuple[list[Puzzle], int]]:
+    jobs, question, limits, found, archive = args
+    out = []
+    for j in jobs:
+        counter: dict[str, int] = {}
+        out.append((mine_record(j.loc, file=j.file, index=j.index, question=question,
+                                limits=limits, found=found, archive=archive,
+                                counter=counter), counter.get("positions", 0)))
+    return out
+
+
+def mine_batch(jobs: list[Job], *, question: str | None = None, limits: Limits | None = None,
+               found: bool = False, archive: bool = False, theme: str | None = None,
+               count: int | None = None, min_rating: float | None = None,
+               max_rating: float | None = None, max_share: float | None = None,
+               near_duplicates: bool = False, rate: bool = True, workers: int = 1,
+               dask: str | None = None, chunk_size: int = RECORDS_PER_CHUNK,
+               progress: MineProgress | None = None,
+               on_progress: Callable[[MineProgress], None] | None = None) -> list[Puzzle]:
+    """A curated batch of the puzzles of ``jobs`` (``docs/puzzles.md``, *Mining*): mined,
+    near-duplicates dropped (unless ``near_duplicates``: the same position; two of one game
+    at most :data:`kifu.lab.variety.GAP` plies apart; the same answer pattern), ``theme``
+    kept, rated (:mod:`kifu.lab.rating`; ``rate=False`` skips it unless a rating bound is
+    given), kept within ``min_rating``..``max_rating``, ranked by interest, the kinds of
+    answer in turn, no motif above ``max_share`` of the batch, at most ``count``. The same
+    batch whatever the workers."""
+    import time
+
+    from kifu.lab.rating import rate_puzzles, rating_of
+    from kifu.lab.variety import capped, drop_near_duplicates, interest
+
+    limits = limits or Limits()
+    if question is not None:
+        scale_of(get_question(question))
+    progress = progress if progress is not None else MineProgress()
+    progress.total = len(jobs)
+    progress.started = time.monotonic()
+
+    def chunks() -> Iterator[tuple[list[Job], str | None, Limits, bool, bool]]:
+        for i in range(0, len(jobs), chunk_size):
+            yield jobs[i:i + chunk_size], question, limits, found, archive
+
+    raw: list[Puzzle] = []
+    seen: set[tuple[str, str]] = set()
+    for per_record in map_chunks(_counted_chunk, chunks(), workers=workers, dask=dask):
+        for puzzles, positions in per_record:
+            progress.records += 1
+            progress.positions += positions
+            for p in puzzles:
+                if (p.position, p.question) not in seen:
+                    seen.add((p.position, p.question))
+                    if theme is None or theme in p.tags.get("Themes", "").split():
+                        raw.append(p)
+            progress.found = len(raw)
+            if on_progress is not None:
+                on_progress(progress)
+    kept = raw if near_duplicates else drop_near_duplicates(raw)
+    shares: dict[int, float | None] = {}
+    if rate or min_rating is not None or max_rating is not None:
+        progress.stage, progress.to_rate, progress.started = "rating", len(kept), time.monotonic()
+
+        def step() -> None:
+            progress.rated += 1
+            if on_progress is not None:
+                on_progress(progress)
+
+        rated = rate_puzzles(kept, workers=workers, dask=dask, on_puzzle=step)
+        kept = [p for p, _ in rated]
+        shares = {i: s for i, (_, s) in enumerate(rated)}
+
+        def within(p: Puzzle) -> bool:
+            r = rating_of(p.tags)
+            if r is None:
+                return min_rating is None and max_rating is None
+            return ((min_rating is None or r >= min_rating)
+                    and (max_rating is None or r <= max_rating))
+
+        pairs = [(p, shares.get(i)) for i, p in enumerate(kept) if within(p)]
+    else:
+        pairs = [(p, None) for p in kept]
+    order = sorted(range(len(pairs)), key=lambda i: (-interest(*pairs[i]), i))
+    return capped([pairs[i][0] for i in order], count=count, max_share=max_share)
+
+
+__all__ = [
+    "RECORDS_PER_CHUNK",
+    "MineProgress",
+    "archive_job",
+    "corpus_jobs",
+    "corpus_record",
+    "mine",
+    "mine_batch",
+    "mine_record",
+    "said",
+    "seat_bots",
+    "source_of",
+]
