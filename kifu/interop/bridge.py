@@ -44,10 +44,11 @@ class Plan:
     counts: tuple[int, ...]
     build: Callable[[list[list[int]]], Action]
     unbuild: Callable[[Action], list[list[int]]]
+    total: int = 0
+    """The picks in all (``sum(counts)``, filled in by ``__post_init__``)."""
 
-    @property
-    def total(self) -> int:
-        return sum(self.counts)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(self.counts))
 
 
 class Codec:
@@ -389,7 +390,8 @@ class Position:
     """A kifu state with the picks of a shuffle being dealt: the state behind one OpenSpiel
     state or one PettingZoo environment. ``actions`` are the kifu actions played so far."""
 
-    __slots__ = ("_chance", "_legal", "_plan", "actions", "picks", "setup", "state")
+    __slots__ = ("_chance", "_legal", "_pile", "_plan", "_seg_end", "_views", "actions", "picks",
+                 "seat", "setup", "state")
 
     def __init__(self, setup: Setup, state: State, actions: list[Action] | None = None,
                  picks: list[int] | None = None):
@@ -400,12 +402,16 @@ class Position:
         self._plan: Plan | bool | None = False  # False: not worked out yet
         self._legal: tuple[list[int], dict[int, Action]] | None = None
         self._chance: list[tuple[int, float]] | dict[int, Action] | None = None
+        self._pile: dict[int, int] | None = None  # what is left of the pile being dealt
+        self._seg_end = 0  # the number of picks at which that pile is dealt out
+        self.seat: int | None = state.to_move
+        self._views: dict[int, str] = {}  # view(seat) of this kifu state, asked once
 
     # --- whose turn -------------------------------------------------------------------
     @property
     def to_move(self) -> int | None:
         """A seat, :data:`DEALER` (a chance node, a pick included), or ``None`` at the end."""
-        return self.state.to_move
+        return self.seat
 
     def plan(self) -> Plan | None:
         if self._plan is False:
@@ -448,7 +454,7 @@ class Position:
 
     def id_of(self, action: Action) -> int:
         """The id of a kifu action (a player's, or an enumerable dealer action)."""
-        if self.state.to_move == DEALER:
+        if self.seat == DEALER:
             return chance_id(action)
         for i, a in self.legal()[1].items():
             if a == action:
@@ -467,7 +473,13 @@ class Position:
         return [(i, float(p)) for i, (_a, p) in sorted(by_id.items())]
 
     def _left(self, plan: Plan) -> dict[int, int]:
-        """What is left of the pool the next pick comes from: code -> copies."""
+        """What is left of the pool the next pick comes from: code -> copies (kept from
+        pick to pick, worked out afresh at the start of each pool)."""
+        if self._pile is None:
+            self._pile, self._seg_end = self._fresh_pile(plan)
+        return self._pile
+
+    def _fresh_pile(self, plan: Plan) -> tuple[dict[int, int], int]:
         done = len(self.picks)
         start = 0
         for pool, count in zip(plan.pools, plan.counts, strict=True):
@@ -477,7 +489,7 @@ class Position:
                     left[c] = left.get(c, 0) + 1
                 for c in self.picks[start:]:
                     left[c] -= 1
-                return {c: k for c, k in left.items() if k}
+                return {c: k for c, k in left.items() if k}, start + count
             start += count
         raise KifuError("the shuffle is already dealt")
 
@@ -500,16 +512,23 @@ class Position:
     def apply_id(self, action_id: int) -> Action | None:
         """Play the id for whoever is to move; returns the kifu action played (``None`` for
         a pick that does not yet complete its shuffle)."""
-        state = self.state
-        seat = state.to_move
+        seat = self.seat
         if seat is None:
             raise KifuError("the game is over")
         if seat == DEALER:
             plan = self.plan()
             if plan is not None:
-                if self._left(plan).get(action_id, 0) <= 0:
+                pile = self._left(plan)
+                k = pile.get(action_id, 0)
+                if k <= 0:
                     raise KifuError(f"chance outcome {action_id} is not left in the pile")
+                if k == 1:
+                    del pile[action_id]
+                else:
+                    pile[action_id] = k - 1
                 self.picks.append(action_id)
+                if len(self.picks) == self._seg_end:
+                    self._pile = None
                 if len(self.picks) < plan.total:
                     return None
                 parts, at = [], 0
@@ -530,15 +549,18 @@ class Position:
     def play(self, action: Action) -> None:
         """Play a whole kifu action (a dealer's shuffle at once, too), checked."""
         self.state.apply(action)
+        self.seat = self.state.to_move
         self.actions.append(action)
         self.picks = []
+        self._pile = None
+        self._views = {}
         self._plan = False
         self._legal = None
         self._chance = None
 
     def ids_of(self, action: Action) -> list[int]:
         """The ids that play ``action`` from here: one, or a shuffle's picks in order."""
-        if self.state.to_move == DEALER:
+        if self.seat == DEALER:
             plan = self.plan()
             if plan is not None:
                 return [c for part in plan.unbuild(action) for c in part]
@@ -565,32 +587,40 @@ class Position:
         p._plan = self._plan
         p._legal = self._legal
         p._chance = self._chance
+        p._views = dict(self._views)
+        if self._pile is not None:
+            p._pile = dict(self._pile)
+            p._seg_end = self._seg_end
         return p
 
     def world(self, seat: int, rng: Rng) -> Position:
         """A full position ``seat`` cannot tell from this one, drawn by kifu's world sampler
         (at a chance node mid-shuffle: this position, the shuffle not yet seen)."""
-        if self.picks or self.state.to_move is None or self.state.to_move == DEALER:
+        if self.picks or self.seat is None or self.seat == DEALER:
             return self.copy()
         world = self.setup.game.world_sampler(self.state, seat)(rng)
         world.history = list(self.state.history)
         return Position(self.setup, world, list(self.actions))
 
     def view(self, seat: int) -> str:
-        """The position line as ``seat`` sees it (kifu's ``view``)."""
-        return self.state.view(seat)
+        """The position line as ``seat`` sees it (kifu's ``view``, kept until the next
+        kifu action: observers ask for it several times a state)."""
+        v = self._views.get(seat)
+        if v is None:
+            v = self._views[seat] = self.state.view(seat)
+        return v
 
     def action_text(self, seat: int, action_id: int) -> str:
         """kifu's text of a player's id, or ``deal:CODE`` / kifu's text for chance ids."""
         if seat == DEALER:
-            plan = self.plan() if self.state.to_move == DEALER else None
+            plan = self.plan() if self.seat == DEALER else None
             if plan is not None:
                 return f"pick:{action_id}"
-            by_id = self._chance_actions() if self.state.to_move == DEALER else {}
+            by_id = self._chance_actions() if self.seat == DEALER else {}
             if action_id in by_id:
                 return self.setup.game.format_action(self.state, by_id[action_id][0])
             return f"chance:{action_id}"
-        legal = self.legal()[1] if self.state.to_move == seat else {}
+        legal = self.legal()[1] if self.seat == seat else {}
         if action_id in legal:
             return self.setup.game.format_action(self.state, legal[action_id])
         return f"action:{action_id}"

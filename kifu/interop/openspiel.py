@@ -12,7 +12,7 @@ the observations and an example.
 >>> game = pyspiel.load_game("kifu_graph_t", {"players": 3})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 21)
+(True, 20)
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class KifuState(pyspiel.State):
         self.pos = position if position is not None else game.setup.start()
 
     def current_player(self) -> int:
-        seat = self.pos.to_move
+        seat = self.pos.seat
         if seat is None:
             return pyspiel.PlayerId.TERMINAL
         if seat == DEALER:
@@ -146,7 +146,7 @@ class KifuState(pyspiel.State):
         return self.pos.action_text(DEALER if player < 0 else player, action)
 
     def is_terminal(self) -> bool:
-        return self.pos.to_move is None
+        return self.pos.seat is None
 
     def returns(self) -> list[float]:
         return self.pos.returns()

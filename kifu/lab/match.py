@@ -26,7 +26,7 @@ from itertools import combinations
 import msgspec
 
 from kifu import games
-from kifu.bots import check_bot, play_actions
+from kifu.lab.outside import check_bot, play_actions  # kifu.bots plus outside bots
 from kifu.core.errors import VariantError
 from kifu.core.executor import map_chunks
 from kifu.lab.stats import Interval, elo, mean_ci
