@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -263,3 +267,20 @@ def test_a_world_mid_deal_is_the_position_itself() -> None:
     assert state.pos.picks and state.pos.seat == DEALER
     world = state.pos.world(0, Rng(1))
     assert world.picks == state.pos.picks
+
+
+def test_the_example_of_docs_interop_runs(tmp_path) -> None:
+    """The example script of docs/interop.md (it uses PettingZoo too)."""
+    pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (kifu[pettingzoo])")
+    doc = Path(__file__).resolve().parent.parent / "docs" / "interop.md"
+    m = re.search(r"<!-- example -->\n```python\n(.*?)```", doc.read_text("utf-8"), re.S)
+    assert m, "docs/interop.md has no example block"
+    script = tmp_path / "example.py"
+    script.write_text(m.group(1))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("ISMCTS against uniform random, mean pairwise share: ")
+    assert 0.0 <= float(lines[0].rsplit(" ", 1)[1]) <= 1.0
+    assert re.fullmatch(r'\[Result "\d+ \d+"\]', lines[1]), lines[1]

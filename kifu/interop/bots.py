@@ -45,6 +45,9 @@ def parse(name: str) -> tuple[str, dict[str, float]]:
             raise VariantError(f"{base}: {k} must be a number, not {v!r}") from None
         if params[k] <= 0:
             raise VariantError(f"{base}: {k} must be positive")
+    if params["sims"] < 2:
+        raise VariantError(f"{base}: sims must be at least 2 (OpenSpiel's search expands its "
+                           "root on the first simulation and visits it from the second)")
     return base, params
 
 
