@@ -26,9 +26,9 @@ from itertools import combinations
 import msgspec
 
 from kifu import games
-from kifu.lab.outside import check_bot, play_actions  # kifu.bots plus outside bots
 from kifu.core.errors import VariantError
 from kifu.core.executor import map_chunks
+from kifu.lab.outside import check_bot, play_actions  # kifu.bots plus outside bots
 from kifu.lab.stats import Interval, elo, mean_ci
 from kifu.notation.record import format_record
 from kifu.notation.replay import record_from_actions
