@@ -541,14 +541,20 @@ class Position:
                     action = self._chance_actions()[action_id][0]
                 except KeyError:
                     raise KifuError(f"chance outcome {action_id} is not possible here") from None
-        else:
-            action = self.action_of(action_id)
-        self.play(action)
+            # a shuffle's build is checked by the engine; kifu's own outcomes are legal
+            self.play(action, checked=plan is not None)
+            return action
+        action = self.action_of(action_id)
+        self.play(action, checked=False)  # from the legal list: known legal
         return action
 
-    def play(self, action: Action) -> None:
-        """Play a whole kifu action (a dealer's shuffle at once, too), checked."""
-        self.state.apply(action)
+    def play(self, action: Action, *, checked: bool = True) -> None:
+        """Play a whole kifu action (a dealer's shuffle at once, too), checked by the engine
+        unless ``checked`` is false (an action the bridge took from the legal list)."""
+        if checked:
+            self.state.apply(action)
+        else:
+            self.state.push(action)
         self.seat = self.state.to_move
         self.actions.append(action)
         self.picks = []
