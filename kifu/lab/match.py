@@ -38,11 +38,11 @@ from itertools import combinations, permutations
 import msgspec
 
 from kifu import games
-from kifu.bots import check_bot, play_actions
 from kifu.bots.profiles import pairwise, tiebreak_keys
 from kifu.core.errors import VariantError
 from kifu.core.executor import map_chunks
 from kifu.core.game import Result
+from kifu.lab.outside import check_bot, play_actions  # kifu.bots plus outside bots
 from kifu.lab.stats import (
     Interval,
     bootstrap_means,

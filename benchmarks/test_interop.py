@@ -1,0 +1,139 @@
+"""The cost of the bridges: random games through OpenSpiel (``pyspiel``'s Python-game API,
+chance dealt one item at a time) and through PettingZoo (the AEC loop with observations
+and action masks) against kifu's own play loop (``chance_action``, ``legal_actions``,
+``apply``), per game, in one run so the ratios share the machine's load.
+
+The three loops play uniformly random games from the same seeds, but each draws its own
+random numbers, so their games differ; the figure compared is CPU time per *kifu action*
+(dealer and players; a shuffle is one kifu action however many picks OpenSpiel deals it
+in), with games per second beside it. Target (issue 38): the bridge costs at most 2x the
+native loop. ``python -m benchmarks.test_interop`` prints the table of docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install 'kifu[openspiel]'")
+pytest.importorskip("pettingzoo",
+                    reason="PettingZoo is not installed: pip install 'kifu[pettingzoo]'")
+
+from kifu import games
+from kifu.core.game import DEALER
+from kifu.core.rng import Rng
+
+SETTINGS = {"tweak": (4, "tweak/1;rounds=1"), "graph-t": (4, ""), "towai": (4, "towai/1;wins=1"),
+            "lianxian": (4, ""), "alice": (4, "")}
+"""Players and rules of each game's random games."""
+GAMES = 20
+
+
+def native(gid: str, seeds: range) -> int:
+    """kifu's own loop; returns the kifu actions played."""
+    game = games.get(gid)
+    players, rules = SETTINGS[gid]
+    variant = game.parse_rules(rules) if rules else None
+    plies = 0
+    for seed in seeds:
+        rng = Rng(seed)
+        state = game.new_state(players, variant)
+        while (seat := state.to_move) is not None:
+            a = (game.chance_action(state, rng) if seat == DEALER
+                 else rng.choice(state.legal_actions()))
+            state.apply(a)
+            plies += 1
+    return plies
+
+
+def through_openspiel(gid: str, seeds: range) -> int:
+    from kifu.interop import openspiel
+
+    players, rules = SETTINGS[gid]
+    game = openspiel.load(gid, players, rules)
+    plies = 0
+    for seed in seeds:
+        r = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                x, acc, pick = r.random(), 0.0, outcomes[-1][0]
+                for a, p in outcomes:
+                    acc += p
+                    if x < acc:
+                        pick = a
+                        break
+                state.apply_action(pick)
+            else:
+                state.apply_action(r.choice(state.legal_actions()))
+        plies += len(state.pos.actions)
+    return plies
+
+
+def through_pettingzoo(gid: str, seeds: range) -> int:
+    import numpy as np
+
+    from kifu.interop.pettingzoo import env as make_env
+
+    players, rules = SETTINGS[gid]
+    env = make_env(gid, players, rules)
+    plies = 0
+    for seed in seeds:
+        r = random.Random(seed)
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(r.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        plies += len(env.pos.actions)
+    return plies
+
+
+LOOPS = {"native": native, "openspiel": through_openspiel, "pettingzoo": through_pettingzoo}
+
+
+def measure(gid: str, games_n: int = GAMES) -> dict[str, tuple[float, float]]:
+    """Per loop: (microseconds of CPU per kifu action, games per CPU second)."""
+    out = {}
+    for name, loop in LOOPS.items():
+        loop(gid, range(1))  # warm: imports, tables
+        t = time.process_time()
+        plies = loop(gid, range(games_n))
+        dt = time.process_time() - t
+        out[name] = (1e6 * dt / plies, games_n / dt)
+    return out
+
+
+@pytest.mark.parametrize("gid", list(SETTINGS))
+def test_bridge_cost(benchmark, gid: str) -> None:
+    figures = benchmark.pedantic(measure, args=(gid, 5), rounds=1, iterations=1)
+    base = figures["native"][0]
+    for name, (us, gps) in figures.items():
+        benchmark.extra_info[name] = {"us_per_action": us, "games_per_s": gps,
+                                      "ratio": us / base}
+    print(gid, {k: round(v[0] / base, 2) for k, v in figures.items()})
+
+
+def main(argv: list[str]) -> None:
+    n = int(argv[0]) if argv else GAMES
+    print("| game (players, rules) | native µs/action | OpenSpiel µs/action (x native) "
+          "| PettingZoo µs/action (x native) | games/s native, OpenSpiel, PettingZoo |")
+    print("|---|---|---|---|---|")
+    for gid, (players, rules) in SETTINGS.items():
+        f = measure(gid, n)
+        b = f["native"][0]
+        print(f"| {gid} ({players}, {rules or 'default'}) | {b:.1f} "
+              f"| {f['openspiel'][0]:.1f} ({f['openspiel'][0] / b:.2f}x) "
+              f"| {f['pettingzoo'][0]:.1f} ({f['pettingzoo'][0] / b:.2f}x) "
+              f"| {f['native'][1]:.1f}, {f['openspiel'][1]:.1f}, {f['pettingzoo'][1]:.1f} |",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,694 @@
+"""The framework-free core of the bridges: integer actions, chance dealt one item at a time,
+and a :class:`Position` that both the OpenSpiel game and the PettingZoo environment wrap.
+
+**Action ids** (``docs/interop.md`` has the tables). A player's action is an integer in
+``range(codec.num_actions)``. Most actions have a fixed id (a card, a card and a side...).
+An action that names a set of table cards or tiles (a TWEAK capture, a Lianxian placement
+or swap, an Alice ♦4 buy) takes the id ``base + rank``: ``base`` fixed by its kind (for a
+TWEAK capture, by the card played), ``rank`` its place among the legal actions of that kind
+sorted by their fields. Those ids depend on the position (the table, the rack), not on
+hidden cards, so every world a seat cannot tell apart gives them the same meaning.
+
+**Chance.** kifu's dealer deals a whole shuffle in one action (``Deal``); here that action
+is dealt one item at a time, as OpenSpiel deals bridge: each pick is a chance node whose
+outcomes are the distinct items left in the pile (chance id = the item's code), each with
+probability copies left / items left. When the last pick is made the dealer action is
+built and played. A dealer action kifu already enumerates (a first player, a Thief's steal,
+a draw) is one chance node whose id is the action's number field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kifu import games
+from kifu.bots.profiles import pairwise
+from kifu.core.errors import KifuError
+from kifu.core.game import DEALER, Action, Game, State
+from kifu.core.rng import Rng
+from kifu.core.variant import Variant
+
+GAME_IDS = ("tweak", "graph-t", "towai", "lianxian", "alice")
+"""Every kifu game, in the order the docs list them."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A shuffle dealt one item at a time: ``pools[i]`` (sorted item codes, repeats for
+    copies) gives ``counts[i]`` picks in order; ``build`` turns the picks of every pool into
+    kifu's dealer action, ``unbuild`` a dealer action back into picks."""
+
+    pools: tuple[tuple[int, ...], ...]
+    counts: tuple[int, ...]
+    build: Callable[[list[list[int]]], Action]
+    unbuild: Callable[[Action], list[list[int]]]
+    total: int = 0
+    """The picks in all (``sum(counts)``, filled in by ``__post_init__``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(self.counts))
+
+
+class Codec:
+    """One game's action ids and shuffle plans (subclassed per game below)."""
+
+    game_id: str
+    num_actions: int
+    max_chance: int
+
+    def fixed(self, action: Action) -> int | None:
+        """The position-independent id of ``action``, or ``None`` for a ranked kind."""
+        raise NotImplementedError
+
+    def group(self, action: Action) -> tuple[int, int, Any]:
+        """For a ranked kind: (base id, how many ids the kind has, the sort key)."""
+        raise KifuError(f"{self.game_id}: no ranked action kind for {action!r}")
+
+    def plan(self, state: State) -> Plan | None:
+        """The plan of the shuffle due at this dealer node, or ``None`` when kifu's
+        ``chance_outcomes`` enumerate it."""
+        return None
+
+
+def chance_id(action: Action) -> int:
+    """The chance id of an enumerable dealer action: its one number field (0 without)."""
+    fields = action.__struct_fields__
+    if not fields:
+        return 0
+    return int(getattr(action, fields[0]))
+
+
+# --- the games ---------------------------------------------------------------------------
+
+class TweakCodec(Codec):
+    """0-39 Place(card); 40 Pass; 41/42 Joker -1/+1; 43 Shifter; 44 Bomb; 45-52 Thief(victim);
+    64 + 512 * card + rank: Capture(card, taken), rank among that card's legal captures
+    sorted by ``taken``."""
+
+    game_id = "tweak"
+    num_actions = 64 + 40 * 512
+    max_chance = 40
+
+    def __init__(self) -> None:
+        from kifu.games.tweak import actions as a
+
+        self._a = a
+
+    def fixed(self, action: Action) -> int | None:
+        a = self._a
+        t = type(action)
+        if t is a.Place:
+            return action.card  # type: ignore[attr-defined]
+        if t is a.Capture:
+            return None
+        if t is a.Pass:
+            return 40
+        if t is a.UseJoker:
+            return 41 if action.delta < 0 else 42  # type: ignore[attr-defined]
+        if t is a.UseShifter:
+            return 43
+        if t is a.UseBomb:
+            return 44
+        if t is a.UseThief:
+            return 45 + action.victim  # type: ignore[attr-defined]
+        raise KifuError(f"tweak: no id for {action!r}")
+
+    def group(self, action: Action) -> tuple[int, int, Any]:
+        return 64 + 512 * action.card, 512, action.taken  # type: ignore[attr-defined]
+
+    def plan(self, state: State) -> Plan | None:
+        from kifu.games.tweak.state import DEAL
+
+        if state.phase != DEAL:  # type: ignore[attr-defined]
+            return None
+        deal = self._a.Deal
+        return Plan(
+            (tuple(sorted(state._components)), tuple(sorted(state._t_components))),  # type: ignore[attr-defined]
+            (len(state._components), len(state._t_components)),  # type: ignore[attr-defined]
+            lambda p: deal(tuple(p[0]), tuple(p[1])),
+            lambda d: [list(d.deck), list(d.tpile)],  # type: ignore[attr-defined]
+        )
+
+
+class GraphTCodec(Codec):
+    """2 * card + grey_side: Play(card, grey_side) (42 ids)."""
+
+    game_id = "graph-t"
+    num_actions = 42
+    max_chance = 21
+
+    def fixed(self, action: Action) -> int | None:
+        return 2 * action.card + int(action.grey_side)  # type: ignore[attr-defined]
+
+    def plan(self, state: State) -> Plan | None:
+        from kifu.games.graph_t.actions import Deal
+        from kifu.games.graph_t.cards import deck_codes
+        from kifu.games.graph_t.state import DEAL
+
+        if state.phase != DEAL:  # type: ignore[attr-defined]
+            return None
+        n = state.n
+        deck = tuple(sorted(deck_codes(state.variant.black)))
+
+        def build(p: list[list[int]]) -> Action:
+            return Deal(tuple(tuple(sorted(p[0][s::n])) for s in range(n)))
+
+        def unbuild(d: Action) -> list[list[int]]:
+            hands = d.hands  # type: ignore[attr-defined]
+            return [[hands[k % n][k // n] for k in range(len(deck))]]
+
+        return Plan((deck,), (len(deck),), build, unbuild)
+
+
+class TowaiCodec(Codec):
+    """0-33 Lead(side, card) as 17 * side + card; 34-50 Play(card); 51-67 Give(card);
+    68 Stop; 69 Pass."""
+
+    game_id = "towai"
+    num_actions = 70
+    max_chance = 17
+
+    def __init__(self) -> None:
+        from kifu.games.towai import actions as a
+
+        self._a = a
+
+    def fixed(self, action: Action) -> int | None:
+        a = self._a
+        t = type(action)
+        if t is a.Lead:
+            return 17 * action.side + action.card  # type: ignore[attr-defined]
+        if t is a.Play:
+            return 34 + action.card  # type: ignore[attr-defined]
+        if t is a.Give:
+            return 51 + action.card  # type: ignore[attr-defined]
+        if t is a.Stop:
+            return 68
+        if t is a.Pass:
+            return 69
+        raise KifuError(f"towai: no id for {action!r}")
+
+    def plan(self, state: State) -> Plan | None:
+        from kifu.games.towai.cards import ALL_CARDS
+        from kifu.games.towai.state import DEAL, HAND_SIZE, REBUILD
+
+        a = self._a
+        n = state.n
+        phase = state.phase  # type: ignore[attr-defined]
+        if phase == REBUILD:
+            pool = tuple(sorted(state.pool()))  # type: ignore[attr-defined]
+            return Plan((pool,), (len(pool),), lambda p: a.Rebuild(tuple(p[0])),
+                        lambda d: [list(d.deck)])  # type: ignore[attr-defined]
+        if phase != DEAL:
+            return None
+        first = state.first  # type: ignore[attr-defined]
+        dealt = HAND_SIZE * n
+        cards = tuple(sorted(ALL_CARDS))
+
+        def build(p: list[list[int]]) -> Action:
+            c = p[0]
+            hands = [sorted(c[k] for k in range(dealt) if (k % n) == (s - first) % n)
+                     for s in range(n)]
+            return a.Deal(tuple(tuple(h) for h in hands), tuple(c[dealt:]))
+
+        def unbuild(d: Action) -> list[list[int]]:
+            hands = d.hands  # type: ignore[attr-defined]
+            return [[hands[(first + k) % n][k // n] for k in range(dealt)] + list(d.deck)]  # type: ignore[attr-defined]
+
+        return Plan((cards,), (len(cards),), build, unbuild)
+
+
+class LianxianCodec(Codec):
+    """0 Pass; 1 + rank: Swap(tiles) (63 ids); 64 + rank: Place(cells) (32768 ids), ranks
+    among the legal swaps / placements sorted by their fields."""
+
+    game_id = "lianxian"
+    num_actions = 64 + 32768
+    max_chance = 50
+
+    def __init__(self) -> None:
+        from kifu.games.lianxian import actions as a
+
+        self._a = a
+
+    def fixed(self, action: Action) -> int | None:
+        if type(action) is self._a.Pass:
+            return 0
+        return None
+
+    def group(self, action: Action) -> tuple[int, int, Any]:
+        if type(action) is self._a.Swap:
+            return 1, 63, action.tiles  # type: ignore[attr-defined]
+        return 64, 32768, action.cells  # type: ignore[attr-defined]
+
+    def plan(self, state: State) -> Plan | None:
+        from kifu.games.lianxian.layout import HAND
+        from kifu.games.lianxian.state import DEAL
+
+        if state.phase != DEAL:  # type: ignore[attr-defined]
+            return None
+        n = state.n
+        c = state.board.centre_mask().bit_count()  # type: ignore[attr-defined]
+        k = c + HAND * n
+        deal = self._a.Deal
+
+        def build(p: list[list[int]]) -> Action:
+            t = p[0]
+            racks = tuple(tuple(sorted(t[c + HAND * s: c + HAND * (s + 1)])) for s in range(n))
+            return deal(tuple(t[:c]), racks, tuple(sorted(t[k:k + HAND])))
+
+        def unbuild(d: Action) -> list[list[int]]:
+            return [list(d.centre) + [x for r in d.racks for x in r] + list(d.public)]  # type: ignore[attr-defined]
+
+        return Plan((tuple(range(50)),), (k + HAND,), build, unbuild)
+
+
+class AliceCodec(Codec):
+    """0-155 Char(code); 156 + 5 * code + slot: Play(code, slot); 936 + code: Discard(code);
+    1092-1094 Draw(deck); 1095 Drink; 1096 Pass; 1097-1099 Adjust(-1, 0, +1); 1100/1101
+    Swap(keep/take); 1104 + rank: Buy(cards), rank among the legal buys sorted."""
+
+    game_id = "alice"
+    num_actions = 1104 + 64
+    max_chance = 156
+
+    def __init__(self) -> None:
+        from kifu.games.alice import actions as a
+
+        self._a = a
+
+    def fixed(self, action: Action) -> int | None:
+        a = self._a
+        t = type(action)
+        if t is a.Char:
+            return action.code  # type: ignore[attr-defined]
+        if t is a.Play:
+            return 156 + 5 * action.code + action.slot  # type: ignore[attr-defined]
+        if t is a.Discard:
+            return 936 + action.code  # type: ignore[attr-defined]
+        if t is a.Draw:
+            return 1092 + action.deck  # type: ignore[attr-defined]
+        if t is a.Drink:
+            return 1095
+        if t is a.Pass:
+            return 1096
+        if t is a.Adjust:
+            return 1098 + action.delta  # type: ignore[attr-defined]
+        if t is a.Swap:
+            return 1100 + int(action.take)  # type: ignore[attr-defined]
+        if t is a.Buy:
+            return None
+        raise KifuError(f"alice: no id for {action!r}")
+
+    def group(self, action: Action) -> tuple[int, int, Any]:
+        return 1104, 64, action.cards  # type: ignore[attr-defined]
+
+    def plan(self, state: State) -> Plan | None:
+        from kifu.games.alice.cards import CODE_TYPE
+        from kifu.games.alice.state import DEAL, POOL, ROLES
+
+        a = self._a
+        n = state.n
+        ph = state.phase  # type: ignore[attr-defined]
+        if ph == ROLES:
+            k = len(state._tb.role_letters)  # type: ignore[attr-defined]
+            return Plan((tuple(range(k)),), (n,), lambda p: a.Roles(tuple(p[0])),
+                        lambda d: [list(d.roles)])  # type: ignore[attr-defined]
+        if ph == DEAL:
+            pools = tuple(tuple(sorted(c for c in state.deck if CODE_TYPE[c] == t))  # type: ignore[attr-defined]
+                          for t in range(3))
+
+            def build(p: list[list[int]]) -> Action:
+                return a.Deal(tuple(
+                    tuple(sorted(p[0][2 * s:2 * s + 2] + p[1][s:s + 1] + p[2][2 * s:2 * s + 2]))
+                    for s in range(n)))
+
+            def unbuild(d: Action) -> list[list[int]]:
+                return [[c for h in d.hands for c in h if CODE_TYPE[c] == t]  # type: ignore[attr-defined]
+                        for t in range(3)]
+
+            return Plan(pools, (2 * n, n, 2 * n), build, unbuild)
+        if ph == POOL:
+            pool = tuple(sorted(c for h in state.hands for c in h))  # type: ignore[attr-defined]
+            start = state.cstart  # type: ignore[attr-defined]
+
+            def build_pool(p: list[list[int]]) -> Action:
+                hands: list[list[int]] = [[] for _ in range(n)]
+                for i, c in enumerate(p[0]):
+                    hands[(start + i) % n].append(c)
+                return a.Deal(tuple(tuple(sorted(h)) for h in hands))
+
+            def unbuild_pool(d: Action) -> list[list[int]]:
+                hands = d.hands  # type: ignore[attr-defined]
+                return [[hands[(start + i) % n][i // n] for i in range(len(pool))]]
+
+            return Plan((pool,), (len(pool),), build_pool, unbuild_pool)
+        return None
+
+
+_CODECS: dict[str, Callable[[], Codec]] = {
+    "tweak": TweakCodec, "graph-t": GraphTCodec, "towai": TowaiCodec,
+    "lianxian": LianxianCodec, "alice": AliceCodec,
+}
+
+
+def codec_for(game: Game) -> Codec:
+    """The action ids and shuffle plans of ``game``."""
+    return _CODECS[game.id]()
+
+
+# --- the position --------------------------------------------------------------------------
+
+class Setup:
+    """A game, its seat count, rules and returns, and the codec: what every position of one
+    framework game shares."""
+
+    __slots__ = ("codec", "game", "players", "returns", "variant")
+
+    def __init__(self, game_id: str, players: int, rules: str = "", returns: str = "shares"):
+        self.game = games.get(game_id)
+        self.variant: Variant = (self.game.parse_rules(rules) if rules
+                                 else self.game.Variant())
+        self.game.new_state(players, self.variant)  # refuses a bad seat count or variant
+        if returns not in ("shares", "scores"):
+            raise KifuError(f"returns is shares or scores, not {returns!r}")
+        self.players = players
+        self.returns = returns
+        self.codec = codec_for(self.game)
+
+    def start(self) -> Position:
+        return Position(self, self.game.new_state(self.players, self.variant))
+
+    @property
+    def rules(self) -> str:
+        return self.game.rules_spec(self.variant)
+
+
+class Position:
+    """A kifu state with the picks of a shuffle being dealt: the state behind one OpenSpiel
+    state or one PettingZoo environment. ``actions`` are the kifu actions played so far."""
+
+    __slots__ = ("_chance", "_legal", "_pile", "_plan", "_seg_end", "_views", "actions", "picks",
+                 "seat", "setup", "state")
+
+    def __init__(self, setup: Setup, state: State, actions: list[Action] | None = None,
+                 picks: list[int] | None = None):
+        self.setup = setup
+        self.state = state
+        self.actions: list[Action] = actions if actions is not None else []
+        self.picks: list[int] = picks if picks is not None else []
+        self._plan: Plan | bool | None = False  # False: not worked out yet
+        self._legal: tuple[list[int], dict[int, Action]] | None = None
+        self._chance: list[tuple[int, float]] | dict[int, Action] | None = None
+        self._pile: dict[int, int] | None = None  # what is left of the pile being dealt
+        self._seg_end = 0  # the number of picks at which that pile is dealt out
+        self.seat: int | None = state.to_move
+        self._views: dict[int, str] = {}  # view(seat) of this kifu state, asked once
+
+    # --- whose turn -------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        """A seat, :data:`DEALER` (a chance node, a pick included), or ``None`` at the end."""
+        return self.seat
+
+    def plan(self) -> Plan | None:
+        if self._plan is False:
+            self._plan = self.setup.codec.plan(self.state)
+        return self._plan  # type: ignore[return-value]
+
+    # --- players' actions ---------------------------------------------------------------
+    def legal(self) -> tuple[list[int], dict[int, Action]]:
+        """The legal ids (ascending) and the action of each, for the seat to move."""
+        if self._legal is None:
+            codec = self.setup.codec
+            ids: dict[int, Action] = {}
+            groups: dict[int, list[tuple[Any, Action]]] = {}
+            widths: dict[int, int] = {}
+            for a in self.state.legal_actions():
+                i = codec.fixed(a)
+                if i is None:
+                    base, width, key = codec.group(a)
+                    groups.setdefault(base, []).append((key, a))
+                    widths[base] = width
+                else:
+                    ids[i] = a
+            for base, members in groups.items():
+                if len(members) > widths[base]:
+                    raise KifuError(f"{codec.game_id}: {len(members)} legal actions of one "
+                                    f"kind, more than its {widths[base]} ids")
+                members.sort(key=lambda m: m[0])
+                for r, (_k, a) in enumerate(members):
+                    ids[base + r] = a
+            order = sorted(ids)
+            self._legal = (order, ids)
+        return self._legal
+
+    def action_of(self, action_id: int) -> Action:
+        """The kifu action of a player's id here (raises :class:`KifuError` if not legal)."""
+        try:
+            return self.legal()[1][action_id]
+        except KeyError:
+            raise KifuError(f"action {action_id} is not legal here") from None
+
+    def id_of(self, action: Action) -> int:
+        """The id of a kifu action (a player's, or an enumerable dealer action)."""
+        if self.seat == DEALER:
+            return chance_id(action)
+        for i, a in self.legal()[1].items():
+            if a == action:
+                return i
+        raise KifuError(f"{action!r} is not legal here")
+
+    # --- chance -----------------------------------------------------------------------------
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(id, probability) of every outcome of this chance node, ids ascending."""
+        plan = self.plan()
+        if plan is not None:
+            left = self._left(plan)
+            total = sum(left.values())
+            return [(c, k / total) for c, k in sorted(left.items())]
+        by_id = self._chance_actions()
+        return [(i, float(p)) for i, (_a, p) in sorted(by_id.items())]
+
+    def _left(self, plan: Plan) -> dict[int, int]:
+        """What is left of the pool the next pick comes from: code -> copies (kept from
+        pick to pick, worked out afresh at the start of each pool)."""
+        if self._pile is None:
+            self._pile, self._seg_end = self._fresh_pile(plan)
+        return self._pile
+
+    def _fresh_pile(self, plan: Plan) -> tuple[dict[int, int], int]:
+        done = len(self.picks)
+        start = 0
+        for pool, count in zip(plan.pools, plan.counts, strict=True):
+            if done < start + count:
+                left: dict[int, int] = {}
+                for c in pool:
+                    left[c] = left.get(c, 0) + 1
+                for c in self.picks[start:]:
+                    left[c] -= 1
+                return {c: k for c, k in left.items() if k}, start + count
+            start += count
+        raise KifuError("the shuffle is already dealt")
+
+    def _chance_actions(self) -> dict[int, tuple[Action, Any]]:
+        if self._chance is None:
+            outcomes = self.state.chance_outcomes()
+            if outcomes is None:
+                raise KifuError(f"{self.setup.game.id}: a dealer action with no outcomes "
+                                "and no plan here")
+            by_id: dict[int, tuple[Action, Any]] = {}
+            for a, p in outcomes:
+                i = chance_id(a)
+                if i in by_id:
+                    raise KifuError(f"two dealer actions share chance id {i}")
+                by_id[i] = (a, p)
+            self._chance = by_id  # type: ignore[assignment]
+        return self._chance  # type: ignore[return-value]
+
+    # --- moving -------------------------------------------------------------------------------
+    def apply_id(self, action_id: int) -> Action | None:
+        """Play the id for whoever is to move; returns the kifu action played (``None`` for
+        a pick that does not yet complete its shuffle)."""
+        seat = self.seat
+        if seat is None:
+            raise KifuError("the game is over")
+        if seat == DEALER:
+            plan = self.plan()
+            if plan is not None:
+                pile = self._left(plan)
+                k = pile.get(action_id, 0)
+                if k <= 0:
+                    raise KifuError(f"chance outcome {action_id} is not left in the pile")
+                if k == 1:
+                    del pile[action_id]
+                else:
+                    pile[action_id] = k - 1
+                self.picks.append(action_id)
+                if len(self.picks) == self._seg_end:
+                    self._pile = None
+                if len(self.picks) < plan.total:
+                    return None
+                parts, at = [], 0
+                for count in plan.counts:
+                    parts.append(self.picks[at:at + count])
+                    at += count
+                action = plan.build(parts)
+            else:
+                try:
+                    action = self._chance_actions()[action_id][0]
+                except KeyError:
+                    raise KifuError(f"chance outcome {action_id} is not possible here") from None
+            # a shuffle's build is checked by the engine; kifu's own outcomes are legal
+            self.play(action, checked=plan is not None)
+            return action
+        action = self.action_of(action_id)
+        self.play(action, checked=False)  # from the legal list: known legal
+        return action
+
+    def play(self, action: Action, *, checked: bool = True) -> None:
+        """Play a whole kifu action (a dealer's shuffle at once, too), checked by the engine
+        unless ``checked`` is false (an action the bridge took from the legal list)."""
+        if checked:
+            self.state.apply(action)
+        else:
+            self.state.push(action)
+        self.seat = self.state.to_move
+        self.actions.append(action)
+        self.picks = []
+        self._pile = None
+        self._views = {}
+        self._plan = False
+        self._legal = None
+        self._chance = None
+
+    def ids_of(self, action: Action) -> list[int]:
+        """The ids that play ``action`` from here: one, or a shuffle's picks in order."""
+        if self.seat == DEALER:
+            plan = self.plan()
+            if plan is not None:
+                return [c for part in plan.unbuild(action) for c in part]
+            return [chance_id(action)]
+        return [self.id_of(action)]
+
+    # --- the end ------------------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """Each seat's return at the end (zeros before): the pairwise share (1 ahead of every
+        other seat, 0.5 even, 0 behind all; shares sum to n/2), or the game's scores."""
+        result = self.state.result()
+        n = self.setup.players
+        if result is None:
+            return [0.0] * n
+        if self.setup.returns == "scores":
+            return [float(s) for s in result.scores]
+        return [pairwise(result, s) for s in range(n)]
+
+    # --- copies and worlds --------------------------------------------------------------------
+    def copy(self) -> Position:
+        s = self.state.copy()
+        s.history = list(self.state.history)
+        p = Position(self.setup, s, list(self.actions), list(self.picks))
+        p._plan = self._plan
+        p._legal = self._legal
+        p._chance = self._chance
+        p._views = dict(self._views)
+        if self._pile is not None:
+            p._pile = dict(self._pile)
+            p._seg_end = self._seg_end
+        return p
+
+    def world(self, seat: int, rng: Rng) -> Position:
+        """A full position ``seat`` cannot tell from this one, drawn by kifu's world sampler
+        (at a chance node mid-shuffle: this position, the shuffle not yet seen)."""
+        if self.picks or self.seat is None or self.seat == DEALER:
+            return self.copy()
+        world = self.setup.game.world_sampler(self.state, seat)(rng)
+        world.history = list(self.state.history)
+        return Position(self.setup, world, list(self.actions))
+
+    def view(self, seat: int) -> str:
+        """The position line as ``seat`` sees it (kifu's ``view``, kept until the next
+        kifu action: observers ask for it several times a state)."""
+        v = self._views.get(seat)
+        if v is None:
+            v = self._views[seat] = self.state.view(seat)
+        return v
+
+    def action_text(self, seat: int, action_id: int) -> str:
+        """kifu's text of a player's id, or ``deal:CODE`` / kifu's text for chance ids."""
+        if seat == DEALER:
+            plan = self.plan() if self.seat == DEALER else None
+            if plan is not None:
+                return f"pick:{action_id}"
+            by_id = self._chance_actions() if self.seat == DEALER else {}
+            if action_id in by_id:
+                return self.setup.game.format_action(self.state, by_id[action_id][0])
+            return f"chance:{action_id}"
+        legal = self.legal()[1] if self.seat == seat else {}
+        if action_id in legal:
+            return self.setup.game.format_action(self.state, legal[action_id])
+        return f"action:{action_id}"
+
+    def record_text(self, names: list[str] | None = None) -> str:
+        """The kifu record of the actions played so far (headers, one action a line)."""
+        from kifu.notation.record import format_record
+        from kifu.notation.replay import record_from_actions
+
+        n = self.setup.players
+        rec = record_from_actions(self.setup.game, names or [f"p{s}" for s in range(n)],
+                                  self.actions, variant=self.setup.variant)
+        return format_record(rec)
+
+    def __reduce__(self) -> tuple:
+        # pickled through kifu's record (what OpenSpiel's serialization of a Python state
+        # pickles): the game, seats, rules, returns, the record text and the pending picks
+        s = self.setup
+        return (_restore, (s.game.id, s.players, s.rules, s.returns, self.record_text(),
+                           list(self.picks)))
+
+    def __deepcopy__(self, memo: dict) -> Position:
+        return self.copy()
+
+
+def from_record(setup: Setup, text: str, picks: list[int] | None = None) -> Position:
+    """A position from a kifu record's text (and the pending picks of a shuffle)."""
+    from kifu.notation.reader import parse_record
+    from kifu.notation.replay import replay
+
+    rep = replay(parse_record(text), check_result=False)
+    pos = Position(setup, setup.start().state)
+    for a in rep.actions:
+        pos.play(a)
+    for c in picks or []:
+        pos.apply_id(c)
+    return pos
+
+
+_SETUPS: dict[tuple[str, int, str, str], Setup] = {}
+
+
+def setup_for(game_id: str, players: int, rules: str = "", returns: str = "shares") -> Setup:
+    """A shared :class:`Setup` (one per game, seats, rules, returns)."""
+    key = (game_id, players, rules, returns)
+    if key not in _SETUPS:
+        _SETUPS[key] = Setup(game_id, players, rules, returns)
+    return _SETUPS[key]
+
+
+def _restore(game_id: str, players: int, rules: str, returns: str, text: str,
+             picks: list[int]) -> Position:
+    return from_record(setup_for(game_id, players, rules, returns), text, picks)
+
+
+def history_ids(setup: Setup, actions: list[Action]) -> list[int]:
+    """The ids (chance picks included) that replay kifu ``actions`` from the start."""
+    pos = setup.start()
+    out: list[int] = []
+    for a in actions:
+        ids = pos.ids_of(a)
+        for i in ids:
+            pos.apply_id(i)
+        out.extend(ids)
+    return out

@@ -1,0 +1,156 @@
+"""kifu's games as PettingZoo AEC environments (``pip install 'kifu[pettingzoo]'``).
+
+>>> from kifu.interop.pettingzoo import env
+>>> e = env("graph-t", players=3)
+>>> e.reset(seed=1)
+>>> e.agents, e.agent_selection in e.agents
+(['player_0', 'player_1', 'player_2'], True)
+
+Agents are ``player_0``..``player_{n-1}`` (seats ``p0``...). The dealer is not an agent:
+its chance actions are drawn inside the environment from the seed given to ``reset``
+(kifu's seeded RNG, so a seed gives the same deal everywhere). Each agent observes a
+dict: ``observation``, a float32 vector (the seat one-hot, then the seat's view line,
+one character a float, as OpenSpiel's observation tensor) and ``action_mask``, an int8
+vector over the action ids (``docs/interop.md``). The action space is
+``Discrete(num_actions)`` with those ids. Rewards are zero until the end, then each
+seat's pairwise share (or its score with ``returns="scores"``). ``render()`` returns
+kifu's text picture of the position (``render_mode="ansi"``) or prints it (``"human"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as e:  # pragma: no cover - only without the extra
+    raise ImportError("PettingZoo is not installed: pip install 'kifu[pettingzoo]' "
+                      f"({e})") from None
+
+from kifu.core.game import DEALER
+from kifu.core.rng import Rng
+from kifu.interop.bridge import Position, setup_for
+
+VIEW_CHARS = {"tweak": 512, "graph-t": 256, "towai": 512, "lianxian": 512, "alice": 1024}
+"""As :data:`kifu.interop.openspiel.VIEW_CHARS` (the same observation layout)."""
+
+
+class KifuEnv(AECEnv):
+    """One kifu game as an AEC environment."""
+
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "name": "kifu",
+                                "is_parallelizable": False}
+
+    def __init__(self, game_id: str, players: int = 3, rules: str = "",
+                 returns: str = "shares", render_mode: str | None = None) -> None:
+        super().__init__()
+        self.setup = setup_for(game_id, players, rules, returns)
+        self.metadata = {**KifuEnv.metadata, "name": f"kifu_{self.setup.game.id}"}
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self.width = VIEW_CHARS[self.setup.game.id]
+        n_actions = self.setup.codec.num_actions
+        self._obs_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (players + self.width,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
+        }) for a in self.possible_agents}
+        self._act_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self.pos: Position = self.setup.start()
+        self._rng = Rng(0)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_spaces[agent]
+
+    # --- the loop -------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = Rng(seed)
+        self.pos = self.setup.start()
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._deal()
+        self.agent_selection = self._selected()
+
+    def _deal(self) -> None:
+        """Play the dealer's actions (from the environment's RNG) until a seat or the end."""
+        pos, rng = self.pos, self._rng
+        while pos.to_move == DEALER:
+            outcomes = pos.chance_outcomes()
+            # exact: a uniform 53-bit draw against the cumulative probabilities
+            x = rng.next64() / 18446744073709551616.0
+            acc = 0.0
+            pick = outcomes[-1][0]
+            for i, p in outcomes:
+                acc += p
+                if x < acc:
+                    pick = i
+                    break
+            pos.apply_id(pick)
+
+    def _selected(self) -> str:
+        seat = self.pos.to_move
+        return self.possible_agents[seat] if seat is not None and seat >= 0 else self.agents[0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.pos.apply_id(int(action))
+        self._deal()
+        self._clear_rewards()
+        if self.pos.to_move is None:
+            for a, r in zip(self.agents, self.pos.returns(), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self._selected()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        n = self.setup.players
+        obs = np.zeros(n + self.width, np.float32)
+        obs[seat] = 1.0
+        view = self.pos.view(seat).encode("ascii")
+        if len(view) > self.width:
+            raise ValueError(f"a view of {len(view)} characters is longer than {self.width}")
+        obs[n:n + len(view)] = np.frombuffer(view, np.uint8) / 127.0
+        mask = np.zeros(self.setup.codec.num_actions, np.int8)
+        if self.pos.to_move == seat:
+            mask[self.pos.legal()[0]] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def render(self) -> str | None:
+        text = self.pos.state.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        return None
+
+    def record(self) -> str:
+        """The kifu record of the game so far (what ``kifu validate`` reads)."""
+        return self.pos.record_text(list(self.possible_agents))
+
+
+def env(game_id: str, players: int = 3, rules: str = "", returns: str = "shares",
+        render_mode: str | None = None) -> KifuEnv:
+    """An AEC environment of ``game_id`` (``tweak``, ``graph-t``, ``towai``, ``lianxian``,
+    ``alice``) at ``players`` seats under ``rules`` (a kifu rules spec; empty: default)."""
+    return KifuEnv(game_id, players, rules, returns, render_mode)
