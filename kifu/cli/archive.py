@@ -347,6 +347,9 @@ def export_cmd(db, dest, output, fmt, quiet, **kw) -> None:
 
 
 def _export_parquet(db: str | None, target: str, filters: Filters, quiet: bool) -> None:
+    # Arrow's default allocator (mimalloc) reserves address space in large arenas over a
+    # long export; the C library's hands freed buffers back (docs/archive.md, Exports)
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     from kifu.archive.export import export_parquet
 
     if target == "-":
