@@ -23,6 +23,9 @@ The schema is plain SQLite that Datasette and the ``sqlite3`` shell read as is:
 ``puzzles``
     ``id``, ``hash`` (unique), ``game``, ``rules``, ``position``, ``question``, ``answer``,
     ``solution``, ``difficulty``, ``source``, ``tags`` (JSON), ``text`` (canonical).
+``players`` (a view, migration 4)
+    one row per player name: ``games`` (seats taken), ``finished``, ``won``,
+    ``win_percent``, ``mean_place``, ``records``, ``first_record``, ``last_record``.
 ``records_fts``
     FTS5 over ``records.comments`` (sqlite-utils ``enable_fts``).
 ``_kifu_meta`` / ``_kifu_migrations``
@@ -165,10 +168,29 @@ def _v3(db: sqlite_utils.Database) -> None:
     db.execute("DROP TABLE temp.seat_results")
 
 
+PLAYERS_VIEW = (
+    "CREATE VIEW players AS SELECT name, count(*) AS games, count(won) AS finished, "
+    "sum(won) AS won, round(100.0 * sum(won) / count(won), 1) AS win_percent, "
+    "round(avg(rank), 2) AS mean_place, count(DISTINCT record_id) AS records, "
+    "min(record_id) AS first_record, max(record_id) AS last_record "
+    "FROM record_players GROUP BY name"
+)
+"""One row per player name: seats taken, finished games, wins (a shared first place
+counts), the win rate in percent and the mean place; one pass over ``record_players`` in
+its key order (the name comes first)."""
+
+
+def _v4(db: sqlite_utils.Database) -> None:
+    # A players table for Datasette and the sqlite3 shell (issue 39): a view, so it is
+    # never out of date and costs an import nothing.
+    db.execute(PLAYERS_VIEW)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "records, players, positions, puzzles, comment search", _v1),
     (2, "record_players keyed by name, without rowid", _v2),
     (3, "per-seat score, rank and won; winner_seats; identity without comments", _v3),
+    (4, "the players view", _v4),
 ]
 """Every schema change, in order. Add one with the next number; never edit a released one."""
 
