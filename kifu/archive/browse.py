@@ -17,22 +17,12 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
 
+from kifu.archive.hidden import HIDDEN, PLUGIN
 from kifu.core.errors import KifuError
-
-PLUGIN = "kifu-archive"
-"""The plugin's name (its settings live under ``plugins`` in the metadata)."""
 
 INSTALL_HINT = ("Datasette is not installed: pip install 'kifu[serve]' (or pip install "
                 "datasette), then run kifu archive serve again")
-
-HIDDEN = {
-    "records": ["hash", "tags", "comments", "source"],
-    "puzzles": ["hash", "tags", "text"],
-}
-"""Long columns left out of a table's default view (the row page and ``?_col=`` show
-them)."""
 
 
 def database_name(db: str) -> str:
@@ -327,26 +317,6 @@ def write_metadata(db: str, out: str | None = None) -> str:
 
 
 # --- the plugin ------------------------------------------------------------------------------
-
-def with_hidden_columns(scope: dict[str, Any], config: Callable[[str, str], Any]) -> str | None:
-    """The URL to send a plain table view to, with its long columns hidden (``_nocol``),
-    or None when the request already chooses its columns (or is not a table view)."""
-    if scope.get("type") != "http" or scope.get("method") != "GET":
-        return None
-    parts = scope.get("path", "").strip("/").split("/")
-    if len(parts) != 2 or "." in parts[1]:  # /db/table only: no .json, no row page
-        return None
-    query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
-                      keep_blank_values=True)
-    if any(k in ("_col", "_nocol") for k, _ in query):
-        return None
-    settings = config(*parts) or {}
-    hidden = settings.get("hidden_columns") if isinstance(settings, dict) else None
-    if not hidden:
-        return None
-    query += [("_nocol", c) for c in hidden]
-    return f"{scope.get('root_path', '')}/{parts[0]}/{parts[1]}?{urlencode(query)}"
-
 
 def plugin() -> Any:
     """The Datasette plugin: the module :mod:`kifu.archive.plugin` (imports Datasette)."""

@@ -32,8 +32,8 @@ from urllib.parse import quote
 from datasette import Response, hookimpl
 from markupsafe import Markup
 
-from kifu.archive.browse import PLUGIN, with_hidden_columns
 from kifu.archive.export import turn_order
+from kifu.archive.hidden import PLUGIN, with_hidden_columns
 from kifu.core.errors import KifuError
 
 VIEWER = "/-/kifu/{database}/records/{id}"
@@ -174,20 +174,23 @@ def register_routes(datasette: Any) -> list[tuple[str, Callable[..., Any]]]:
     return [(r"^/-/kifu/(?P<database>[^/]+)/records/(?P<id>[0-9]{1,18})$", viewer)]
 
 
+MAX_SEATS = 64
+
+
 @functools.lru_cache(maxsize=4096)
-def _turns(text: str, seats: int) -> tuple[int | None, ...]:
+def _turns(text: str) -> tuple[int | None, ...]:
     from kifu.notation.reader import parse_record
 
-    return tuple(turn_order((m.actor for m in parse_record(text).moves), seats))
+    return tuple(turn_order((m.actor for m in parse_record(text).moves), MAX_SEATS))
 
 
 def kifu_turn(text: Any, seat: Any) -> int | None:
     """SQL ``kifu_turn(text, seat)``: the seat's place in the turn order of the record
     (1 = the first player to act); NULL for a seat that never acted or bad input."""
-    if not isinstance(text, str) or not isinstance(seat, int) or not 0 <= seat < 64:
+    if not isinstance(text, str) or not isinstance(seat, int) or not 0 <= seat < MAX_SEATS:
         return None
     try:
-        return _turns(text, seat + 1)[seat]
+        return _turns(text)[seat]
     except KifuError:
         return None
 
