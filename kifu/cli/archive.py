@@ -512,8 +512,9 @@ def datasette_cmd(db, output) -> None:
 @handle_errors
 def serve_cmd(db, host, port, open_browser) -> None:
     """Browse the archive in Datasette, with its metadata (descriptions, labels, facets,
-    canned queries) and the long columns (text, tags, hash, comments, source) out of the table
-    views. Needs Datasette: pip install 'kifu[serve]'.
+    canned queries, a players table and page) and kifu's plugin: each record drawn at its
+    final position and linked to its viewer page, the long columns (tags, hash, comments,
+    source) out of the table views. Needs Datasette: pip install 'kifu[serve]'.
     """
     from kifu.archive.browse import serve
     from kifu.archive.schema import db_path
