@@ -227,6 +227,16 @@ def test_players_view_and_the_player_page(archive) -> None:
     names = {f["value"] for f in facet.json()["facet_results"]["name"]["results"]}
     assert name in names
     assert f'href="/club/player?name={name}"' in html.text  # a name opens the player page
+    browse.register_plugin()
+    try:
+        page_html, games_html = fetch(archive, f"/club/player?name={name}",
+                                      f"/club/player_games?name={name}")
+    finally:
+        browse.unregister_plugin()
+    assert f'href="/club/player_games?name={name}"' in page_html.text  # games -> the list
+    first = min(r["record"] for r in fetch(
+        archive, f"/club/player_games.json?name={name}&_shape=array")[0].json())
+    assert f'href="/-/kifu/club/records/{first}"' in games_html.text  # each game's viewer
 
 
 def test_turn_order_of_the_player_page_agrees_with_the_export(archive) -> None:
