@@ -1,13 +1,15 @@
-"""The archive in Datasette: its metadata (what each table and column means, labels, facets,
-canned queries), a small plugin that keeps the long columns out of the default table view,
-and ``kifu archive serve``.
+"""The archive in Datasette: its metadata (what each table and column means, folded under
+each table's description; labels, facets, canned queries, the player page), the
+registration of kifu's plugin (:mod:`kifu.archive.plugin`: boards, viewer pages, short
+hashes, the long columns out of the default table views) and ``kifu archive serve``.
 
 Datasette is optional (``pip install 'kifu[serve]'``): nothing here imports it until a
 function needs it, and :func:`serve` says how to install it when it is missing.
 
 The metadata is plain JSON (:func:`metadata`), so a plain ``datasette a.db --metadata
-a.metadata.json`` shows the descriptions, labels, facets and canned queries too; only the
-hiding of the long columns needs the plugin, which ``kifu archive serve`` registers.
+a.metadata.json`` shows the descriptions, labels, facets and most canned queries too; the
+boards, the viewer pages, the hiding of the long columns and the SQL functions of the
+``player`` query need the plugin, which ``kifu archive serve`` registers.
 """
 
 from __future__ import annotations
