@@ -32,9 +32,9 @@ def grown_archive(path: str, n: int, *, batch: int = 5000) -> int:
                 "comments, text, source, winner_seats")
         base = conn.execute(f"SELECT id, {cols} FROM records ORDER BY id").fetchall()
         seats: dict[int, list[tuple]] = {}
-        for rid, name, seat, score, rank, won in conn.execute(
-                "SELECT record_id, name, seat, score, rank, won FROM record_players"):
-            seats.setdefault(rid, []).append((name, seat, score, rank, won))
+        for rid, name, seat, score, rank, won, turn in conn.execute(
+                "SELECT record_id, name, seat, score, rank, won, turn FROM record_players"):
+            seats.setdefault(rid, []).append((name, seat, score, rank, won, turn))
         have = len(base)
         next_id = max(r[0] for r in base) + 1
         copy = 0
@@ -52,7 +52,7 @@ def grown_archive(path: str, n: int, *, batch: int = 5000) -> int:
             conn.executemany(f"INSERT INTO records (id, {cols}) VALUES "
                              f"({', '.join('?' * 15)})", rows)
             conn.executemany("INSERT INTO record_players (record_id, name, seat, score, rank, "
-                             "won) VALUES (?, ?, ?, ?, ?, ?)", players)
+                             "won, turn) VALUES (?, ?, ?, ?, ?, ?, ?)", players)
         conn.execute("COMMIT")
     finally:
         conn.close()

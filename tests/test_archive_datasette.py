@@ -239,15 +239,21 @@ def test_players_view_and_the_player_page(archive) -> None:
     assert f'href="/-/kifu/club/records/{first}"' in games_html.text  # each game's viewer
 
 
-def test_turn_order_of_the_player_page_agrees_with_the_export(archive) -> None:
-    from kifu.archive.export import turn_order
-    from kifu.archive.plugin import kifu_turn
+def test_stored_turn_order_is_the_order_players_first_act(archive) -> None:
+    from kifu.archive.rows import turn_order
     from kifu.notation.reader import parse_record
 
     with Archive(archive, readonly=True) as a:
-        texts = [t for (t,) in a.db.execute("SELECT text FROM records")]
-    for text in texts:
+        texts = dict(a.db.execute("SELECT id, text FROM records"))
+        stored: dict[int, dict[int, int | None]] = {}
+        for rid, seat, turn in a.db.execute("SELECT record_id, seat, turn FROM record_players"):
+            stored.setdefault(rid, {})[seat] = turn
+    for rid, text in texts.items():
         rec = parse_record(text)
-        order = turn_order([m.actor for m in rec.moves], len(rec.players))
-        assert [kifu_turn(text, s) for s in range(len(rec.players))] == order
-    assert kifu_turn("not a record", 0) is None and kifu_turn(texts[0], -1) is None
+        naive = []  # the seats in the order of their first action
+        for m in rec.moves:
+            if m.actor != "d" and int(m.actor[1:]) not in naive:
+                naive.append(int(m.actor[1:]))
+        want = [naive.index(s) + 1 if s in naive else None for s in range(len(rec.players))]
+        assert turn_order([m.actor for m in rec.moves], len(rec.players)) == want
+        assert [stored[rid][s] for s in range(len(rec.players))] == want

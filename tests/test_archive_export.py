@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from import_helpers import loaded_modules
 
 from kifu.archive import Archive
-from kifu.archive.export import turn_order
+from kifu.archive.rows import turn_order
 from kifu.cli.main import cli
 from kifu.notation.reader import parse_record
 

@@ -8,7 +8,7 @@ function needs it, and :func:`serve` says how to install it when it is missing.
 
 The metadata is plain JSON (:func:`metadata`), so a plain ``datasette a.db --metadata
 a.metadata.json`` shows the descriptions, labels, facets and most canned queries too; the
-boards, the viewer pages, the hiding of the long columns and the SQL functions of the
+boards, the viewer pages, the hiding of the long columns and the SQL function of the
 ``player`` query need the plugin, which ``kifu archive serve`` registers.
 """
 
@@ -64,6 +64,8 @@ _PLAYER_COLUMNS = {
     "seat": "The seat, 0 = p0 (the first to be dealt to).",
     "score": "The seat's number in the Result header; empty while unfinished.",
     "rank": "The seat's place, 1 = first; equal places share a rank.",
+    "turn": "The seat's place in the turn order: 1 for the first player to act (dealer "
+            "actions do not count); empty for a seat that never acted.",
     "won": "1 when the seat placed first (alone or shared), 0 when not; empty while "
            "unfinished.",
 }
@@ -90,8 +92,8 @@ _PLAYER_PART = (
     "GROUP BY game, nplayers{by}"
 )
 PLAYER_SQL = (
-    "WITH mine AS (SELECT r.game, r.nplayers, p.seat, p.won, kifu_turn(r.text, p.seat) AS "
-    "turn FROM record_players p JOIN records r ON r.id = p.record_id WHERE p.name = :name) "
+    "WITH mine AS (SELECT r.game, r.nplayers, p.seat, p.won, p.turn FROM record_players p "
+    "JOIN records r ON r.id = p.record_id WHERE p.name = :name) "
     + " UNION ALL ".join([
         _PLAYER_PART.format(label="'all games'", by=""),
         _PLAYER_PART.format(label="'seat p' || seat", by=", seat"),
@@ -100,8 +102,8 @@ PLAYER_SQL = (
     + " ORDER BY game, players, results"
 )
 """The player page: one player's results per game and player count, all games, by seat
-and by turn order, with Wilson intervals (``kifu_turn`` and ``kifu_wilson`` are SQL
-functions the plugin registers)."""
+and by turn order, with Wilson intervals (``kifu_wilson`` is an SQL function the plugin
+registers)."""
 
 QUERIES: dict[str, dict[str, Any]] = {
     "player_games": {

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from kifu.archive.rows import turn_order
 from kifu.archive.store import Archive, Filters, _game_id, _select
 from kifu.core.errors import KifuError
 from kifu.notation.reader import parse_record
@@ -75,49 +76,29 @@ class Batch(msgspec.Struct):
     moves: list[tuple[Any, ...]]
 
 
-def turn_order(actors: Iterable[str], seats: int) -> list[int | None]:
-    """Each seat's place in the order the players first act (1 = first); None for a seat
-    that never acted. Dealer actions (``d``) do not count.
-
-    >>> turn_order(["d", "d", "p1", "p2", "p0", "p1"], 4)
-    [3, 1, 2, None]
-    """
-    order: list[int | None] = [None] * seats
-    k = 0
-    for actor in actors:
-        if actor.startswith("p"):
-            s = int(actor[1:])
-            if s < seats and order[s] is None:
-                k += 1
-                order[s] = k
-                if k == seats:
-                    break
-    return order
-
-
 def _seat_results(conn: sqlite3.Connection, pairs: list[tuple[str, int]]
-                  ) -> dict[tuple[int, int], tuple[Any, Any, Any]]:
-    """(record id, seat) -> (score, rank, won) for the given (name, record id) pairs: one
+                  ) -> dict[tuple[int, int], tuple[Any, Any, Any, Any]]:
+    """(record id, seat) -> (score, rank, won, turn) for the given (name, record id) pairs: one
     query a batch, each pair a lookup of ``record_players``' primary key (it starts with
     the name, so a lookup by record id alone would scan the table)."""
-    out: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+    out: dict[tuple[int, int], tuple[Any, Any, Any, Any]] = {}
     step = max(1, conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // 2 - 1)
     for k in range(0, len(pairs), step):
         part = pairs[k : k + step]
         values = ", ".join(["(?, ?)"] * len(part))
         sql = (f"WITH v(name, rid) AS (VALUES {values}) SELECT p.record_id, p.seat, "
-               "p.score, p.rank, p.won FROM v JOIN record_players p "
+               "p.score, p.rank, p.won, p.turn FROM v JOIN record_players p "
                "ON p.name = v.name AND p.record_id = v.rid")
         params = [x for pair in part for x in pair]
-        for rid, seat, score, rank, won in conn.execute(sql, params):
-            out[(rid, seat)] = (score, rank, won)
+        for rid, seat, score, rank, won, turn in conn.execute(sql, params):
+            out[(rid, seat)] = (score, rank, won, turn)
     return out
 
 
 def record_batches(archive: Archive, filters: Filters | None = None, *,
                    moves: bool = True, rows: int = READ_ROWS) -> Iterator[Batch]:
     """The selected records (default: all), in import order, ``rows`` at a time, with
-    their seats and (``moves=True``) their actions."""
+    their seats and (``moves=True``) their actions (the only part that parses the text)."""
     conn = archive.db.conn
     sql, params = _select(filters or Filters(), ", ".join(f"r.{c}" for c in RECORD_EXPORT))
     cursor = conn.execute(sql, params)
@@ -135,15 +116,12 @@ def record_batches(archive: Archive, filters: Filters | None = None, *,
             move_rows: list[tuple[Any, ...]] = []
             for r in chunk:
                 rid, game = r[0], r[2]
-                names = split_players(r[players_at])
-                rec = parse_record(r[text_at])
-                turns = turn_order((m.actor for m in rec.moves), len(names))
-                for seat, name in enumerate(names):
-                    score, rank, won = results.get((rid, seat), (None, None, None))
-                    seats.append((rid, game, seat, name, score, rank, won, turns[seat]))
+                for seat, name in enumerate(split_players(r[players_at])):
+                    score, rank, won, turn = results.get((rid, seat), (None,) * 4)
+                    seats.append((rid, game, seat, name, score, rank, won, turn))
                 if moves:
                     move_rows += [(rid, game, ply, m.actor, m.text, m.comment, m.mark)
-                                  for ply, m in enumerate(rec.moves, 1)]
+                                  for ply, m in enumerate(parse_record(r[text_at]).moves, 1)]
             yield Batch(chunk, seats, move_rows)
     finally:
         cursor.close()

@@ -12,9 +12,8 @@ What it adds to Datasette's pages of a kifu archive:
   tags and long comments folded;
 - a player's name in the players view links to the player page (the ``player`` canned
   query), and that page's games to the player's game list;
-- SQL functions for the canned queries: ``kifu_turn(text, seat)`` (the seat's place in
-  the turn order, 1 = the first player to act) and ``kifu_wilson(won, n)`` (the 95%
-  Wilson interval of ``won / n``, as text);
+- an SQL function for the player page: ``kifu_wilson(won, n)`` (the 95% Wilson interval
+  of ``won / n``, as text);
 - table views of ``records`` and ``puzzles`` open without their long columns (the
   metadata's ``hidden_columns``).
 
@@ -32,7 +31,6 @@ from urllib.parse import quote
 from datasette import Response, hookimpl
 from markupsafe import Markup
 
-from kifu.archive.export import turn_order
 from kifu.archive.hidden import PLUGIN, with_hidden_columns
 from kifu.core.errors import KifuError
 
@@ -174,27 +172,6 @@ def register_routes(datasette: Any) -> list[tuple[str, Callable[..., Any]]]:
     return [(r"^/-/kifu/(?P<database>[^/]+)/records/(?P<id>[0-9]{1,18})$", viewer)]
 
 
-MAX_SEATS = 64
-
-
-@functools.lru_cache(maxsize=4096)
-def _turns(text: str) -> tuple[int | None, ...]:
-    from kifu.notation.reader import parse_record
-
-    return tuple(turn_order((m.actor for m in parse_record(text).moves), MAX_SEATS))
-
-
-def kifu_turn(text: Any, seat: Any) -> int | None:
-    """SQL ``kifu_turn(text, seat)``: the seat's place in the turn order of the record
-    (1 = the first player to act); NULL for a seat that never acted or bad input."""
-    if not isinstance(text, str) or not isinstance(seat, int) or not 0 <= seat < MAX_SEATS:
-        return None
-    try:
-        return _turns(text)[seat]
-    except KifuError:
-        return None
-
-
 def kifu_wilson(won: Any, n: Any) -> str | None:
     """SQL ``kifu_wilson(won, n)``: the 95% Wilson interval of ``won / n`` in percent
     (``30.0-90.3%``), from :func:`kifu.lab.stats.proportion_ci`; NULL with no trial."""
@@ -208,7 +185,6 @@ def kifu_wilson(won: Any, n: Any) -> str | None:
 
 @hookimpl
 def prepare_connection(conn: Any) -> None:
-    conn.create_function("kifu_turn", 2, kifu_turn, deterministic=True)
     conn.create_function("kifu_wilson", 2, kifu_wilson, deterministic=True)
 
 

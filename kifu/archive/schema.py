@@ -17,6 +17,8 @@ The schema is plain SQLite that Datasette and the ``sqlite3`` shell read as is:
     one b-tree and an import writes one b-tree per seat, not three; ``score``, ``rank``,
     ``won`` (migration 3): the seat's number in the ``Result`` tag, its place (1 = first)
     and 1 when it placed first (shared or not), NULL while the game is unfinished.
+    ``turn`` (migration 4): the seat's place in the order the players first act, 1 =
+    first; NULL for a seat that never acted.
 ``positions``
     the opt-in position index (``import --positions``): ``pos`` (a 64-bit hash of the
     position line), ``record_id``, ``ply``; a record appears once per ply reached.
@@ -181,8 +183,14 @@ its key order (the name comes first)."""
 
 
 def _v4(db: sqlite_utils.Database) -> None:
-    # A players table for Datasette and the sqlite3 shell (issue 39): a view, so it is
-    # never out of date and costs an import nothing.
+    # Per-seat results by turn order and a players table (issue 39): record_players gets
+    # each seat's place in the order the players first act (1 = first; NULL for a seat
+    # that never acted), filled from the stored texts; the players view is a view, so it
+    # is never out of date and costs an import nothing.
+    db.execute("ALTER TABLE record_players ADD COLUMN turn INTEGER")
+    from kifu.archive.rows import backfill_turns
+
+    backfill_turns(db)
     db.execute(PLAYERS_VIEW)
 
 
@@ -190,7 +198,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "records, players, positions, puzzles, comment search", _v1),
     (2, "record_players keyed by name, without rowid", _v2),
     (3, "per-seat score, rank and won; winner_seats; identity without comments", _v3),
-    (4, "the players view", _v4),
+    (4, "record_players.turn; the players view", _v4),
 ]
 """Every schema change, in order. Add one with the next number; never edit a released one."""
 
