@@ -123,6 +123,7 @@ QUERIES: dict[str, dict[str, Any]] = {
             "first place counts), the win rate and its 95% Wilson interval. A count of "
             "games links to the games themselves. The players table lists every name.</p>"),
         "sql": PLAYER_SQL,
+        "hide_sql": True,
     },
     "seat_win_rates": {
         "title": "Seat win rates per rules",
