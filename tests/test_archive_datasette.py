@@ -257,3 +257,12 @@ def test_stored_turn_order_is_the_order_players_first_act(archive) -> None:
         want = [naive.index(s) + 1 if s in naive else None for s in range(len(rec.players))]
         assert turn_order([m.actor for m in rec.moves], len(rec.players)) == want
         assert [stored[rid][s] for s in range(len(rec.players))] == want
+
+
+def test_a_record_that_does_not_replay_shows_why_not_a_crash() -> None:
+    from kifu.archive.plugin import record_cell
+
+    bad = '[Game "tweak"]\n[Rules "tweak/1"]\n[Players "a, b"]\n\nd dealer p0\nq1 R3\n'
+    cell = record_cell(bad, 3, "/-/kifu/club/records/3")
+    assert 'class="kifu-error"' in cell and "expected an actor" in cell
+    assert 'class="kifu-error"' in record_cell("not a record", None, None)

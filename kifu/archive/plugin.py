@@ -60,7 +60,10 @@ def board_of(text: str) -> tuple[str, str, int]:
     from kifu.notation.reader import parse_record
     from kifu.notation.replay import FastReplayer
 
-    rec = parse_record(text)
+    try:
+        rec = parse_record(text)
+    except KifuError as e:
+        return f'<p class="kifu-error">{esc(e)}</p>', "", 0
     moves = "".join(
         f"<li><span class=\"kifu-actor\">{esc(m.actor)}</span> {esc(m.text)}"
         + (f" {esc(m.mark)}" if m.mark else "") + "</li>" for m in rec.moves)
