@@ -304,7 +304,7 @@ def _rows(p: str) -> list:
     con = sqlite3.connect(p)
     try:
         return [sorted(con.execute(f"SELECT {cols} FROM {t}").fetchall()) for t, cols in (
-            ("records", "*"), ("record_players", "record_id, seat, name, score, rank, won"),
+            ("records", "*"), ("record_players", "record_id, seat, name, score, rank, won, turn"),
             ("puzzles", "*"), ("positions", "*"))]
     finally:
         con.close()

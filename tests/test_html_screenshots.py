@@ -43,5 +43,6 @@ def test_screenshots_are_not_blank(tmp_path: Path) -> None:
     check_picture(tmp_path / "datasette-records.png", 1280, 800)
     page = (tmp_path / "datasette-records.html").read_text(encoding="utf-8")
     assert 'data-column="game"' in page and 'data-column="players"' in page
-    assert 'data-column="text"' not in page and 'data-column="tags"' not in page
-    assert "[Game " not in page  # no record's raw text in the table
+    assert 'data-column="tags"' not in page and 'data-column="hash"' not in page
+    # the record column is a board linked to the viewer (issue 39), never the raw text
+    assert 'class="kifu-board"' in page and "[Game " not in page

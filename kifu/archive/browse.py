@@ -1,13 +1,15 @@
-"""The archive in Datasette: its metadata (what each table and column means, labels, facets,
-canned queries), a small plugin that keeps the long columns out of the default table view,
-and ``kifu archive serve``.
+"""The archive in Datasette: its metadata (what each table and column means, folded under
+each table's description; labels, facets, canned queries, the player page), the
+registration of kifu's plugin (:mod:`kifu.archive.plugin`: boards, viewer pages, short
+hashes, the long columns out of the default table views) and ``kifu archive serve``.
 
 Datasette is optional (``pip install 'kifu[serve]'``): nothing here imports it until a
 function needs it, and :func:`serve` says how to install it when it is missing.
 
 The metadata is plain JSON (:func:`metadata`), so a plain ``datasette a.db --metadata
-a.metadata.json`` shows the descriptions, labels, facets and canned queries too; only the
-hiding of the long columns needs the plugin, which ``kifu archive serve`` registers.
+a.metadata.json`` shows the descriptions, labels, facets and most canned queries too; the
+boards, the viewer pages, the hiding of the long columns and the SQL function of the
+``player`` query need the plugin, which ``kifu archive serve`` registers.
 """
 
 from __future__ import annotations
@@ -17,22 +19,12 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
 
+from kifu.archive.hidden import HIDDEN, PLUGIN
 from kifu.core.errors import KifuError
-
-PLUGIN = "kifu-archive"
-"""The plugin's name (its settings live under ``plugins`` in the metadata)."""
 
 INSTALL_HINT = ("Datasette is not installed: pip install 'kifu[serve]' (or pip install "
                 "datasette), then run kifu archive serve again")
-
-HIDDEN = {
-    "records": ["hash", "tags", "comments", "text", "source"],
-    "puzzles": ["hash", "tags", "text"],
-}
-"""Long columns left out of a table's default view (the row page and ``?_col=`` show
-them)."""
 
 
 def database_name(db: str) -> str:
@@ -72,6 +64,8 @@ _PLAYER_COLUMNS = {
     "seat": "The seat, 0 = p0 (the first to be dealt to).",
     "score": "The seat's number in the Result header; empty while unfinished.",
     "rank": "The seat's place, 1 = first; equal places share a rank.",
+    "turn": "The seat's place in the turn order: 1 for the first player to act (dealer "
+            "actions do not count); empty for a seat that never acted.",
     "won": "1 when the seat placed first (alone or shared), 0 when not; empty while "
            "unfinished.",
 }
@@ -91,14 +85,45 @@ _PUZZLE_COLUMNS = {
     "text": "The puzzle in canonical notation.",
 }
 
+_PLAYER_PART = (
+    "SELECT :name AS player, game, nplayers AS players, {label} AS results, count(*) AS games, "
+    "count(won) AS finished, sum(won) AS won, round(100.0 * sum(won) / count(won), 1) AS "
+    "win_percent, kifu_wilson(sum(won), count(won)) AS interval_95 FROM mine "
+    "GROUP BY game, nplayers{by}"
+)
+PLAYER_SQL = (
+    "WITH mine AS (SELECT r.game, r.nplayers, p.seat, p.won, p.turn FROM record_players p "
+    "JOIN records r ON r.id = p.record_id WHERE p.name = :name) "
+    + " UNION ALL ".join([
+        _PLAYER_PART.format(label="'all games'", by=""),
+        _PLAYER_PART.format(label="'seat p' || seat", by=", seat"),
+        _PLAYER_PART.format(label="'turn ' || coalesce(turn, '-')", by=", turn"),
+    ])
+    + " ORDER BY game, players, results"
+)
+"""The player page: one player's results per game and player count, all games, by seat
+and by turn order, with Wilson intervals (``kifu_wilson`` is an SQL function the plugin
+registers)."""
+
 QUERIES: dict[str, dict[str, Any]] = {
     "player_games": {
         "title": "A player's games and results",
         "description": "Every game a player took part in, with their seat, score, place "
                        "and whether they won (name as in the Players header).",
-        "sql": "SELECT r.id, r.game, r.date, r.players, p.seat, p.score, p.rank, p.won, "
-               "r.result, r.plies FROM record_players p JOIN records r ON r.id = "
+        "sql": "SELECT r.id AS record, r.game, r.date, r.players, p.seat, p.score, p.rank, "
+               "p.won, r.result, r.plies FROM record_players p JOIN records r ON r.id = "
                "p.record_id WHERE p.name = :name ORDER BY r.id",
+    },
+    "player": {
+        "title": "A player's results by seat and by turn order",
+        "description_html": (
+            "<p>For one player (name as in the Players header), per game and player count: "
+            "every game, then each seat (p0 = the first dealt to), then each place in the "
+            "turn order (1 = the first player to act): games, finished, won (a shared "
+            "first place counts), the win rate and its 95% Wilson interval. A count of "
+            "games links to the games themselves. The players table lists every name.</p>"),
+        "sql": PLAYER_SQL,
+        "hide_sql": True,
     },
     "seat_win_rates": {
         "title": "Seat win rates per rules",
@@ -128,6 +153,30 @@ QUERIES: dict[str, dict[str, Any]] = {
 }
 
 
+_PLAYERS_COLUMNS = {
+    "name": "A player's name, as the Players header gives it (links to the player's page: "
+            "results by seat and by turn order, with intervals).",
+    "games": "Seats taken (a name on two seats of one game counts twice).",
+    "finished": "Seats taken in finished games.",
+    "won": "Finished games placed first (a shared first place counts).",
+    "win_percent": "won / finished, in percent (the player page gives the interval).",
+    "mean_place": "The mean place in finished games (1 = first).",
+    "records": "Distinct games.",
+    "first_record": "The first game stored.",
+    "last_record": "The last game stored.",
+}
+
+
+def _glossary(description: str, columns: dict[str, str]) -> str:
+    """A table's description with its column glossary folded under it (Datasette lists
+    the columns one under the other above the rows; the plugin's CSS hides that list)."""
+    from html import escape
+
+    items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in columns.items())
+    return (f"<p>{escape(description)}</p><details class=\"kifu-glossary\"><summary>What each "
+            f"of the {len(columns)} columns means</summary><dl>{items}</dl></details>")
+
+
 COMPACT_CSS = (
     "dl.column-descriptions{columns:2 26em;column-gap:2em;font-size:.85rem;margin:.5em 0}"
     "dl.column-descriptions dt{float:left;clear:left;width:8.5em;margin:0;font-weight:600}"
@@ -136,10 +185,69 @@ COMPACT_CSS = (
     "body.table-records table.rows-and-columns{font-size:.9em}"
     "body.table-records td.col-rules{min-width:11em;max-width:16em;overflow-wrap:anywhere}"
     "body.table-records td.col-players{min-width:12em}"
+    # the plugin's glossary replaces Datasette's list of columns
+    "section.content>dl.column-descriptions{display:none}"
+    ".kifu-glossary{margin:.2em 0 .6em;font-size:.85rem}"
+    ".kifu-glossary summary{cursor:pointer;color:#1f4f8f}"
+    ".kifu-glossary dl{columns:2 26em;column-gap:2em;margin:.4em 0}"
+    ".kifu-glossary dt{float:left;clear:left;width:8.5em;margin:0;font-weight:600}"
+    ".kifu-glossary dd{margin:0 0 .2em 9em;color:#444}"
+    ".metadata-description p{margin:.2em 0}"
+    # a record's board, its link to the viewer and its folded moves
+    ".kifu-record{width:250px}"
+    ".kifu-board{display:block;width:250px;line-height:0;border:1px solid #d0d7de;"
+    "border-radius:4px;background:#fff}"
+    ".kifu-board:hover{border-color:#1f6fd1}"
+    ".kifu-board svg{display:block;width:250px;height:auto}"
+    ".kifu-viewer{display:inline-block;margin:.2em 0;font-weight:600}"
+    ".kifu-moves summary,.kifu-fold summary{cursor:pointer;color:#1f4f8f}"
+    ".kifu-moves ol{max-height:16em;overflow:auto;margin:.2em 0;padding-left:2.6em;"
+    "font:12px/1.35 ui-monospace,monospace;overflow-wrap:anywhere}"
+    ".kifu-actor{color:#57606a}"
+    ".kifu-fold pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:40em;"
+    "font-size:12px;margin:.2em 0}"
+    ".kifu-hash{font-size:.85em}"
+    ".kifu-error{color:#b91c1c;max-width:250px}"
+    "body.table-records td.col-text{min-width:252px}"
+    "td.col-source{max-width:14em;overflow-wrap:anywhere}"
+    # the records table: its filters, links and facets in less height, so that the first
+    # records show at 1280x800
+    "body.table-records h1{margin:.2em 0}"
+    "body.table-records .page-header{margin-bottom:.3em}"
+    "body.table-records h3{margin:.3em 0;font-size:1rem}"
+    "body.table-records form.filters{display:flex;flex-wrap:wrap;align-items:center;"
+    "gap:.2em .6em;margin:.2em 0}"
+    "body.table-records form.filters .search-row,body.table-records form.filters "
+    ".filter-row{margin:0;display:flex;align-items:center;gap:.3em}"
+    "body.table-records form.filters .search-row label{width:auto;padding-right:.3em}"
+    "body.table-records form.filters input[type=search]{width:16em}"
+    "body.table-records p{margin:.3em 0}"
+    "body.table-records .facet-results{margin:.2em 0 .4em}"
+    "body.table-records .facet-info{font-size:.85rem}"
+    "body.table-records .facet-info ul{margin:.2em 0}"
+    "body.table-records .facet-info li{line-height:1.3}"
+    "body.table-records .facet-info-name{margin:0}"
 )
 """Column descriptions two abreast in small print, so a table's rows start sooner
 (Datasette lists them one under the other above the table); in the records table a long
 rules spec wraps and the players keep room, so a record stays a line or two."""
+
+
+RECORDS_PAGE = 20
+"""Records a page of the records table shows: each draws its final position (about 3.5 KB
+of SVG and a replay each; 100 a page made 1.8 MB pages taking over a second)."""
+
+RECORDS_DESCRIPTION = (
+    "One row per game: its setup, result and length; the record column shows the final "
+    "position (click it to replay the game) with the moves folded under it. The tags, "
+    "comments, hash and source are left out of this view: open a row, or add them with "
+    "the column menu.")
+SEATS_DESCRIPTION = ("One row per seat of each game: who sat there and how they did. Facet "
+                     "by name for one player's seats; a name opens the player's page.")
+PLAYERS_DESCRIPTION = ("One row per player name: games, wins and places. A name opens the "
+                       "player's results by seat and by turn order, with 95% intervals.")
+PUZZLES_DESCRIPTION = ("Puzzles: a position, a question about it, the answer and a line "
+                       "(docs/puzzles.md).")
 
 
 def _css_url(css: str) -> str:
@@ -152,19 +260,27 @@ def metadata(db: str) -> dict[str, Any]:
     """The Datasette metadata of the archive at ``db`` (JSON-ready)."""
     tables: dict[str, Any] = {
         "records": {
-            "description": "One row per game: its setup, result and length. The canonical "
-                           "text, tags, comments, hash and source are hidden from this view; "
-                           "open a row, or add them with the column menu.",
+            "description": RECORDS_DESCRIPTION,
+            "description_html": _glossary(RECORDS_DESCRIPTION, _RECORD_COLUMNS),
             "label_column": "players",
             "facets": ["game", "rules", "nplayers", "winner_seats"],
-            "facet_size": 6,
+            "facet_size": 5,
+            "size": RECORDS_PAGE,
             "columns": _RECORD_COLUMNS,
             "plugins": {PLUGIN: {"hidden_columns": HIDDEN["records"]}},
         },
         "record_players": {
-            "description": "One row per seat of each game: who sat there and how they did.",
-            "facets": ["seat", "won"],
+            "description": SEATS_DESCRIPTION,
+            "description_html": _glossary(SEATS_DESCRIPTION, _PLAYER_COLUMNS),
+            "facets": ["name", "seat", "won"],
+            "facet_size": 8,
             "columns": _PLAYER_COLUMNS,
+        },
+        "players": {
+            "description": PLAYERS_DESCRIPTION,
+            "description_html": _glossary(PLAYERS_DESCRIPTION, _PLAYERS_COLUMNS),
+            "sort_desc": "games",
+            "columns": _PLAYERS_COLUMNS,
         },
         "positions": {
             "description": "Every position each record reached, when imported with "
@@ -174,8 +290,8 @@ def metadata(db: str) -> dict[str, Any]:
                         "record_id": "The record.", "ply": "Actions played to reach it."},
         },
         "puzzles": {
-            "description": "Puzzles: a position, a question about it, the answer and a line "
-                           "(docs/puzzles.md).",
+            "description": PUZZLES_DESCRIPTION,
+            "description_html": _glossary(PUZZLES_DESCRIPTION, _PUZZLE_COLUMNS),
             "label_column": "question",
             "facets": ["game", "question"],
             "columns": _PUZZLE_COLUMNS,
@@ -207,57 +323,10 @@ def write_metadata(db: str, out: str | None = None) -> str:
 
 # --- the plugin ------------------------------------------------------------------------------
 
-def _with_hidden_columns(scope: dict[str, Any], config: Callable[[str, str], Any]) -> str | None:
-    """The URL to send a plain table view to, with its long columns hidden (``_nocol``),
-    or None when the request already chooses its columns (or is not a table view)."""
-    if scope.get("type") != "http" or scope.get("method") != "GET":
-        return None
-    parts = scope.get("path", "").strip("/").split("/")
-    if len(parts) != 2 or "." in parts[1]:  # /db/table only: no .json, no row page
-        return None
-    query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
-                      keep_blank_values=True)
-    if any(k in ("_col", "_nocol") for k, _ in query):
-        return None
-    settings = config(*parts) or {}
-    hidden = settings.get("hidden_columns") if isinstance(settings, dict) else None
-    if not hidden:
-        return None
-    query += [("_nocol", c) for c in hidden]
-    return f"{scope.get('root_path', '')}/{parts[0]}/{parts[1]}?{urlencode(query)}"
-
-
 def plugin() -> Any:
-    """The Datasette plugin (a module object, as Datasette lists its plugins by module
-    name): table views of ``records`` and ``puzzles`` open without their long columns, as
-    the metadata's ``hidden_columns`` list them."""
-    import types
+    """The Datasette plugin: the module :mod:`kifu.archive.plugin` (imports Datasette)."""
+    from kifu.archive import plugin as module
 
-    from datasette import hookimpl
-
-    @hookimpl
-    def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
-        def config(database: str, table: str) -> Any:
-            return datasette.plugin_config(PLUGIN, database=database, table=table,
-                                           fallback=False)
-
-        def wrap(app: Any) -> Any:
-            async def default_columns(scope: Any, receive: Any, send: Any) -> None:
-                target = _with_hidden_columns(scope, config)
-                if target is None:
-                    await app(scope, receive, send)
-                    return
-                await send({"type": "http.response.start", "status": 302,
-                            "headers": [[b"location", target.encode("latin-1")],
-                                        [b"content-type", b"text/plain"]]})
-                await send({"type": "http.response.body", "body": b""})
-
-            return default_columns
-
-        return wrap
-
-    module = types.ModuleType("kifu_archive_datasette", "kifu's Datasette plugin")
-    module.asgi_wrapper = asgi_wrapper  # type: ignore[attr-defined]
     return module
 
 

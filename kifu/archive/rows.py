@@ -9,6 +9,7 @@ error report ``kifu validate`` gives, and nothing of that record is stored.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 import msgspec
@@ -53,6 +54,8 @@ class RecordRow(msgspec.Struct, array_like=True, gc=False):
     """Each seat's number in the ``Result`` tag (None while unfinished)."""
     ranks: list[int] | None = None
     """Each seat's place, 1 = first (None while unfinished)."""
+    turns: list[int | None] | None = None
+    """Each seat's place in the turn order (:func:`turn_order`); None: not computed."""
 
     @property
     def winner_seats(self) -> str | None:
@@ -76,6 +79,26 @@ class PuzzleRow(msgspec.Struct, array_like=True, gc=False):
     source: str | None
     tags: str
     text: str
+
+
+def turn_order(actors: Iterable[str], seats: int) -> list[int | None]:
+    """Each seat's place in the order the players first act (1 = first); None for a seat
+    that never acted. Dealer actions (``d``) do not count.
+
+    >>> turn_order(["d", "d", "p1", "p2", "p0", "p1"], 4)
+    [3, 1, 2, None]
+    """
+    order: list[int | None] = [None] * seats
+    k = 0
+    for actor in actors:
+        if actor[0] == "p":
+            s = int(actor[1:])
+            if s < seats and order[s] is None:
+                k += 1
+                order[s] = k
+                if k == seats:
+                    break
+    return order
 
 
 def position_key(line: str) -> int:
@@ -138,6 +161,7 @@ def record_row(
         keys,
         None if result is None else list(result.scores),
         None if result is None else list(result.ranks),
+        turn_order([m.actor for m in rec.moves], len(names)),
     )
 
 
@@ -156,7 +180,7 @@ def _replay_with_positions(replayer: FastReplayer, loc: Located) -> tuple[State,
 
 PackedRecord = tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...], "list[int] | None"]
 """A record row as the archive's writer binds it: the values of ``records`` in the order
-of :data:`RECORD_VALUES`, one ``(name, seat, score, rank, won)`` per seat (the columns of
+of :data:`RECORD_VALUES`, one ``(name, seat, score, rank, won, turn)`` per seat (the columns of
 ``record_players`` but its ``record_id``, which the writer gives), and the position keys
 (or None). Plain tuples: what a worker sends back pickles and unpickles at the cost of
 its strings and numbers alone, and the writer does no work per column."""
@@ -172,12 +196,14 @@ HASH, COMMENTS, TEXT = 0, 10, 11
 def pack(row: RecordRow) -> PackedRecord:
     """``row`` as the writer binds it (see :data:`PackedRecord`)."""
     names = row.names
+    turns = row.turns or [None] * len(names)
     if row.ranks is None or row.scores is None:
-        seats = tuple((name, seat, None, None, None) for seat, name in enumerate(names))
+        seats = tuple((name, seat, None, None, None, turns[seat])
+                      for seat, name in enumerate(names))
     else:
         ranks, scores = row.ranks, row.scores
-        seats = tuple((name, seat, scores[seat], ranks[seat], int(ranks[seat] == 1))
-                      for seat, name in enumerate(names))
+        seats = tuple((name, seat, scores[seat], ranks[seat], int(ranks[seat] == 1),
+                       turns[seat]) for seat, name in enumerate(names))
     return ((row.hash, row.game, row.rules, row.players, len(names), row.date, row.result,
              row.winner, row.plies, row.tags, row.comments, row.text, row.source,
              row.winner_seats), seats, row.positions)
@@ -302,3 +328,29 @@ def backfill_v3(db: Any, batch: int = 2000) -> None:
             if h not in taken:  # else another row holds this game: keep the old hash
                 conn.execute("UPDATE records SET hash = ? WHERE id = ?", [h, rid])
                 taken.add(h)
+
+
+# --- migration 4 ---------------------------------------------------------------------------
+
+def backfill_turns(db: Any, batch: int = 2000) -> None:
+    """Fill ``record_players.turn`` for the records already stored (each text parsed once,
+    no replay); runs inside the migration's transaction. Each update finds its row by the
+    primary key (name, record, seat)."""
+    from kifu.notation.reader import parse_record
+
+    conn = db.conn
+    last = 0
+    while True:
+        rows = conn.execute("SELECT id, players, text FROM records WHERE id > ? ORDER BY id "
+                            "LIMIT ?", [last, batch]).fetchall()
+        if not rows:
+            return
+        last = rows[-1][0]
+        updates = []
+        for rid, players, text in rows:
+            names = split_players(players)
+            turns = turn_order([m.actor for m in parse_record(text).moves], len(names))
+            updates += [(t, name, rid, seat) for seat, (name, t)
+                        in enumerate(zip(names, turns, strict=True)) if t is not None]
+        conn.executemany("UPDATE record_players SET turn = ? WHERE name = ? AND record_id = ? "
+                         "AND seat = ?", updates)

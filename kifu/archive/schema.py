@@ -17,12 +17,17 @@ The schema is plain SQLite that Datasette and the ``sqlite3`` shell read as is:
     one b-tree and an import writes one b-tree per seat, not three; ``score``, ``rank``,
     ``won`` (migration 3): the seat's number in the ``Result`` tag, its place (1 = first)
     and 1 when it placed first (shared or not), NULL while the game is unfinished.
+    ``turn`` (migration 4): the seat's place in the order the players first act, 1 =
+    first; NULL for a seat that never acted.
 ``positions``
     the opt-in position index (``import --positions``): ``pos`` (a 64-bit hash of the
     position line), ``record_id``, ``ply``; a record appears once per ply reached.
 ``puzzles``
     ``id``, ``hash`` (unique), ``game``, ``rules``, ``position``, ``question``, ``answer``,
     ``solution``, ``difficulty``, ``source``, ``tags`` (JSON), ``text`` (canonical).
+``players`` (a view, migration 4)
+    one row per player name: ``games`` (seats taken), ``finished``, ``won``,
+    ``win_percent``, ``mean_place``, ``records``, ``first_record``, ``last_record``.
 ``records_fts``
     FTS5 over ``records.comments`` (sqlite-utils ``enable_fts``).
 ``_kifu_meta`` / ``_kifu_migrations``
@@ -165,10 +170,35 @@ def _v3(db: sqlite_utils.Database) -> None:
     db.execute("DROP TABLE temp.seat_results")
 
 
+PLAYERS_VIEW = (
+    "CREATE VIEW players AS SELECT name, count(*) AS games, count(won) AS finished, "
+    "sum(won) AS won, round(100.0 * sum(won) / count(won), 1) AS win_percent, "
+    "round(avg(rank), 2) AS mean_place, count(DISTINCT record_id) AS records, "
+    "min(record_id) AS first_record, max(record_id) AS last_record "
+    "FROM record_players GROUP BY name"
+)
+"""One row per player name: seats taken, finished games, wins (a shared first place
+counts), the win rate in percent and the mean place; one pass over ``record_players`` in
+its key order (the name comes first)."""
+
+
+def _v4(db: sqlite_utils.Database) -> None:
+    # Per-seat results by turn order and a players table (issue 39): record_players gets
+    # each seat's place in the order the players first act (1 = first; NULL for a seat
+    # that never acted), filled from the stored texts; the players view is a view, so it
+    # is never out of date and costs an import nothing.
+    db.execute("ALTER TABLE record_players ADD COLUMN turn INTEGER")
+    from kifu.archive.rows import backfill_turns
+
+    backfill_turns(db)
+    db.execute(PLAYERS_VIEW)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
     (1, "records, players, positions, puzzles, comment search", _v1),
     (2, "record_players keyed by name, without rowid", _v2),
     (3, "per-seat score, rank and won; winner_seats; identity without comments", _v3),
+    (4, "record_players.turn; the players view", _v4),
 ]
 """Every schema change, in order. Add one with the next number; never edit a released one."""
 

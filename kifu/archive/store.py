@@ -260,7 +260,7 @@ class Archive:
             new = [(rid, r) for r in rows if (rid := ids.pop(r[0][HASH], None)) is not None]
         new = list(new)
         _insert_values(
-            conn, "INSERT INTO record_players (record_id, name, seat, score, rank, won)",
+            conn, "INSERT INTO record_players (record_id, name, seat, score, rank, won, turn)",
             [(rid, *seat) for rid, r in new for seat in r[1]],
         )
         if any(r[2] for _, r in new):

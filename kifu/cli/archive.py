@@ -40,6 +40,23 @@ SQL_ROWS = 1000
 """The rows ``query --sql`` prints when no ``--limit`` is given (``--limit 0``: all)."""
 
 
+TABLE_QUERY = (*TABLE_COLUMNS, "winner_seats")
+
+
+def seat_winners(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row whose ``winner`` names each seat placed first and its player (``p1
+    Bob``), so two seats of one name (two ``greedy`` bots) are told apart."""
+    seats = row.pop("winner_seats", None)
+    if seats:
+        from kifu.notation.record import split_players
+
+        names = split_players(row.get("players") or "")
+        row["winner"] = ", ".join(
+            f"p{s} {names[int(s)]}" if s.isdigit() and int(s) < len(names) else f"p{s}"
+            for s in seats.split(","))
+    return row
+
+
 def archive_files(db: str | None) -> list[str]:
     """The archive file ``--db`` names and its SQLite side files: none may be an output
     or an input of the same command."""
@@ -220,8 +237,10 @@ def query_cmd(db, sql, timeout, fmt, **kw) -> None:
             return
         filters = make_filters({k: kw[k] for k in FILTER_KEYS})
         cols = ("text",) if fmt == "records" else (
-            TABLE_COLUMNS if fmt == "table" else RECORD_COLUMNS)
-        _emit(a.query(filters, columns=cols), fmt, list(cols))
+            TABLE_QUERY if fmt == "table" else RECORD_COLUMNS)
+        rows = a.query(filters, columns=cols)
+        _emit(map(seat_winners, rows) if fmt == "table" else rows, fmt,
+              list(TABLE_COLUMNS if fmt == "table" else cols))
 
 
 @contextlib.contextmanager
@@ -248,7 +267,24 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-def _emit(rows: Iterable[dict[str, Any]], fmt: str, names: list[str]) -> None:
+def _emit(rows: Iterable[dict[str, Any]], fmt: str, names: list[str],
+          noun: str = "records") -> None:
+    """Write ``rows`` as ``fmt``; when there is none, say ``0 records`` (``noun``): in the
+    table itself, or on stderr for the machine formats (their stdout stays empty)."""
+    seen = 0
+
+    def counted(it: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        nonlocal seen
+        for row in it:
+            seen += 1
+            yield row
+
+    _write_rows(counted(rows), fmt, names)
+    if not seen:
+        click.echo(f"0 {noun}", err=fmt != "table")
+
+
+def _write_rows(rows: Iterable[dict[str, Any]], fmt: str, names: list[str]) -> None:
     if fmt == "records":
         first = True
         for row in rows:
@@ -276,27 +312,82 @@ def _table(rows: Iterable[dict[str, Any]], names: list[str]) -> None:
         if len(batch) == 1000:  # stream long results in blocks
             click.echo(tabulate(batch, headers=names if first else ()))
             batch, first = [], False
-    if batch or first:
+    if batch:
         click.echo(tabulate(batch, headers=names if first else ()))
 
 
 @archive.command("export")
 @db_option
 @filter_options
-@click.option("-o", "--output", default="-", show_default=True, metavar="FILE",
-              help="Where to write the records (- for stdout).")
+@click.argument("dest", required=False, metavar="[DEST]")
+@click.option("-o", "--output", default=None, metavar="FILE",
+              help="Where to write (- for stdout, the default for kifu and jsonl); the same "
+                   "as DEST.")
+@click.option("--format", "fmt", default="kifu", show_default=True,
+              type=click.Choice(["kifu", "jsonl", "parquet"]),
+              help="kifu: the records as notation; jsonl: one JSON object a record (its "
+                   "columns and seats), streamed; parquet: a folder of records, seats, "
+                   "moves and puzzles tables, partitioned by game (needs kifu[parquet]).")
+@quiet_option()
 @handle_errors
-def export_cmd(db, output, **kw) -> None:
-    """Write the selected records (default: all) back as notation: each byte for byte the
+def export_cmd(db, dest, output, fmt, quiet, **kw) -> None:
+    """Write the selected records (default: all) out of the archive.
+
+    --format kifu (the default) writes them back as notation: each byte for byte the
     canonical text that was imported, in import order, one blank line between records.
-    A file is written whole or not at all, never over the archive itself."""
+    --format jsonl streams one JSON object a record. --format parquet DIR writes the
+    folder DIR (new or empty) with the tables records, seats, moves and puzzles, each
+    partitioned by game (DIR/moves/game=tweak/part-0.parquet), for DuckDB, Polars, pandas
+    or Spark. A file or folder is written whole or not at all, never over the archive.
+
+    Example: kifu archive export --db games.db --format parquet games-parquet
+    """
+    if dest is not None and output is not None and dest != output:
+        raise KifuError("give the destination once: DEST or -o FILE")
+    target = dest if dest is not None else (output if output is not None else "-")
+    filters = make_filters({k: kw[k] for k in FILTER_KEYS})
     inputs = archive_files(db)
-    check_output(output, inputs=inputs)
+    if fmt == "parquet":
+        _export_parquet(db, target, filters, quiet)
+        return
+    check_output(target, inputs=inputs)
     with Archive(db, readonly=True) as a:
-        texts = _joined(a.export(make_filters({k: kw[k] for k in FILTER_KEYS})))
-        with open_output(output, inputs=inputs) as out:
+        if fmt == "jsonl":
+            from kifu.archive.export import jsonl_lines
+
+            with open_output(target, inputs=inputs) as out:
+                for line in jsonl_lines(a, filters):
+                    out.write(line)
+            return
+        texts = _joined(a.export(filters))
+        with open_output(target, inputs=inputs) as out:
             for part in texts:
                 out.write(part)
+
+
+def _export_parquet(db: str | None, target: str, filters: Filters, quiet: bool) -> None:
+    # Arrow's default allocator (mimalloc) reserves address space in large arenas over a
+    # long export; the C library's hands freed buffers back (docs/archive.md, Exports)
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    from kifu.archive.export import export_parquet
+
+    if target == "-":
+        raise KifuError("--format parquet writes a folder: give its name (DEST)")
+    with Archive(db, readonly=True) as a:
+        total = a.db.execute("SELECT count(*) FROM records").fetchone()[0]
+        show = not quiet and sys.stderr.isatty()
+        bar = click.progressbar(length=max(total, 1), label="exporting", file=sys.stderr)
+        if show:
+            bar.__enter__()
+        try:
+            counts = export_parquet(a, target, filters,
+                                    on_batch=(lambda n: bar.update(n)) if show else None)
+        finally:
+            if show:
+                bar.__exit__(None, None, None)
+    if not quiet:
+        click.echo(f"{target}: " + ", ".join(f"{n} {t}" for t, n in counts.items()),
+                   err=True)
 
 
 def _joined(texts: Iterable[str]) -> Iterator[str]:
@@ -359,10 +450,40 @@ def _stats_by(db: str | None, by: str, game: str | None, as_json: bool) -> None:
         lineup = f", players {g.lineup}" if g.lineup is not None else ""
         click.echo(("\n" if k else "") + f"{g.game}, {g.players} players, rules {g.rules}"
                    f"{lineup}:")
-        for line in summary_table(g.metrics, g.players, ["records"], [g.summary]):
+        lines = summary_table(g.metrics, g.players, ["records"], [g.summary])
+        if g.lineup is not None:
+            lines = _named_seats(lines, g.lineup)
+        for line in lines:
             click.echo(line)
     if not groups:
         click.echo("no records")
+
+
+def _named_seats(lines: list[str], lineup: str) -> list[str]:
+    """The table of one line-up of players (``stats --by players``): its head says so
+    (the simulation's table says "per rule set"), and each seat's row names its player
+    (``p0 Ann wins``). The first column is widened to fit."""
+    import re
+
+    from kifu.notation.record import split_players
+
+    names = split_players(lineup)
+    head = lines[0]
+    width = head.index("  ", len(head) - len(head.lstrip())) if "  " in head else len(head)
+    while width < len(head) and head[width] == " ":
+        width += 1
+
+    def label(text: str) -> str:
+        if text.startswith("per rule set"):
+            return "this line-up" + text[len("per rule set"):]
+        m = re.match(r"p(\d+) ", text)
+        if m and int(m.group(1)) < len(names):
+            return f"p{m.group(1)} {names[int(m.group(1))]} {text[m.end():]}"
+        return text
+
+    cells = [(label(line[:width].rstrip()), line[width:]) for line in lines]
+    new = max(len(c) for c, _ in cells) + 2
+    return [(c.ljust(new) + rest).rstrip() for c, rest in cells]
 
 
 @archive.command("puzzles")
@@ -379,7 +500,7 @@ def puzzles_cmd(db, game, question, limit, fmt) -> None:
     with Archive(db, readonly=True) as a:
         rows = a.iter_puzzles(game=game, question=question, limit=limit)
         names = ["id", "game", "question", "answer", "difficulty", "source"]
-        _emit(rows, fmt, names)
+        _emit(rows, fmt, names, "puzzles")
 
 
 @archive.command("datasette")
@@ -411,8 +532,9 @@ def datasette_cmd(db, output) -> None:
 @handle_errors
 def serve_cmd(db, host, port, open_browser) -> None:
     """Browse the archive in Datasette, with its metadata (descriptions, labels, facets,
-    canned queries) and the long columns (text, tags, hash, comments, source) out of the table
-    views. Needs Datasette: pip install 'kifu[serve]'.
+    canned queries, a players table and page) and kifu's plugin: each record drawn at its
+    final position and linked to its viewer page, the long columns (tags, hash, comments,
+    source) out of the table views. Needs Datasette: pip install 'kifu[serve]'.
     """
     from kifu.archive.browse import serve
     from kifu.archive.schema import db_path

@@ -14,7 +14,7 @@ from kifu.cli.common import handle_errors, parse_variant_options
 from kifu.core.errors import VariantError
 from kifu.lab.play import play_record
 from kifu.notation.files import check_output, write_output
-from kifu.notation.record import format_record, record_to_json
+from kifu.notation.record import Record, format_record, record_to_json
 
 
 @click.command(short_help="Let bots play GAME from a seed and write the records.")
@@ -35,6 +35,9 @@ from kifu.notation.record import format_record, record_to_json
 @click.option("--games", "count", type=int, default=1, show_default=True,
               callback=opt.positive("--games"),
               help="Play this many games, with seeds SEED, SEED+1, ... (int seeds).")
+@click.option("--names", "player_names", default=None, metavar="A,B,...",
+              help="The players' names, one per seat (the Players header; default: the "
+                   "bots' names). The bots are then kept in a Bots header.")
 @click.option("--date", default=None, callback=opt.date_callback,
               help="Date tag, YYYY.MM.DD or ????.??.?? (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Write JSON (one record a line).")
@@ -42,8 +45,8 @@ from kifu.notation.record import format_record, record_to_json
               help="File to write (- for stdout); written whole or not at all.")
 @opt.quiet_option("No progress bar.", old=("--silent",))
 @handle_errors
-def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, as_json, output,
-         quiet) -> None:
+def play(game_name, players, seed, bot, bots, rules, sets, cards, count, player_names, date,
+         as_json, output, quiet) -> None:
     """Let bots play GAME from a seed and write the record(s).
 
     The record holds every dealer action explicitly (the seed only chooses them), so it
@@ -63,6 +66,7 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
     else:
         default = default_bot(game)
         names = [bot or default] * players
+    people = parse_names(player_names, players)
     date = date or datetime.date.today().strftime("%Y.%m.%d")
     if count > 1:
         if not isinstance(seed, int):
@@ -75,9 +79,43 @@ def play(game_name, players, seed, bot, bots, rules, sets, cards, count, date, a
                            hidden=quiet or count < 10) as bar:
         for s in bar:
             record = play_record(game, names, s, variant, date=date)
+            if people is not None:
+                record = named(record, people, names)
             if as_json:
                 chunks.append(record_to_json(record).decode() + "\n")
             else:
                 chunks.append(format_record(record))
     text = "".join(chunks) if as_json else "\n".join(chunks)
     write_output(output, text, inputs=inputs)
+
+
+def parse_names(text: str | None, players: int) -> list[str] | None:
+    """``--names A,B,C``: one name a seat, each non-empty and without a comma (the
+    ``Players`` header separates names by commas), in NFC as the reader stores them."""
+    if text is None:
+        return None
+    from kifu.notation.record import nfc
+
+    names = [nfc(n.strip()) for n in text.split(",")]
+    if len(names) != players:
+        raise VariantError(f"--names gives {len(names)} name(s) for {players} players")
+    for k, n in enumerate(names):
+        if not n:
+            raise VariantError(f"--names: the name of seat p{k} is empty")
+        if any(c in n for c in '"[]{}\n\r\\'):
+            raise VariantError(f"--names: the name of seat p{k} ({n!r}) may not hold "
+                               "quotes, brackets, braces or line breaks")
+    return names
+
+
+def named(record: Record, people: list[str], bots: list[str]) -> Record:
+    """``record`` with ``people`` as its players, the bots that played each seat kept in a
+    ``Bots`` header (right after the roster headers)."""
+    headers: dict[str, str] = {}
+    for k, v in record.headers.items():
+        headers[k] = ", ".join(people) if k == "Players" else v
+        if k == "Result" or (k == "Date" and "Result" not in record.headers):
+            headers["Bots"] = ", ".join(bots)
+    headers.setdefault("Bots", ", ".join(bots))
+    record.headers = headers
+    return record
