@@ -163,7 +163,8 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         hl = s.hl  # type: ignore[attr-defined]
         if sizes is not None:
             for p in range(n):
-                grew = _size(hl[p]) - sizes[p]
+                # (a Give sets a card aside: the last giver's receipt comes in the same action)
+                grew = _size(hl[p]) - sizes[p] + (isinstance(a, Give) and p == mover)
                 if grew > 0:
                     taken[p] += grew
         if owner >= 0 and owner != seat and s.field and s.phase in (LEAD, PLAY) and \
