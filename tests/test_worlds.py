@@ -670,3 +670,50 @@ def test_towai_turns_that_ended_by_themselves():
                         (state.to_line(), seat, v)
                 checked += 1
     assert events > 50 and checked > 50
+
+
+def test_towai_seats_idle_since_a_rebuild_hold_no_pool_card():
+    """The seats that took no card in since the last rebuild hold only cards they held then,
+    none from the pool: together at most the copies of each kind outside it (counted here
+    from the ``rebuild`` action and each seat's hand sizes). Fails on the sampler of
+    bc460f0 (2.6% of its worlds in these games, 31% where such a seat exists)."""
+    from kifu.games.towai.actions import Deal, Give, Rebuild
+    from kifu.games.towai.cards import COPIES, split_cards
+
+    game = games.get("towai")
+    rng = Rng(15)
+    checked = 0
+    for seed in range(4):
+        state = game.new_state(4, game.Variant())
+        r = Rng(seed)
+        bots = [game.bots["random"](s, r.fork(s + 1)) for s in range(4)]
+        while state.to_move is not None and checked < 400:
+            if state.to_move >= 0:
+                seat = state.to_move
+                s = game.new_state(4, state.variant)
+                pool, took = None, [0] * 4
+                for a in state.history:
+                    mover, sizes = s.to_move, [s.hand_size(p) for p in range(4)]
+                    s.push(a)
+                    pool = None if isinstance(a, Deal) else \
+                        Counter(a.deck) if isinstance(a, Rebuild) else pool
+                    if isinstance(a, Rebuild):
+                        took = [0] * 4
+                    for p in range(4):
+                        took[p] += max(0, s.hand_size(p) - sizes[p]
+                                       + (isinstance(a, Give) and p == mover))
+                idle = [p for p in range(4) if p != seat and not took[p]] if pool else []
+                if idle:
+                    draw = game.world_sampler(state, seat)
+                    for _ in range(8):
+                        hands = draw(rng).to_line().split(" ")[3].split("/")
+                        held = Counter(c for p in idle
+                                       for c in (split_cards(hands[p]) if hands[p] != "-"
+                                                 else []))
+                        assert all(k <= COPIES[c] - pool[c] for c, k in held.items()), \
+                            (state.to_line(), seat, idle)
+                        checked += 1
+            a = (game.chance_action(state, r) if state.to_move == DEALER
+                 else bots[state.to_move].choose(state))
+            state.push(a)
+    assert checked >= 100

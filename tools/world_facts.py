@@ -148,8 +148,46 @@ def _towai_void_check(game, state, seat):
     return bad, bool(events)
 
 
+def _towai_drawers_check(game, state, seat):
+    """What TOWAI's sampler still leaves out: after a rebuild, the pool's cards are in the
+    deck or with seats that took cards in since. A loose form: the seats that have taken
+    in nothing since the last rebuild hold, together, at most the copies of each kind that
+    were outside the pool."""
+    from kifu.core.worlds import from_start
+    from kifu.games.towai.actions import Deal, Give, Rebuild
+    from kifu.games.towai.cards import COPIES, split_cards
+
+    s = from_start(game, state)
+    pool = None
+    took = [0] * state.n
+    if s is not None:
+        for a in state.history:
+            mover = s.to_move
+            sizes = [s.hand_size(p) for p in range(s.n)]
+            s.push(a)
+            if isinstance(a, Deal):
+                pool = None
+            if isinstance(a, Rebuild):
+                pool = Counter(a.deck)
+                took = [0] * s.n
+            for p in range(s.n):
+                took[p] += max(0, s.hand_size(p) - sizes[p] + (isinstance(a, Give) and p == mover))
+        if s.key() != state.key():
+            pool = None
+    idle = [p for p in range(state.n) if p != seat and not took[p]] if pool else []
+
+    def bad(world) -> bool:
+        if not idle:
+            return False
+        hands = world.to_line().split(" ")[3].split("/")
+        got = Counter(c for p in idle for c in (split_cards(hands[p]) if hands[p] != "-" else []))
+        return any(k > COPIES[c] - pool.get(c, 0) for c, k in got.items())
+
+    return bad, bool(idle)
+
+
 CHECKS = {"tweak": _tweak_check, "towai": _towai_check, "lianxian": _lianxian_check,
-          "towai-voids": _towai_void_check}
+          "towai-voids": _towai_void_check, "towai-drawers": _towai_drawers_check}
 
 
 def measure(gid: str, n: int, deals: int, worlds: int, sampler=None, seed: int = 33,

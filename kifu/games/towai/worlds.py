@@ -45,7 +45,16 @@ from kifu.core.game import Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import BoundedDeal, from_start
 from kifu.games.towai.actions import Deal, Give, Lead, Pass, Play, Rebuild, Stop
-from kifu.games.towai.cards import N_KINDS, NUM, TOKEN, TWAI, TYPE, counts_cards, split_cards
+from kifu.games.towai.cards import (
+    COPIES,
+    N_KINDS,
+    NUM,
+    TOKEN,
+    TWAI,
+    TYPE,
+    counts_cards,
+    split_cards,
+)
 from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE
 
 TRIES = 1000
@@ -90,6 +99,14 @@ def voids(state: State, seat: int, game: Game) -> list[Void]:
     return _replay(state, seat, game)[2]
 
 
+def idle_since_rebuild(state: State, seat: int, game: Game) -> tuple[list[int], Counter[int]]:
+    """The other seats that have taken no card in since the deck was last rebuilt this
+    round, and the copies of each kind that were outside the pool then: those seats hold
+    only cards they held at the rebuild, so together at most those copies. Empty when the
+    deck was not rebuilt (or without a history from the beginning)."""
+    return _replay(state, seat, game)[3]
+
+
 def gifts(state: State, seat: int, game: Game) -> Counter[int]:
     """Copies of each kind the previous seat surely holds (hand or Swap choice), as ``seat``
     knows from its gifts; empty when the history does not start at the beginning."""
@@ -105,8 +122,10 @@ def rebuilt_pool(state: State, seat: int, game: Game) -> Counter[int] | None:
 
 
 def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[int] | None,
-                                                          list[Void]]:
-    """One pass over the history: (:func:`gifts`, :func:`rebuilt_pool`, :func:`voids`)."""
+                                                          list[Void],
+                                                          tuple[list[int], Counter[int]]]:
+    """One pass over the history: (:func:`gifts`, :func:`rebuilt_pool`, :func:`voids`,
+    :func:`idle_since_rebuild`)."""
     history = state.history
     bound: Counter[int] = Counter()
     pool: Counter[int] | None = None
@@ -115,15 +134,18 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
     n = state.n
     prev = (seat - 1) % n
     if s is None:
-        return bound, None, lacks
+        return bound, None, lacks, ([], Counter())
     pending = None
     owner = -1  # whose turn is under way after a lead or a play
     taken = [0] * n  # cards each seat has taken into its hand this round
+    took_since: list[int] | None = None  # ... since the last rebuild (None: no rebuild)
+    outside: Counter[int] = Counter()
     since: list[int] = []  # per void, its seat's ``taken`` when it was shown
     hl = s.hl  # type: ignore[attr-defined]
     for a in history:
         mover = s.to_move
-        sizes = [_size(z) for z in s.hl] if lacks else None  # type: ignore[attr-defined]
+        counting = lacks or took_since is not None or isinstance(a, Rebuild)
+        sizes = [_size(z) for z in s.hl] if counting else None  # type: ignore[attr-defined]
         if isinstance(a, Deal):
             bound.clear()
             pending = None
@@ -131,6 +153,7 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
             lacks = []
             since = []
             owner = -1
+            took_since = None
         elif prev != seat and mover == seat and isinstance(a, Give):
             pending = a.card
         elif prev != seat and mover == prev:
@@ -152,6 +175,8 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         s.push(a)
         if isinstance(a, Rebuild):
             pool = Counter(a.deck)
+            outside = Counter({c: COPIES[c] - pool[c] for c in range(N_KINDS)})
+            took_since = [0] * n  # (the draws the rebuild serves are counted below)
         if pool is not None and s.hl[seat] != mine and (  # type: ignore[attr-defined]
                 s._deck is not deck or s._dtop > dtop):  # type: ignore[attr-defined]
             drew = Counter(s.hand_cards(seat)) - Counter(counts_cards(mine))
@@ -163,9 +188,12 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         hl = s.hl  # type: ignore[attr-defined]
         if sizes is not None:
             for p in range(n):
-                grew = _size(hl[p]) - sizes[p]
+                # (a Give sets a card aside: the last giver's receipt comes in the same action)
+                grew = _size(hl[p]) - sizes[p] + (isinstance(a, Give) and p == mover)
                 if grew > 0:
                     taken[p] += grew
+                    if took_since is not None:
+                        took_since[p] += grew
         if owner >= 0 and owner != seat and s.field and s.phase in (LEAD, PLAY) and \
                 s.to_move != owner and hl[owner]:  # type: ignore[attr-defined]
             k = NUM[s.field[-1]]  # type: ignore[attr-defined]
@@ -175,7 +203,7 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
             since.append(taken[owner])
             owner = -1
     if s.key() != state.key():
-        return Counter(), None, []
+        return Counter(), None, [], ([], Counter())
     tightest: dict[tuple[int, frozenset], Void] = {}
     for v, t in zip(lacks, since, strict=True):
         v.budget += taken[v.seat] - t
@@ -183,7 +211,8 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
         if v.budget < _size(hl[v.seat]) and (key not in tightest or
                                              v.budget < tightest[key].budget):
             tightest[key] = v  # (a budget as large as the hand says nothing)
-    return bound, pool, list(tightest.values())
+    idle = [p for p in range(n) if p != seat and took_since is not None and not took_since[p]]
+    return bound, pool, list(tightest.values()), (idle, outside if idle else Counter())
 
 
 def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
@@ -204,7 +233,7 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
               for p in others}
     unseen = [c for p in others for c in hidden[p]] + deck
     prev = (seat - 1) % n
-    bound, pool, lacks = _replay(state, seat, game)
+    bound, pool, lacks, (idle, outside) = _replay(state, seat, game)
     lacks = [v for v in lacks if v.seat != seat]
     kinds: dict[int, list[int]] = {}
     for c in unseen:
@@ -220,16 +249,24 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     place = {p: i for i, p in enumerate(others)}
     checks = [(place[v.seat], v.kinds, v.budget) for v in lacks]
 
+    idle_places = [place[p] for p in idle]
+
     def kept(parts: list[list[int]]) -> bool:
-        """Every void kept: counted over the seat's hidden cards, its Swap choice too (a
-        card it set aside since was in its hand after the void)."""
-        return all(sum(1 for c in parts[i] if c in kinds) <= budget
-                   for i, kinds, budget in checks)
+        """Every void kept (counted over the seat's hidden cards, its Swap choice too: a
+        card it set aside since was in its hand after the void), and the seats idle since
+        the rebuild within the copies outside the pool."""
+        if not all(sum(1 for c in parts[i] if c in kinds) <= budget
+                   for i, kinds, budget in checks):
+            return False
+        if idle_places:
+            held = Counter(c for i in idle_places for c in parts[i])
+            return all(k <= outside[c] for c, k in held.items())
+        return True
 
     def draw(rng: Rng) -> State:
         for i in range(TRIES):
             parts = deal.sample(rng)
-            if lacks and i < VOID_TRIES and not kept(parts):
+            if (lacks or idle) and i < VOID_TRIES and not kept(parts):
                 continue  # a turn that ended by itself says otherwise (see above)
             try:
                 return game.from_line(one(rng, parts))
@@ -255,4 +292,4 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     return draw
 
 
-__all__ = ["Void", "gifts", "rebuilt_pool", "voids", "world_sampler"]
+__all__ = ["Void", "gifts", "idle_since_rebuild", "rebuilt_pool", "voids", "world_sampler"]
