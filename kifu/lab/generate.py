@@ -183,6 +183,8 @@ SLOW: dict[tuple[str, int], float] = {
     ("towai-win-round", 3): 24.1,
     ("tweak-within 2", 3): 0.72,
     ("lianxian-best", 2): 0.62,
+    ("lianxian-finish", 2): 27.5,  # rare: 1 puzzle in 564 games
+    ("lianxian-least-bonus 3", 2): 2.93,
 }
 """CPU seconds per puzzle found by ``generate_puzzles`` (default bots and budget, seed 0,
 the first 2 or 3 puzzles), by (question, players) where it was more than half a second:
