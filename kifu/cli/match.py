@@ -31,7 +31,8 @@ from kifu.notation.files import check_output, commit_outputs, write_output
                    "e.g. pimc,greedy or 'pimc:worlds=16,ismcts:iters=200'. Every game has "
                    "random, greedy, pimc[:worlds=N:actions=N:z=X] and "
                    "ismcts[:iters=N:worlds=N:c=X:actions=N]; kifu games lists the rest and "
-                   "each game's defaults.")
+                   "each game's defaults. With kifu[openspiel]: openspiel-ismcts[:sims=N] "
+                   "and the all-seeing openspiel-mcts[:sims=N] (docs/interop.md).")
 @click.option("-n", "--players", type=int, default=None,
               help="Number of seats (default: one per bot).")
 @click.option("--games", "deals", type=int, default=100, show_default=True,

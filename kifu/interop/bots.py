@@ -82,6 +82,9 @@ class OpenSpielBot(Bot):
             bot = ismcts.ISMCTSBot(spiel, evaluator, p["uct"], int(p["sims"]), random_state=rs,
                                    final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
                                    allow_inconsistent_action_sets=True)
+            # its own resampling asks pyspiel.UniformProbabilitySampler, seeded from the
+            # clock: the worlds are drawn from the bot's seeded stream instead
+            bot.set_resampler(lambda s, player: s.resample_from_infostate(player, rs.uniform))
         else:
             bot = mcts.MCTSBot(spiel, p["uct"], int(p["sims"]), evaluator, random_state=rs,
                                solve=False)

@@ -221,11 +221,12 @@ class TowaiCodec(Codec):
 
 
 class LianxianCodec(Codec):
-    """0 Pass; 1 + rank: Swap(tiles) (63 ids); 64 + rank: Place(cells) (32768 ids), ranks
-    among the legal swaps / placements sorted by their fields."""
+    """0 Pass; 1 + rank: Swap(tiles) (63 ids); 64 + rank: Place(cells) (2**18 ids; a random
+    rollout once met 38,604 legal placements), ranks among the legal swaps / placements
+    sorted by their fields."""
 
     game_id = "lianxian"
-    num_actions = 64 + 32768
+    num_actions = 64 + (1 << 18)
     max_chance = 50
 
     def __init__(self) -> None:
@@ -241,7 +242,7 @@ class LianxianCodec(Codec):
     def group(self, action: Action) -> tuple[int, int, Any]:
         if type(action) is self._a.Swap:
             return 1, 63, action.tiles  # type: ignore[attr-defined]
-        return 64, 32768, action.cells  # type: ignore[attr-defined]
+        return 64, 1 << 18, action.cells  # type: ignore[attr-defined]
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.lianxian.layout import HAND
