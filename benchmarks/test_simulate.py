@@ -91,12 +91,13 @@ SCALE = ("graph-t", "expert:level=fast", 3)
 
 
 def scale_run(games_count: int, chunk: int = 4, game: str = SCALE[0], bots: str = SCALE[1],
-              players: int = SCALE[2]) -> list[dict]:
+              players: int = SCALE[2], keep: str | None = None) -> list[dict]:
     """``kifu simulate GAME --bots BOTS --json`` as whole processes with ``-w 1``, ``-w 2``
     and ``--dask local -w 2``: each one's wall time and CPU (its own and its children's:
     the local workers; a LocalCluster's workers are its grandchildren, counted when they
     are reaped), the speed-up against one process, and whether the report is the same
-    bytes. The load average is recorded beside each."""
+    bytes (``keep``: a path prefix to write each report to). The load average is recorded
+    beside each."""
     import os
     import resource
     import subprocess
@@ -113,6 +114,9 @@ def scale_run(games_count: int, chunk: int = 4, game: str = SCALE[0], bots: str 
         load = os.getloadavg()[0]
         t0 = time.perf_counter()
         out = subprocess.run(base + extra, capture_output=True, check=True).stdout
+        if keep is not None:  # each report kept, to compare by hand
+            with open(f"{keep}.{len(rows)}.json", "wb") as f:
+                f.write(out)
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -137,8 +141,47 @@ def test_strong_bot_on_workers(benchmark) -> None:
     assert all(r["same_report"] for r in out["rows"])
 
 
-if __name__ == "__main__":  # python -m benchmarks.test_simulate scale GAMES [CHUNK]
+def calibrate(reports: int, per: int, game: str = "tweak", players: int = 2,
+              spec: str = "tweak/1;rounds=1", seed: int = 100_000) -> dict:
+    """A rule set against itself on independent seeds, ``reports`` times: how many reports
+    call something after Holm (should be at most 5%), and with per-metric intervals alone.
+    Each report pairs ``per`` games from one block of seeds with ``per`` from the next (the
+    games are independent, so nothing can change). Not a speed figure: the documented
+    full-size run of tests/test_simulate_stats.py's calibration (docs/designers.md)."""
+    from kifu.lab.stats import proportion_ci
+
+    g = games.get(game)
+    variant = g.parse_rules(spec)
+    setup = lab.Setup(game, players, ("greedy",) * players, (spec, spec))
+    family = unadjusted = 0
+    for k in range(reports):
+        base = seed + 2 * per * k
+        rows = []
+        for start in (base, base + per):
+            block = []
+            for s in range(start, start + per):
+                state, capped = lab.play_game(g, ["greedy"] * players, s, variant)
+                block.append(lab.row_of(g, state, s, capped=capped))
+            rows.append(block)
+        rep = lab.analyse(lab.from_rows(setup, base, rows))
+        family += rep.family.calls > 0
+        unadjusted += rep.family.unadjusted > 0
+    out = {"reports": reports, "games_a_side": per, "game": spec, "players": players,
+           "seeds": f"{seed}..{seed + 2 * per * reports - 1}",
+           "holm_reports_calling": family,
+           "holm_share": proportion_ci(family, reports).to_dict(4),
+           "unadjusted_reports_calling": unadjusted,
+           "unadjusted_share": proportion_ci(unadjusted, reports).to_dict(4)}
+    print(out, flush=True)
+    return out
+
+
+if __name__ == "__main__":
+    # python -m benchmarks.test_simulate scale GAMES [CHUNK]
+    # python -m benchmarks.test_simulate calibrate REPORTS GAMES_A_SIDE
     import sys
 
     if len(sys.argv) >= 3 and sys.argv[1] == "scale":
         scale_run(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 4)
+    elif len(sys.argv) >= 4 and sys.argv[1] == "calibrate":
+        calibrate(int(sys.argv[2]), int(sys.argv[3]))

@@ -252,3 +252,13 @@ def test_effect_order_sorts_calls_first():
     assert c.order[:len(called)] == called
     for x, y in itertools.pairwise(called):
         assert abs(c.changes[x].effect or 0) >= abs(c.changes[y].effect or 0)
+
+
+def test_bh_family_calls_at_least_what_holm_calls():
+    sim = lab.simulate("tweak", 2, 30, 1, [ONE_ROUND, ONE_ROUND + ";threshold=0"], ["greedy"])
+    holm_rep, bh_rep = lab.analyse(sim), lab.analyse(sim, "bh")
+    assert bh_rep.family.method == "bh" and bh_rep.family.tests == holm_rep.family.tests
+    assert bh_rep.family.calls >= holm_rep.family.calls
+    called = {m for m, ch in holm_rep.comparisons[0].changes.items() if ch.changed}
+    assert called <= {m for m, ch in bh_rep.comparisons[0].changes.items() if ch.changed}
+    assert "Benjamini-Hochberg" in lab.format_text(bh_rep)
