@@ -165,3 +165,22 @@ def test_a_round_ended_by_the_turn_cap_is_said_so(tmp_path):
     assert (f"#{first['index']}: round {first['round_b']} ends at the turn cap at ply "
             f"{first['ply'] - 1} under cap=40, where the record went on") in text
     assert "it is d's turn" not in text and "a round ends sooner" in text
+
+
+def test_the_winner_is_named_by_seat_and_player(tmp_path):
+    """A record that names its players (``kifu play --names``) has them beside the seats in
+    the winner words of ``kifu diff --rules`` (issue 39: every message that names a seat
+    names the player too)."""
+    path = tmp_path / "named.kifu"
+    r = CliRunner().invoke(cli, ["play", "tweak", "-n", "3", "--games", "4", "--seed", "1",
+                                 "--names", "Ann,Bob,Cy", "-o", str(path),
+                                 "--date", "2026.01.01"])
+    assert r.exit_code == 0, r.output
+    data = as_json(str(path), "--set", "threshold=60")
+    names = ["Ann", "Bob", "Cy"]
+    assert all(d["names"] == names for d in data["diffs"])
+    text = diff(str(path), "--set", "threshold=60").stdout
+    first = data["diffs"][0]
+    assert first["kind"] == "sooner"
+    winners = ", ".join(f"p{s} {names[s]}" for s in first["winners_b"])
+    assert f"winner {winners}" in text

@@ -166,9 +166,14 @@ def _record_lines(differ: list[RulesDiff]) -> list[str]:
 def _winner_words(r: RulesDiff) -> str:
     if r.winners_b is None:
         return "no winner"
-    now = "winner " + ", ".join(f"p{s}" for s in r.winners_b)
+
+    def seats(which: tuple[int, ...]) -> str:  # "p1 Bob" where the record names its players
+        return ", ".join(f"p{s} {r.names[s]}" if s < len(r.names) and r.names[s] else f"p{s}"
+                         for s in which)
+
+    now = "winner " + seats(r.winners_b)
     if r.winner_changed and r.winners_a is not None:
-        return now + " (was " + ", ".join(f"p{s}" for s in r.winners_a) + ")"
+        return now + " (was " + seats(r.winners_a) + ")"
     return now + " (unchanged)"
 
 

@@ -109,6 +109,7 @@ class RulesDiff(msgspec.Struct, frozen=True):
     players: int = 0
     round_b: int | None = None  # kind round_over: the round B ends (1 = the first dealt)
     reason: str = ""  # why B ends the round or the game there, e.g. "at the turn cap"
+    names: tuple[str, ...] = ()  # the record's Players, by seat (empty: none given)
 
 
 def apply_sets(game: Game, variant: Variant, sets: Sequence[str]) -> Variant:
@@ -198,6 +199,7 @@ def diff_rules(loc: Located, rules: str | None, *, index: int = 1,
     moves = loc.record.moves
     common: dict[str, Any] = {"plies_a": len(moves), "winners_a": _winners(ra),
                               "players": setup.players,
+                              "names": tuple(loc.record.players),
                               "changes": changed_fields(game, spec_a, spec_b)}
     other = Record({**loc.record.headers, "Rules": spec_b}, moves, loc.record.comment)
     moved = Located(other, loc.path, loc.line, loc.move_lines, loc.header_lines)
