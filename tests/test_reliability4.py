@@ -373,6 +373,12 @@ FLOAT_OPTIONS = {
     ("puzzles generate", "--max-seconds"): ["puzzles", "generate", "tweak", "-Q",
                                             "tweak-this-turn", "-n", "1"],
     ("solve", "--budget-seconds"): ["solve", str(ROOT / "fixtures" / "puzzles" / "tweak.kifu")],
+    # issue 37's selection of puzzles by rating and theme share
+    **{("puzzles generate", opt): ["puzzles", "generate", "tweak", "-Q", "tweak-this-turn",
+                                   "-n", "1"]
+       for opt in ("--min-rating", "--max-rating", "--max-share")},
+    **{("puzzles mine", opt): ["puzzles", "mine", "{record}"]
+       for opt in ("--min-rating", "--max-rating", "--max-share")},
 }
 """Every float option of the CLI and a command line to give it to (a test checks the list
 is complete)."""
