@@ -18,7 +18,7 @@ from kifu.bots.evaluate import (
     solve_position,
     solve_world,
 )
-from kifu.bots.profiles import pairwise
+from kifu.bots.profiles import pairwise, tiebreak_keys
 from kifu.core.errors import VariantError
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
@@ -50,14 +50,15 @@ def _position(gid: str, seed: int, plies: int, players: int | None = None,
 
 # --- a naive brute force, no tables, no budget ----------------------------------------------
 
-def brute_values(state) -> list[float]:
+def brute_values(state, gid: str) -> list[float]:
     """Expecti-max^n by plain recursion over ``copy()`` + ``apply`` (every action checked):
-    each seat maximises its own pairwise share (ties: the first action in legal order),
-    chance nodes are averaged over their outcomes."""
+    each seat maximises its own pairwise share with the game's tie-breaks (ties between
+    actions: the first in legal order), chance nodes are averaged over their outcomes."""
     mover = state.to_move
     if mover is None:
         r = state.result()
-        return [pairwise(r, s) for s in range(state.n)]
+        keys = tiebreak_keys(gid, state)
+        return [pairwise(r, s, keys) for s in range(state.n)]
     if mover == DEALER:
         outs = state.chance_outcomes()
         assert outs is not None
@@ -65,14 +66,14 @@ def brute_values(state) -> list[float]:
         for a, p in outs:
             c = state.copy()
             c.apply(a)
-            v = brute_values(c)
+            v = brute_values(c, gid)
             acc = [x + float(p) * y for x, y in zip(acc, v, strict=True)]
         return acc
     best = None
     for a in state.legal_actions():
         c = state.copy()
         c.apply(a)
-        v = brute_values(c)
+        v = brute_values(c, gid)
         if best is None or v[mover] > best[mover]:
             best = v
     assert best is not None
@@ -183,8 +184,9 @@ def test_the_end_of_a_game_is_its_pairwise_share(gid):
     r = state.result()
     for seat in range(state.n):
         ev = evaluate(game, state, seat)
-        assert ev.exact and ev.value == pairwise(r, seat) and ev.stderr == 0.0
-    assert sum(shares(state)) == pytest.approx(state.n / 2)
+        assert ev.exact and ev.stderr == 0.0
+        assert ev.value == pairwise(r, seat, tiebreak_keys(gid, state))
+    assert sum(shares(state, gid)) == pytest.approx(state.n / 2)
 
 
 @pytest.mark.parametrize("gid", ["tweak", "towai", "alice", "graph-t"])
@@ -232,15 +234,16 @@ def test_generic_solver_equals_the_brute_force(gid):
     if not found:
         pytest.skip(f"no {gid} endgame with a small enumerable tree in 400 random games")
     for _game, state in found:
-        want = brute_values(state)
+        want = brute_values(state, gid)
         for seat in range(state.n):
-            assert solve_position(state, seat, 100_000) == pytest.approx(want[seat], abs=1e-9)
+            got1 = solve_position(state, seat, 100_000, gid)
+            assert got1 == pytest.approx(want[seat], abs=1e-9)
         acts = state.legal_actions()
-        got = solve_world(state, state.to_move, acts, 100_000)
+        got = solve_world(state, state.to_move, acts, 100_000, gid)
         for a, v in zip(acts, got, strict=True):
             c = state.copy()
             c.apply(a)
-            assert v == pytest.approx(brute_values(c)[state.to_move], abs=1e-9)
+            assert v == pytest.approx(brute_values(c, gid)[state.to_move], abs=1e-9)
 
 
 @pytest.mark.parametrize("gid", ["tweak", "towai", "graph-t"])
@@ -252,11 +255,11 @@ def test_all_seeing_evaluation_of_an_endgame_is_exact(gid):
         seat = state.to_move
         ev = evaluate(game, state, seat, level="deep", omniscient=True)
         assert ev.exact and ev.omniscient and ev.worlds == 1 and ev.stderr == 0.0
-        assert ev.value == pytest.approx(brute_values(state)[seat], abs=1e-9)
+        assert ev.value == pytest.approx(brute_values(state, gid)[seat], abs=1e-9)
         for av in ev.actions:
             c = state.copy()
             c.apply(av.action)
-            assert av.value == pytest.approx(brute_values(c)[seat], abs=1e-9)
+            assert av.value == pytest.approx(brute_values(c, gid)[seat], abs=1e-9)
 
 
 def test_one_possible_world_graph_t_two_players_equals_double_dummy():
@@ -289,7 +292,8 @@ def test_one_possible_world_graph_t_two_players_equals_double_dummy():
                 if _small_tree(s, 20_000):
                     c = s.copy()
                     c.apply(av.action)
-                    assert av.value == pytest.approx(brute_values(c)[seat], abs=1e-9)
+                    assert av.value == pytest.approx(brute_values(c, "graph-t")[seat],
+                                                     abs=1e-9)
             checked += 1
             break
         if checked >= 3:
@@ -337,3 +341,36 @@ def test_expert_same_seed_same_game(gid):
     variant = game.parse_rules(spec)
     names = (["expert:level=fast", "greedy"] * n)[:n]
     assert play_actions(game, names, "e1", variant) == play_actions(game, names, "e1", variant)
+
+
+def test_tree_size_is_knuths_estimate():
+    """On a uniform tree every path gives the exact count (1 + 2 + 4 + 8 positions); past
+    the cap, or at a chance node that cannot be enumerated, it says "too large"."""
+    from kifu.bots.evaluate import tree_size
+    from tests.toy import TreeState
+
+    tree: dict = {}
+
+    def build(name: str, depth: int) -> None:
+        if depth == 3:
+            tree[name] = (None, 0)
+            return
+        tree[name] = (depth % 2, [(x, name + x, None) for x in "ab"])
+        for x in "ab":
+            build(name + x, depth + 1)
+
+    build("r", 0)
+    tree["root"] = tree.pop("r")
+    for seed in range(5):
+        assert tree_size(TreeState(tree), Rng(seed), 100) == 15
+    assert tree_size(TreeState(tree), Rng(0), 10) == 11
+    shuffle = {"root": (DEALER, [("x", "leaf", None)]), "leaf": (None, 0)}
+
+    class NoOutcomes(TreeState):
+        def chance_outcomes(self):
+            return None
+
+        def copy(self):
+            return NoOutcomes(self.tree, self.node)
+
+    assert tree_size(NoOutcomes(shuffle), Rng(0), 100) == 101

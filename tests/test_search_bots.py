@@ -97,8 +97,9 @@ def test_same_seed_same_game(gid):
     assert a == b
 
 
-def test_seatings_rotate_every_bot_over_every_seat():
-    assert seatings(["a", "b", "c"], 3) == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+def test_seatings_permute_every_bot_over_every_seat():
+    assert seatings(["a", "b", "c"], 3) == [("a", "b", "c"), ("a", "c", "b"), ("b", "a", "c"),
+                                            ("b", "c", "a"), ("c", "a", "b"), ("c", "b", "a")]
     with pytest.raises(VariantError):
         seatings(["a", "b", "c"], 2)
 
@@ -144,12 +145,12 @@ def test_match_same_report_with_one_and_two_workers(run, tmp_path):
     assert one.exit_code == 0, one.output
     assert one.output == two.output
     report = json.loads(one.output)
-    assert report["deals"] == 3 and report["games"] == 9
+    assert report["deals"] == 3 and report["games"] == 18  # six orders of three bots
     assert [b["bot"] for b in report["by_bot"]] == ["pimc:worlds=2", "ismcts:iters=5:worlds=2",
                                                     "greedy"]
     assert (tmp_path / "one.kifu").read_text() == (tmp_path / "two.kifu").read_text()
     records = list(parse_records((tmp_path / "one.kifu").read_text()))
-    assert len(records) == 9
+    assert len(records) == 18
     for rec in records:
         replay(rec)  # raises on any illegal action or a wrong Result
     text = run("match", "towai", "--set", "wins=1", "--bots", "greedy,random", "--games",

@@ -248,6 +248,8 @@ def _uniform(game, state, seat, hidden_fields, samples=SAMPLES):
 
 
 def test_tweak_uniform_small():
+    """A two-player end of round: the enumeration keeps the opponent's hands its draws and
+    plays can explain (the brute force of :func:`_tweak_hand_possible`)."""
     from kifu.games.tweak.cards import TOKEN, split_cards
 
     game = games.get("tweak")
@@ -257,12 +259,17 @@ def test_tweak_uniform_small():
         if fields[1].startswith("T0") and 4 <= len(fields[7]) <= 6 and fields[5][-1] != "-":
             break
     hands = fields[5].split("/")
+    from kifu.games.tweak.cards import DEFAULT_BACKS
+
+    dealt, lines = _tweak_timelines(game, state)  # the brute force of the drawn backs
 
     def hidden(st):
         deck = split_cards(fields[7])
         opp = split_cards(hands[1]) if hands[1] != "-" else []
 
         def write(cards):
+            if not _tweak_hand_possible(dealt[1], lines[1], cards[:len(opp)], DEFAULT_BACKS):
+                return None
             f = list(fields)
             f[5] = hands[0] + "/" + ("".join(TOKEN[c] for c in sorted(cards[:len(opp)])) or "-")
             f[7] = "".join(TOKEN[c] for c in cards[len(opp):])
@@ -425,3 +432,241 @@ def test_alice_role_and_hand_marginals_are_uniform():
     nouns = [k for k in cards if k[0] == "n"]
     assert len(nouns) > 5
     assert chisquare([cards[k] for k in nouns]).pvalue > 0.001
+
+
+# --- facts from the history (issue 33): every world agrees with them ------------------
+
+def test_bounded_and_choice_deal_by_enumeration():
+    from kifu.core.worlds import BoundedDeal, ChoiceDeal
+
+    kinds = {"X": ["X0", "X1", "X2"], "Y": ["Y0", "Y1"], "Z": ["Z0", "Z1", "Z2"]}
+    sizes = [2, 3, 1, 2]
+    lower = {(0, "X"): 1, (2, "Y"): 1}
+    upper = {(1, "Z"): 1, (3, "X"): 0}
+    allowed = {0: {(1, 1, 0), (2, 0, 0)}, 2: {(0, 1, 0), (0, 0, 1)}}
+    cards = [c for v in kinds.values() for c in v]
+    exp_b: Counter = Counter()
+    exp_c: Counter = Counter()
+    for perm in itertools.permutations(cards):
+        pl, at = [], 0
+        for k in sizes:
+            pl.append(tuple(sorted(perm[at:at + k])))
+            at += k
+
+        def cnt(p, k, pl=pl):
+            return sum(1 for c in pl[p] if c[0] == k)
+
+        if all(cnt(p, k) >= v for (p, k), v in lower.items()) and \
+                all(cnt(p, k) <= v for (p, k), v in upper.items()):
+            exp_b[tuple(pl)] += 1
+        if all(tuple(cnt(p, k) for k in "XYZ") in mixes for p, mixes in allowed.items()):
+            exp_c[tuple(pl)] += 1
+    deal = BoundedDeal(kinds, sizes, lower, upper)
+    assert deal.count() * 2 * 6 * 1 * 2 == sum(exp_b.values())  # orders within places
+    rng = Rng(5)
+    got = Counter(tuple(tuple(sorted(p)) for p in deal.sample(rng)) for _ in range(SAMPLES))
+    assert chi_square(got, exp_b, SAMPLES) > 0.001
+    choice = ChoiceDeal(kinds, sizes, allowed)
+    got = Counter(tuple(tuple(sorted(p)) for p in choice.sample(rng)) for _ in range(SAMPLES))
+    assert chi_square(got, exp_c, SAMPLES) > 0.001
+    with pytest.raises(KifuError):
+        BoundedDeal(kinds, sizes, {(2, "X"): 2})
+    with pytest.raises(KifuError):
+        ChoiceDeal(kinds, sizes, {2: {(0, 0, 2)}})
+
+
+def _tweak_timelines(game, state):
+    """Per seat, straight from a replay of the history: the cards dealt to it this round
+    and each later event, ``("draw", card)`` or ``("drop", card)``, in order."""
+    from kifu.games.tweak.actions import Deal, Steal
+
+    s = game.new_state(state.n, state.variant)
+    lines: list[list] = [[] for _ in range(state.n)]
+    dealt: list[int] = [0] * state.n
+    for a in state.history:
+        mover, victim, dpos = s.to_move, s.victim, s.dpos
+        before = [len(h) for h in s.hands]
+        s.push(a)
+        if isinstance(a, Deal):
+            lines = [[] for _ in range(state.n)]
+            dealt = [len(h) for h in s.hands]
+            continue
+        loser = victim if isinstance(a, Steal) else mover if hasattr(a, "card") else -1
+        if loser is not None and loser >= 0:
+            lines[loser].append(("drop", a.card))
+        for p in range(state.n):
+            k = len(s.hands[p]) - before[p] + (p == loser)
+            lines[p] += [("draw", c) for c in s.deck[dpos:dpos + k]]
+    return dealt, lines
+
+
+def _tweak_hand_possible(dealt: int, line, hand, backs) -> bool:
+    """Brute force: can some first cards and some identity of every draw (of the back
+    that was shown) lead to ``hand`` through the plays of ``line``?"""
+    pool = Counter(hand) + Counter(c for e, c in line if e == "drop")
+
+    def run(i, held, left):
+        if i == len(line):
+            return +held == Counter(hand) and not +left
+        e, c = line[i]
+        if e == "drop":
+            if held[c] == 0:
+                return False
+            return run(i + 1, held - Counter([c]), left)
+        for d in [d for d in left if left[d] and backs[d] == backs[c]]:
+            if run(i + 1, held + Counter([d]), left - Counter([d])):
+                return True
+        return False
+
+    kinds = sorted(pool.elements())
+    for first in set(itertools.combinations(kinds, dealt)):
+        if run(0, Counter(first), pool - Counter(first)):
+            return True
+    return False
+
+
+def test_tweak_worlds_respect_the_drawn_backs():
+    """Each card a player drew showed its back as the target first: no world gives another
+    hand cards that its draws and plays cannot explain (checked by brute force over the
+    identities of the dealt and drawn cards). Fails on the sampler of bc460f0 (which
+    ignored the backs)."""
+    from kifu.games.tweak.cards import DEFAULT_BACKS, split_cards
+
+    game = games.get("tweak")
+    variant = game.parse_rules("tweak/1;rounds=1")
+    rng = Rng(11)
+    checked = bound = 0
+    for n, seed in itertools.product((3, 4), (1, 2)):
+        for state in positions("tweak", n, variant, seed, every=3):
+            if state.to_move is None or state.to_move < 0:
+                continue
+            seat = state.to_move
+            dealt, lines = _tweak_timelines(game, state)
+            bound += any(e == "draw" for p in range(n) if p != seat for e, _ in lines[p])
+            draw = game.world_sampler(state, seat)
+            for _ in range(6):
+                hands = draw(rng).to_line().split(" ")[5].split("/")
+                for p in range(n):
+                    if p != seat:
+                        hand = split_cards(hands[p]) if hands[p] != "-" else []
+                        assert _tweak_hand_possible(dealt[p], lines[p], hand, DEFAULT_BACKS), \
+                            (state.to_line(), seat, p)
+                        checked += 1
+    assert checked > 500 and bound > 40
+
+
+def test_towai_deck_within_the_rebuilt_pool():
+    """After a rebuild the deck is a shuffle of the public pool, drawn down since: no world's
+    deck holds a card the pool did not (checked against the last ``rebuild`` of the round in
+    the history). Fails on the sampler of bc460f0 (which drew the deck from every unseen
+    card)."""
+    from kifu.games.towai.actions import Deal, Rebuild
+    from kifu.games.towai.cards import split_cards
+
+    game = games.get("towai")
+    rng = Rng(12)
+    checked = 0
+    for seed in range(3):
+        state = game.new_state(4, game.Variant())
+        r = Rng(seed)
+        bots = [game.bots["random"](s, r.fork(s + 1)) for s in range(4)]
+        while state.to_move is not None and checked < 150:
+            pool = None
+            for a in state.history:
+                pool = None if isinstance(a, Deal) else \
+                    Counter(a.deck) if isinstance(a, Rebuild) else pool
+            if pool is not None and state.to_move >= 0:
+                seat = state.to_move
+                draw = game.world_sampler(state, seat)
+                for _ in range(3):
+                    deck = draw(rng).to_line().split(" ")[5]
+                    got = Counter(split_cards(deck) if deck != "-" else [])
+                    assert not got - pool, (state.to_line(), seat)
+                    checked += 1
+            a = (game.chance_action(state, r) if state.to_move == DEALER
+                 else bots[state.to_move].choose(state))
+            state.push(a)
+    assert checked >= 150
+
+
+def test_lianxian_recycled_tiles_only_on_racks_that_drew_since():
+    """A recycle puts board tiles back into the bag in the open: a rack that has drawn
+    nothing since cannot hold one. Fails on the sampler of bc460f0 (which dealt every unseen
+    tile anywhere)."""
+    from kifu.games.lianxian.actions import Draw, Recycle
+    from kifu.games.lianxian.tiles import scan_tiles
+
+    game = games.get("lianxian")
+    rng = Rng(13)
+    checked = binding = 0
+    for seed in range(6):
+        state = game.new_state(3, game.Variant())
+        r = Rng(seed)
+        bots = [game.bots["greedy"](s, r.fork(s + 1)) for s in range(3)]
+        while state.to_move is not None and checked < 400:
+            if state.to_move >= 0:
+                seat = state.to_move
+                s = game.new_state(3, state.variant)
+                recycled: dict[int, int] = {}
+                last_draw = [0, 0, 0]
+                for t, a in enumerate(state.history, start=1):
+                    bag = s.bag
+                    s.push(a)
+                    if isinstance(a, Recycle):
+                        recycled.update({x: t for x in range(50) if (s.bag & ~bag) >> x & 1})
+                    if isinstance(a, Draw):
+                        for q in range(3):
+                            if s.racks[q] >> a.tile & 1:
+                                last_draw[q] = t
+                if recycled:
+                    draw = game.world_sampler(state, seat)
+                    for _ in range(4):
+                        racks = draw(rng).to_line().split(" ")[3].split("/")
+                        for q in range(3):
+                            if q == seat:
+                                continue
+                            stale = [x for x in (scan_tiles(racks[q]) if racks[q] != "-" else [])
+                                     if x in recycled and recycled[x] >= last_draw[q]]
+                            binding += any(t >= last_draw[q] for t in recycled.values())
+                            assert not stale, (state.to_line(), seat, q)
+                            checked += 1
+            a = (game.chance_action(state, r) if state.to_move == DEALER
+                 else bots[state.to_move].choose(state))
+            state.push(a)
+    assert checked >= 100 and binding > 10
+
+
+def test_towai_turns_that_ended_by_themselves():
+    """A turn that ends with no ``stop`` showed its player held no card to go on with: the
+    real hand never holds more of those kinds than it has taken in since (less those it
+    played), and no world does either. Fails on the sampler of bc460f0 (about 40% of its
+    worlds in these games broke such a void)."""
+    from kifu.games.towai.cards import split_cards
+    from kifu.games.towai.worlds import voids
+
+    game = games.get("towai")
+    rng = Rng(14)
+    events = checked = 0
+    for n, seed in itertools.product((3, 4), (0, 1)):
+        for state in positions("towai", n, game.parse_rules("towai/1;wins=1"), seed, every=2):
+            if state.to_move is None or state.to_move < 0:
+                continue
+            seat = state.to_move
+            lacks = voids(state, seat, game)
+            real = [split_cards(h) if h != "-" else []
+                    for h in state.to_line().split(" ")[3].split("/")]
+            for v in lacks:
+                assert sum(1 for c in real[v.seat] if c in v.kinds) <= v.budget
+                events += 1
+            lacks = [v for v in lacks if v.seat != seat]
+            if not lacks:
+                continue
+            draw = game.world_sampler(state, seat)
+            for _ in range(3):
+                held = [split_cards(h) if h != "-" else []
+                        for h in draw(rng).to_line().split(" ")[3].split("/")]
+                for v in lacks:
+                    assert sum(1 for c in held[v.seat] if c in v.kinds) <= v.budget, \
+                        (state.to_line(), seat, v)
+                checked += 1
+    assert events > 50 and checked > 50

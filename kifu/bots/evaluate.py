@@ -53,12 +53,12 @@ from typing import Any
 
 import msgspec
 
-from kifu.bots.profiles import Profile, pairwise, profile, soft_margins
+from kifu.bots.profiles import Profile, pairwise, profile, soft_margins, tiebreak_keys
 from kifu.core.game import DEALER, Action, Bot, Game, State
 from kifu.core.rng import MASK64, Rng
 
 
-class Level(msgspec.Struct, frozen=True):
+class Level(msgspec.Struct, frozen=True, kw_only=True):
     """A budget: how many worlds, how far the exact solver may search, how many candidate
     actions are valued. A game's profile may scale the worlds (``Profile.levels``)."""
 
@@ -66,20 +66,26 @@ class Level(msgspec.Struct, frozen=True):
     worlds: int
     """Worlds (samples) per evaluation."""
     exact_nodes: int
-    """Node budget of the generic exact solver per world (0: never tried)."""
+    """Node budget of the generic exact solver per evaluation (0: never tried), shared
+    equally by the worlds (all of it for a position the seat knows whole). Every position
+    visited counts, ends of the game included."""
     actions: int
     """Candidate actions valued (where the game ranks them; every legal one otherwise)."""
+    refine: int = 0
+    """The ``expert`` bot's second stage: this many more worlds for its best third of the
+    actions and the default choice (the evaluator itself uses ``worlds`` alone)."""
     cost: str
-    """What a call costs, in words (docs/bots.md has the measured figures)."""
+    """What a call costs (the median over five games' positions, 2026-11-28 at load 27-30;
+    docs/bots.md has the figures per game)."""
 
 
 LEVELS: dict[str, Level] = {
-    "fast": Level("fast", worlds=8, exact_nodes=500, actions=4,
-                  cost="8 worlds x one rollout per candidate action"),
-    "normal": Level("normal", worlds=24, exact_nodes=3000, actions=6,
-                    cost="24 worlds x one rollout per candidate action"),
-    "deep": Level("deep", worlds=96, exact_nodes=20000, actions=12,
-                  cost="96 worlds x one rollout per candidate action"),
+    "fast": Level(name="fast", worlds=8, exact_nodes=400, actions=4, refine=8,
+                  cost="8 worlds x one rollout per candidate; median 8-14 ms CPU a call"),
+    "normal": Level(name="normal", worlds=24, exact_nodes=2000, actions=6, refine=48,
+                    cost="24 worlds x one rollout per candidate; median 22-54 ms CPU a call"),
+    "deep": Level(name="deep", worlds=96, exact_nodes=30000, actions=12, refine=192,
+                  cost="96 worlds x one rollout per candidate; median 84-403 ms CPU a call"),
 }
 """The levels by name; ``normal`` is the default."""
 
@@ -121,11 +127,13 @@ class OutOfNodes(Exception):
 
 # --- the generic exact solver ----------------------------------------------------------------
 
-def shares(state: State) -> list[float]:
-    """Every seat's pairwise share at the end of the game (``state`` must be over)."""
+def shares(state: State, game_id: str | None = None) -> list[float]:
+    """Every seat's pairwise share at the end of the game (``state`` must be over), with
+    the tie-breaks of game ``game_id`` (:func:`kifu.bots.profiles.tiebreak_keys`)."""
     result = state.result()
     assert result is not None, "shares() of a game that is not over"
-    return [pairwise(result, s) for s in range(state.n)]
+    keys = tiebreak_keys(game_id, state) if game_id is not None else None
+    return [pairwise(result, s, keys) for s in range(state.n)]
 
 
 MAX_DEPTH = 200
@@ -137,21 +145,24 @@ class _Solver:
     """Expecti-max^n over the Game contract with a node budget and a table by ``key()``
     (a position met again on its own line, a cycle of passes, gives up: no value)."""
 
-    def __init__(self, nodes: int):
+    def __init__(self, nodes: int, game_id: str | None = None):
+        self.game_id = game_id
         self.left = nodes
         self.table: dict[Any, tuple[float, ...]] = {}
         self.open: set[Any] = set()
 
     def value(self, state: State) -> tuple[float, ...]:
+        self.left -= 1
+        if self.left < 0:
+            raise OutOfNodes
         mover = state.to_move
         if mover is None:
-            return tuple(shares(state))
+            return tuple(shares(state, self.game_id))
         key = state.key()
         hit = self.table.get(key)
         if hit is not None:
             return hit
-        self.left -= 1
-        if self.left < 0 or len(self.open) >= MAX_DEPTH or key in self.open:
+        if len(self.open) >= MAX_DEPTH or key in self.open:
             raise OutOfNodes
         self.open.add(key)
         try:
@@ -189,15 +200,15 @@ class _Solver:
         return out
 
 
-def solve_world(world: State, seat: int, actions: Sequence[Action], nodes: int
-                ) -> list[float] | None:
+def solve_world(world: State, seat: int, actions: Sequence[Action], nodes: int,
+                game_id: str | None = None) -> list[float] | None:
     """The exact expected share of ``seat`` after each of ``actions`` in ``world`` (every
     card known), by expecti-max^n (each seat maximises its own share; chance averaged;
     ties to the first action in legal order), or ``None`` past ``nodes`` nodes or at a
     chance node whose outcomes are not enumerable (a shuffle)."""
     if nodes <= 0:
         return None
-    solver = _Solver(nodes)
+    solver = _Solver(nodes, game_id)
     st = world.copy()
     out = []
     try:
@@ -210,12 +221,36 @@ def solve_world(world: State, seat: int, actions: Sequence[Action], nodes: int
     return out
 
 
-def solve_position(world: State, seat: int, nodes: int) -> float | None:
+def tree_size(state: State, rng: Rng, cap: int) -> int:
+    """Knuth's estimate of the number of positions below ``state`` (one random path, the
+    product of the branching factors met, summed level by level), or ``cap + 1`` once it
+    passes ``cap`` or meets a chance node that cannot be enumerated: a cheap look before the
+    exact solver is tried (a large tree is seen after a few steps)."""
+    st = state.copy()
+    total, width = 1, 1
+    while st.to_move is not None:
+        if st.to_move == DEALER:
+            outs = st.chance_outcomes()
+            if not outs:
+                return cap + 1
+            acts = [a for a, _ in outs]
+        else:
+            acts = st.legal_actions()
+        width *= len(acts)
+        total += width
+        if total > cap:
+            return cap + 1
+        st.push(acts[rng.below(len(acts))])
+    return total
+
+
+def solve_position(world: State, seat: int, nodes: int, game_id: str | None = None
+                   ) -> float | None:
     """The exact expected share of ``seat`` in ``world`` (as :func:`solve_world`)."""
     if nodes <= 0:
         return None
     try:
-        return _Solver(nodes).value(world.copy())[seat]
+        return _Solver(nodes, game_id).value(world.copy())[seat]
     except OutOfNodes:
         return None
 
@@ -233,7 +268,10 @@ class _Rollout:
         cls = game.bots.get(prof.rollout) or game.bots["random"]
         self.policy: list[Bot] = [cls(s, self.rng) for s in range(n)]
 
-    def run(self, state: State, seed: int, seat: int) -> float:
+    def run(self, state: State, seed: int, seat: int, margin: float = 0.0) -> float:
+        """The seat's share at the end of the rollout; with ``margin`` > 0, mixed with the
+        soft share of the score margins (weight ``margin``), which separates actions that
+        lead to the same ranks (a bot's objective; the evaluator's value has 0)."""
         self.rng.state = seed & MASK64
         horizon = self.profile.horizon
         chance = self.game.chance_action
@@ -243,7 +281,12 @@ class _Rollout:
         while True:
             mover = state.to_move
             if mover is None:
-                return pairwise(state.result(), seat)  # type: ignore[arg-type]
+                share = pairwise(state.result(), seat,  # type: ignore[arg-type]
+                                 tiebreak_keys(self.game.id, state))
+                if margin:
+                    return (1 - margin) * share + margin * leaf_share(state, self.profile,
+                                                                      seat)
+                return share
             if mover == DEALER:
                 state.push(chance(state, rng))
                 continue
@@ -314,7 +357,8 @@ probability below 2**-15. Levels with fewer worlds never conclude so."""
 
 
 def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], lvl: Level,
-                rng: Rng, omniscient: bool) -> tuple[list[list[float]], bool]:
+                rng: Rng, omniscient: bool, margin: float = 0.0
+                ) -> tuple[list[list[float]], bool]:
     """Per world, the share of each of ``actions`` (or of the position itself when
     ``actions`` is empty), and whether every value is exact with one world. The engine of
     :func:`evaluate`, exposed for the bots that build on it."""
@@ -330,7 +374,12 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         if len(pool) == ONE_WORLD_DRAWS and len({w.key() for w in pool}) == 1:
             one_world = True
     rollout = _Rollout(game, prof, state.n)
-    exact_ok = lvl.exact_nodes > 0
+    per_world = lvl.exact_nodes if one_world else lvl.exact_nodes // lvl.worlds
+    exact_ok = per_world > 0
+    if exact_ok:  # judged on the first world: the others are about as large
+        first = pool[0] if pool else draw(rng)
+        pool = pool or [first]
+        exact_ok = tree_size(first, rng, per_world) <= per_world
     rows: list[list[float]] = []
     for w in range(lvl.worlds):
         world = pool[w] if w < len(pool) else draw(rng)
@@ -339,9 +388,9 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         exact_here = False
         if exact_ok:
             if actions:
-                values = solve_world(world, seat, actions, lvl.exact_nodes)
+                values = solve_world(world, seat, actions, per_world, game.id)
             else:
-                v = solve_position(world, seat, lvl.exact_nodes)
+                v = solve_position(world, seat, per_world, game.id)
                 values = None if v is None else [v]
             if values is None:
                 exact_ok = False  # the first world decides: the others are as large
@@ -357,7 +406,7 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
                 w_ = world.copy()
                 if a is not None:
                     w_.push(a)
-                values.append(rollout.run(w_, seed, seat))
+                values.append(rollout.run(w_, seed, seat, margin))
         rows.append(values)
         if one_world and exact_here and w == 0:
             return rows, True
@@ -372,7 +421,7 @@ def evaluate(game: Game, state: State, seat: int, *, level: str = "normal", seed
     (all-seeing)."""
     lvl = level_of(game, level)
     if state.to_move is None:
-        v = shares(state)[seat]
+        v = shares(state, game.id)[seat]
         return Evaluation(seat, v, 0.0, (), 1, True, omniscient, lvl.name)
     to_move = state.to_move == seat
     acts = candidates(game, state, profile(game.id), lvl.actions) if to_move else []

@@ -1,11 +1,17 @@
 """``expert``: the strong bot, built on the evaluator (:mod:`kifu.bots.evaluate`).
 
-At each decision with more than one candidate it asks :func:`kifu.bots.evaluate.evaluate`
-for the value of every candidate action from its seat's information, at its ``level``
-(``fast``, ``normal``, ``deep``), seeded from its own stream. The game's default choice
-(its ``greedy`` bot's) is played unless the best action beats it by ``z`` standard errors
-of their paired difference (a few noisy worlds otherwise pick a worse action about as often
-as a better one; ``docs/bots.md``, ``pimc``).
+At each decision with more than one candidate it values every candidate action from its
+seat's information with the evaluator's engine (:func:`kifu.bots.evaluate.sample_rows`:
+the same worlds, exact solvers and rollouts as :func:`~kifu.bots.evaluate.evaluate`), at
+its ``level`` (``fast``, ``normal``, ``deep``), seeded from its own stream. What it
+maximises is the pairwise share mixed with the soft share of the score margins (weight
+``margin``; the game's profile sets the default): the margin separates actions that lead
+to the same ranks in most worlds. The game's default choice (its ``greedy`` bot's) is
+played unless the best action beats it by ``z`` standard errors of their paired difference
+(a few noisy worlds otherwise pick a worse action about as often as a better one;
+``docs/bots.md``, ``pimc``). It searches in two stages (as
+sequential halving does): the level's ``worlds`` for every candidate, then ``refine`` more
+worlds for the best third of them and the default, the choice made over both stages.
 
 ``expert:cheat=1`` is the *cheater*: the same bot valuing the true position instead of
 sampled worlds (all-seeing), the upper bound a fair bot is measured against. It reads
@@ -16,9 +22,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from kifu.bots.evaluate import LEVELS, default_action, evaluate
+import msgspec
+
+from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
 from kifu.bots.search import Param, SearchBot
 from kifu.core.game import Action, State
+from kifu.core.rng import Rng
 
 
 class ExpertBot(SearchBot):
@@ -31,6 +40,9 @@ class ExpertBot(SearchBot):
         "z": Param(float, 1.0, 0.0, 10.0,
                    "standard errors of the paired difference by which the best action must "
                    "beat the default (the game's greedy choice) to be played instead"),
+        "margin": Param(float, 0.25, 0.0, 1.0,
+                        "weight of the soft score margin beside the pairwise share in what "
+                        "the bot maximises (0: the share alone)"),
         "cheat": Param(int, 0, 0, 1, "1: value the true position (all-seeing; a yardstick)"),
     }
 
@@ -38,21 +50,46 @@ class ExpertBot(SearchBot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        ev = evaluate(self.game, state, self.seat, level=self.params["level"],
-                      seed=self.rng.next64(), omniscient=bool(self.params["cheat"]))
-        acts = ev.actions
+        game, seat = self.game, self.seat
+        lvl = level_of(game, self.params["level"])
+        acts = candidates(game, state, self.profile, lvl.actions)  # the default first
         if len(acts) == 1:
-            return acts[0].action
-        best = acts[0]
-        pick = default_action(self.game, state, self.seat)
-        default = next((av for av in acts if av.action == pick), None)
-        if default is None or default is best:
-            return best.action
+            return acts[0]
+        rng = Rng(self.rng.next64())
+        cheat, margin = bool(self.params["cheat"]), self.params["margin"]
+        rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin)
+        means = _means(rows)
+        alive = list(range(len(acts)))
+        if lvl.refine and not exact:
+            # the second stage: more worlds for the best third and the default (index 0)
+            keep = max(2, -(-len(acts) // 3))
+            ranked = sorted(alive, key=lambda i: -means[i])[:keep]
+            alive = sorted(set(ranked) | {0})
+            more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],
+                                  msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
+                                  margin)
+            rows = [[r[i] for i in alive] for r in rows] + more
+            means = _means(rows)
+        best = 0
+        for i, m in enumerate(means):
+            if m > means[best]:
+                best = i
+        if best == 0:
+            return acts[0]
+        pick = acts[alive[best]]
         z = self.params["z"]
-        gain = best.value - default.value
-        if gain > 0 and (z == 0 or gain > z * default.diff_stderr):
-            return best.action
-        return default.action
+        k = len(rows)
+        gain = means[best] - means[0]
+        if z == 0 or k < 2:
+            return pick
+        diffs = [r[best] - r[0] for r in rows]
+        var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
+        return pick if gain > z * (var / k) ** 0.5 else acts[0]
+
+
+def _means(rows: list[list[float]]) -> list[float]:
+    k = len(rows)
+    return [sum(r[i] for r in rows) / k for i in range(len(rows[0]))]
 
 
 __all__ = ["ExpertBot"]

@@ -60,16 +60,52 @@ class Profile:
     expert: dict = field(default_factory=dict)
 
 
-def pairwise(result: Result, seat: int) -> float:
+def _towai_cards_left(state: State) -> tuple[float, ...]:
+    return tuple(-float(state.hand_size(s)) for s in range(state.n))  # type: ignore[attr-defined]
+
+
+TIEBREAKS: dict[str, Callable[[State], Sequence[float]]] = {"towai": _towai_cards_left}
+"""Per game, a key per seat (higher is better) that orders the seats the game's result
+ranks equal, for :func:`pairwise`. TOWAI ranks by round wins alone, so every loser of a
+one-round game ties: the fewer cards left in hand at the end, the better (the rulebook's
+own measure when a round stops at the cap). The other games' results already apply their
+rulebooks' tie-breaks (GRAPH-T the second stack, Lianxian the latest placing turn, TWEAK
+and Alice none): what they leave equal is a true tie."""
+
+
+def tiebreak_keys(game_id: str, state: State) -> tuple[float, ...] | None:
+    """The tie-break keys of the final ``state`` (:data:`TIEBREAKS`), or ``None``."""
+    key = TIEBREAKS.get(game_id)
+    return tuple(key(state)) if key is not None else None
+
+
+def pairwise(result: Result, seat: int, keys: Sequence[float] | None = None,
+             against: int | None = None) -> float:
     """The seat's share of pairwise comparisons at the end: 1 for each other seat ranked
-    below it, 1/2 for each sharing its rank, 0 above (1 = alone first, 0 = alone last)."""
+    below it, 1/2 for each sharing its rank, 0 above (1 = alone first, 0 = alone last);
+    with ``against``, the comparison with that one seat (1, 1/2 or 0).
+
+    With ``keys`` (:func:`tiebreak_keys`), two seats of equal rank are ordered by their
+    keys (higher first), and share only when those are equal too. This is the one
+    definition of the *pairwise share*: ``kifu match`` reports it and the searchers and
+    the evaluator maximise it, so a share means the same in every game."""
     n = len(result.ranks)
     if n < 2:
         return 1.0
-    mine = result.ranks[seat]
-    won = sum(1.0 if r > mine else 0.5 if r == mine else 0.0
-              for s, r in enumerate(result.ranks) if s != seat)
-    return won / (n - 1)
+    ranks = result.ranks
+    mine = ranks[seat]
+    won = 0.0
+    for s, r in enumerate(ranks):
+        if s == seat or (against is not None and s != against):
+            continue
+        if r > mine:
+            won += 1.0
+        elif r == mine:
+            if keys is None or keys[seat] == keys[s]:
+                won += 0.5
+            elif keys[seat] > keys[s]:
+                won += 1.0
+    return won if against is not None else won / (n - 1)
 
 
 def soft_margins(scores: Sequence[float], scale: float) -> list[float]:
@@ -208,7 +244,8 @@ def _graph_t_exact(world: State, seat: int, actions: Sequence[Action]
 
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
-                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8}),
+                     pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
+                     expert={"margin": 1.0}),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact),
@@ -230,4 +267,5 @@ def profile(game_id: str) -> Profile:
                                             rollout="random")
 
 
-__all__ = ["PROFILES", "Profile", "pairwise", "profile", "utilities"]
+__all__ = ["PROFILES", "TIEBREAKS", "Profile", "pairwise", "profile", "tiebreak_keys",
+           "utilities"]

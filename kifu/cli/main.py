@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
              "List the games, their players, bots and rule variants."),
     "html": ("kifu.cli.html_cmd", "html_cmd", "Write a self-contained HTML viewer or puzzle page."),
     "match": ("kifu.cli.match", "match",
-              "Rank bots by playing them against each other, seats rotated."),
+              "Rank bots by playing them against each other, seats permuted."),
     "perft": ("kifu.cli.info", "perft_cmd",
              "Count the leaves of the action tree below a position."),
     "play": ("kifu.cli.play", "play", "Let bots play GAME from a seed and write the records."),

@@ -20,11 +20,11 @@ from kifu.cli.options import (
 )
 from kifu.cli.scale import executor_options
 from kifu.core.errors import VariantError
-from kifu.lab.match import play_match, report_text, summarize
+from kifu.lab.match import Tally, play_match, report_text
 from kifu.notation.files import check_output, write_output
 
 
-@click.command(short_help="Rank bots by playing them against each other, seats rotated.")
+@click.command(short_help="Rank bots by playing them against each other, seats permuted.")
 @click.argument("game_name", metavar="GAME")
 @click.option("--bots", "bots", required=True,
               help="Comma-separated bots for the seats in order, repeated to fill them, "
@@ -36,7 +36,7 @@ from kifu.notation.files import check_output, write_output
               help="Number of seats (default: one per bot).")
 @click.option("--games", "deals", type=int, default=100, show_default=True,
               callback=positive("--games"),
-              help="Deals; each is played once under every rotation of the bots.")
+              help="Deals; each is played once under every seating of the bots.")
 @click.option("-s", "--seed", default="0", show_default=True, callback=seed_callback,
               help="Seed of the match: deal i is played from the seed '<seed>:<i>'.")
 @variant_options
@@ -50,10 +50,14 @@ from kifu.notation.files import check_output, write_output
 @handle_errors
 def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, dask,
           chunk_size, as_json, output, quiet) -> None:
-    """Play the bots against each other in GAME over --games deals, each deal once with
-    every rotation of the bots over the seats, and report per bot the games, mean rank,
-    win rate and mean score with 95% intervals, an Elo rating with its interval, and
-    every pair of bots head to head. The report is the same with any --workers.
+    """Play the bots against each other in GAME over --games deals, each deal once under
+    every seating: every distinct order of the bots around the table (at most 24), or a
+    Williams design past that (each bot once in each seat, right before each other bot
+    equally often). Report per bot the games, pairwise share (1 = ahead of every other
+    seat, 0.5 = even; TOWAI's losers ordered by cards left), mean rank, win rate and mean
+    score with 95% intervals that stay inside their range, an Elo rating with its
+    interval, and every pair of bots head to head. The report is the same with any
+    --workers, and its memory does not grow with --games (without -o).
 
     Example: kifu match graph-t --players 3 --bots pimc,greedy --games 200 --workers 2
     """
@@ -69,16 +73,16 @@ def match(game_name, bots, players, deals, seed, rules, sets, cards, workers, da
     variant = with_cards(game, parse_variant_options(game, rules, sets), cards)
     spec = game.rules_spec(variant)
     date = datetime.date.today().strftime("%Y.%m.%d")
-    outcomes, texts = [], []
+    tally, texts = Tally(names, players), []  # running figures: memory flat in --games
     with click.progressbar(length=deals, label=f"match {game.id}", file=sys.stderr,
                            hidden=quiet) as bar:
         for deal, recs in play_match(game.id, names, players=players, deals=deals, seed=seed,
                                      rules=spec, workers=workers, dask=dask,
                                      chunk_size=chunk_size, records=output is not None,
                                      date=date, on_deal=lambda _: bar.update(1)):
-            outcomes.append(deal)
+            tally.add(deal)
             texts += recs
-    report = summarize(game.id, spec, names, players, outcomes, seed)
+    report = tally.report(game.id, spec, names, seed)
     if output is not None:
         write_output(output, "\n".join(texts), inputs=inputs)
     if as_json:

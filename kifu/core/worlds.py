@@ -152,6 +152,202 @@ class GroupDeal:
         return hands
 
 
+class BoundedDeal:
+    """Deal cards of several *kinds* into places of fixed sizes, where a place may hold at
+    least ``lower[(place, kind)]`` and at most ``upper[(place, kind)]`` cards of a kind.
+
+    ``kinds`` maps each kind to its physical cards; ``sizes[p]`` is how many cards place
+    ``p`` gets; every card is dealt. :meth:`sample` draws uniformly among the deals (of
+    physical cards) within the bounds: how many cards of each kind go to each bounded
+    place is drawn by a dynamic program over the kinds (the number of deals that continue
+    from each split, the state being the room left in the bounded places), then each kind's
+    cards are shuffled into the chosen counts, and the cards left for the unbounded places
+    are shuffled and cut into their sizes. The cost grows with the number of bounded
+    places, so a caller bounds only the places its knowledge narrows. Raises
+    :class:`KifuError` when no deal fits.
+    """
+
+    def __init__(self, kinds: dict[Hashable, Sequence[Hashable]], sizes: Sequence[int],
+                 lower: dict[tuple[int, Hashable], int] | None = None,
+                 upper: dict[tuple[int, Hashable], int] | None = None):
+        lower = {k: v for k, v in (lower or {}).items() if v > 0}
+        upper = dict(upper or {})
+        self.sizes = tuple(sizes)
+        self.bounded = sorted({p for p, _ in lower} | {p for p, _ in upper})
+        self.free = [p for p in range(len(self.sizes)) if p not in self.bounded]
+        self.kinds = [(k, list(c)) for k, c in kinds.items() if c]
+        if sum(len(c) for _, c in self.kinds) != sum(self.sizes):
+            raise KifuError("the kinds do not hold as many cards as the places get")
+        # per kind, per bounded place: the range of counts allowed
+        self._ranges = [
+            [(lower.get((p, k), 0), min(upper.get((p, k), len(c)), len(c), self.sizes[p]))
+             for p in self.bounded]
+            for k, c in self.kinds]
+        # cards of the kinds from i on, to know the free room left
+        self._after = [0] * (len(self.kinds) + 1)
+        for i in range(len(self.kinds) - 1, -1, -1):
+            self._after[i] = self._after[i + 1] + len(self.kinds[i][1])
+        # the least each bounded place still needs from the kinds from i on
+        self._need = [[0] * len(self.bounded) for _ in range(len(self.kinds) + 1)]
+        for i in range(len(self.kinds) - 1, -1, -1):
+            self._need[i] = [a + r[0] for a, r in zip(self._need[i + 1], self._ranges[i],
+                                                     strict=True)]
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[list, list[int]]] = {}
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._start = tuple(self.sizes[p] for p in self.bounded)
+        if self._count(0, self._start) == 0:
+            raise KifuError("no deal agrees with what is known")
+
+    def _splits(self, i: int, room: tuple[int, ...]):
+        n = len(self.kinds[i][1])
+        free_room = self._after[i] - sum(room)
+        ranges = self._ranges[i]
+        need = self._need[i + 1]
+        m = len(room)
+        out: list[tuple[int, ...]] = []
+        parts = [0] * m
+
+        def rec(j: int, left: int) -> None:
+            if j == m:
+                if left <= free_room:
+                    out.append(tuple(parts))
+                return
+            lo, hi = ranges[j]
+            hi = min(hi, left, room[j] - need[j])
+            for k in range(lo, hi + 1):
+                parts[j] = k
+                rec(j + 1, left - k)
+
+        rec(0, n)
+        return out
+
+    def _count(self, i: int, room: tuple[int, ...]) -> int:
+        key = (i, room)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
+        if i == len(self.kinds):
+            total = 1 if not any(room) else 0
+        else:
+            n = len(self.kinds[i][1])
+            fn = factorial(n)
+            splits, weights = [], []
+            for parts in self._splits(i, room):
+                nxt = tuple(r - k for r, k in zip(room, parts, strict=True))
+                rest = self._count(i + 1, nxt)
+                if rest:
+                    w = fn // factorial(n - sum(parts))
+                    for k in parts:
+                        w //= factorial(k)
+                    splits.append(parts)
+                    weights.append(w * rest)
+            self._options[key] = (splits, weights)
+            total = sum(weights)
+        self._ways[key] = total
+        return total
+
+    def count(self) -> int:
+        """The number of deals (of physical cards, each place's cards unordered)."""
+        free = [self.sizes[p] for p in self.free]
+        ways = factorial(sum(free))
+        for k in free:
+            ways //= factorial(k)
+        return self._ways[(0, self._start)] * ways
+
+    def sample(self, rng: Rng) -> list[list[Hashable]]:
+        """One deal: the cards of each place."""
+        places: list[list[Hashable]] = [[] for _ in self.sizes]
+        pool: list[Hashable] = []
+        room = self._start
+        for i, (_, cards) in enumerate(self.kinds):
+            splits, weights = self._options[(i, room)]
+            parts = splits[pick_weighted(rng, weights)] if len(splits) > 1 else splits[0]
+            sizes = [*parts, len(cards) - sum(parts)]
+            chunks = deal_into(rng, cards, sizes) if len(cards) > 1 else [
+                cards if k else [] for k in sizes]
+            for p, chunk in zip(self.bounded, chunks, strict=False):
+                places[p].extend(chunk)
+            pool.extend(chunks[-1])
+            room = tuple(r - k for r, k in zip(room, parts, strict=True))
+        for p, chunk in zip(self.free, deal_into(rng, pool, [self.sizes[p] for p in self.free]),
+                            strict=True):
+            places[p] = chunk
+        return places
+
+
+class ChoiceDeal:
+    """Deal cards of several *kinds* into places of fixed sizes, where some places may only
+    take some mixtures of kinds: ``allowed[p]`` is the set of count tuples (one count per
+    kind, in the order of ``kinds``) place ``p`` may hold; a place not in ``allowed`` takes
+    any cards. :meth:`sample` draws uniformly among the deals of physical cards: each
+    constrained place's mixture by a dynamic program over those places (the state being
+    the cards of each kind still to deal), then which physical cards of each kind, then
+    the rest shuffled into the free places. Raises :class:`KifuError` when no deal fits.
+    """
+
+    def __init__(self, kinds: dict[Hashable, Sequence[Hashable]], sizes: Sequence[int],
+                 allowed: dict[int, set[tuple[int, ...]]]):
+        self.kinds = [list(c) for c in kinds.values()]
+        self.sizes = tuple(sizes)
+        if sum(len(c) for c in self.kinds) != sum(self.sizes):
+            raise KifuError("the kinds do not hold as many cards as the places get")
+        self.bound = sorted(allowed)
+        self.free = [p for p in range(len(self.sizes)) if p not in allowed]
+        self.allowed = [sorted(m for m in allowed[p] if sum(m) == self.sizes[p])
+                        for p in self.bound]
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[list, list[int]]] = {}
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._start = tuple(len(c) for c in self.kinds)
+        if self._count(0, self._start) == 0:
+            raise KifuError("no deal agrees with what is known")
+
+    def _count(self, i: int, rem: tuple[int, ...]) -> int:
+        key = (i, rem)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
+        if i == len(self.bound):
+            total = 1
+        else:
+            mixes, weights = [], []
+            for mix in self.allowed[i]:
+                w = 1
+                for r, k in zip(rem, mix, strict=True):
+                    if k > r:
+                        w = 0
+                        break
+                    w *= comb(r, k)
+                if w:
+                    rest = self._count(i + 1, tuple(r - k for r, k in zip(rem, mix,
+                                                                          strict=True)))
+                    if rest:
+                        mixes.append(mix)
+                        weights.append(w * rest)
+            self._options[key] = (mixes, weights)
+            total = sum(weights)
+        self._ways[key] = total
+        return total
+
+    def sample(self, rng: Rng) -> list[list[Hashable]]:
+        """One deal: the cards of each place."""
+        places: list[list[Hashable]] = [[] for _ in self.sizes]
+        left = [rng.shuffled(c) for c in self.kinds]
+        rem = self._start
+        for i, p in enumerate(self.bound):
+            mixes, weights = self._options[(i, rem)]
+            mix = mixes[pick_weighted(rng, weights)] if len(mixes) > 1 else mixes[0]
+            for k, j in enumerate(mix):
+                if j:
+                    places[p].extend(left[k][:j])
+                    del left[k][:j]
+            rem = tuple(r - k for r, k in zip(rem, mix, strict=True))
+        pool = [c for cards in left for c in cards]
+        for p, chunk in zip(self.free, deal_into(rng, pool, [self.sizes[p] for p in self.free]),
+                            strict=True):
+            places[p] = chunk
+        return places
+
+
 def at_least(rng: Rng, counts: dict[Hashable, int], bounds: dict[Hashable, int], others: int,
              size: int) -> dict[Hashable, int]:
     """How many copies of each bounded kind a hidden hand of ``size`` cards holds, drawn
@@ -184,4 +380,5 @@ def at_least(rng: Rng, counts: dict[Hashable, int], bounds: dict[Hashable, int],
     return out
 
 
-__all__ = ["GroupDeal", "at_least", "below_big", "deal_into", "from_start", "pick_weighted"]
+__all__ = ["BoundedDeal", "ChoiceDeal", "GroupDeal", "at_least", "below_big", "deal_into",
+           "from_start", "pick_weighted"]

@@ -591,6 +591,165 @@ def elo(clusters: Sequence[Sequence[Outcome]], players: Sequence[Hashable] | Non
     return EloTable(players, ivs[:k], dict(zip(pairs, ivs[k:], strict=True)))
 
 
+# --- intervals that stay inside their range (kifu match, issue 33) ----------------------
+
+
+def cluster_proportion_ci(values: Sequence[float], confidence: float = CONFIDENCE,
+                          trials: int | None = None) -> Interval:
+    """The mean of per-cluster values in [0, 1] (a rate or share per deal) with Wilson's
+    score interval at the *effective* sample size, so the bounds stay in [0, 1].
+
+    The effective size is ``p (1 - p) / v``, ``v`` the variance of the mean estimated from
+    the clusters (their spread divided by their number, the maximum-likelihood variance),
+    capped at ``trials`` (the games behind the values) when given: clusters of independent
+    0/1 trials give back Wilson's interval of those trials, and games that move together
+    within a deal shrink it toward one trial per deal (the design effect of Kish, the
+    effective-size Wilson interval of Korn and Graubard). Where the spread is 0 (every deal
+    the same, e.g. all wins) the effective size cannot be estimated: one trial per cluster
+    is used, the cautious choice.
+
+    >>> iv = cluster_proportion_ci([1.0] * 7 + [0.0] * 3)   # 10 independent trials
+    >>> round(iv.low, 4), round(iv.high, 4)                 # = proportion_ci(7, 10)
+    (0.3968, 0.8922)
+    >>> iv = cluster_proportion_ci([0.0] * 200, trials=400)  # never: 0 and a bound above it
+    >>> iv.low, round(iv.high, 4)
+    (0.0, 0.0188)
+    """
+    x = [float(v) for v in values]
+    m = len(x)
+    if m == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    if any(not 0.0 <= v <= 1.0 for v in x):
+        raise ValueError("cluster_proportion_ci takes values in [0, 1]")
+    p = math.fsum(x) / m
+    var = math.fsum((v - p) ** 2 for v in x) / m / m
+    n_eff = p * (1.0 - p) / var if var > 0.0 and 0.0 < p < 1.0 else float(m)
+    if trials is not None:
+        n_eff = min(n_eff, float(trials))
+    z = _z_isf(_tail(confidence))
+    z2 = z * z
+    denom = 1.0 + z2 / n_eff
+    centre = (p + z2 / (2.0 * n_eff)) / denom
+    half = z / denom * math.sqrt(p * (1.0 - p) / n_eff + z2 / (4.0 * n_eff * n_eff))
+    low = 0.0 if p == 0.0 else max(0.0, centre - half)
+    high = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return Interval(p, low, high, m)
+
+
+def scaled_cluster_ci(values: Sequence[float], low: float, high: float,
+                      confidence: float = CONFIDENCE, trials: int | None = None) -> Interval:
+    """:func:`cluster_proportion_ci` of values known to lie in ``[low, high]`` (a mean rank
+    in [1, n]), mapped to [0, 1] and back."""
+    span = high - low
+    iv = cluster_proportion_ci([(v - low) / span for v in values], confidence, trials)
+    return Interval(low + span * iv.estimate, low + span * iv.low, low + span * iv.high, iv.n)
+
+
+BLOCK_CELLS = 1 << 19
+"""Cells of resample counts made at once by :func:`bootstrap_blocks` (4 MiB of floats):
+the memory of a bootstrap stays flat however many clusters it resamples."""
+
+
+def bootstrap_blocks(clusters: int, resamples: int, seed: int):
+    """The resamples of a percentile bootstrap over ``clusters`` clusters, as blocks of
+    count matrices (one row per resample: how many times each cluster is drawn), each
+    block at most :data:`BLOCK_CELLS` cells. The draws are numpy's
+    ``default_rng(seed).integers(0, clusters, (rows, clusters))`` block after block, so the
+    same seed gives the same resamples (not the ones of :func:`elo`, which draws them in
+    one block)."""
+    import numpy as np
+
+    if resamples < 1:
+        raise ValueError(f"a bootstrap needs at least one resample, not {resamples}")
+    rng = np.random.default_rng(seed)
+    rows = max(1, BLOCK_CELLS // max(1, clusters))
+    done = 0
+    while done < resamples:
+        b = min(rows, resamples - done)
+        draws = rng.integers(0, clusters, (b, clusters))
+        cells = (draws + clusters * np.arange(b)[:, None]).reshape(-1)
+        yield np.bincount(cells, minlength=b * clusters).reshape(b, clusters).astype(float)
+        done += b
+
+
+def bootstrap_means(columns: np.ndarray, *, confidence: float = CONFIDENCE,
+                    resamples: int = 999, seed: int = 0,
+                    bounds: Sequence[tuple[float, float]] | None = None) -> list[Interval]:
+    """The mean of each column of ``columns`` (one row per cluster, NaN where a cluster has
+    no value) with its percentile bootstrap interval over clusters (the resamples of
+    :func:`bootstrap_blocks`): the interval of a mean of values in a range stays in that
+    range. A column whose values are all equal has no spread to resample; its interval is
+    then :func:`scaled_cluster_ci` within ``bounds[j]`` (one trial per cluster), when given.
+    """
+    import numpy as np
+
+    data = np.asarray(columns, dtype=float)
+    d, k = data.shape
+    present = ~np.isnan(data)
+    values = np.where(present, data, 0.0)
+    weight = present.astype(float)
+    n = weight.sum(axis=0)
+    point = values.sum(axis=0) / np.where(n > 0, n, 1)
+    out_low = np.full(k, math.nan)
+    out_high = np.full(k, math.nan)
+    if d >= 2:
+        rows = []
+        for counts in bootstrap_blocks(d, resamples, seed):
+            tot = counts @ weight
+            rows.append((counts @ values) / np.where(tot > 0, tot, np.nan))
+        out_low, out_high = _percentiles(np.concatenate(rows), confidence)
+    ivs = []
+    for j in range(k):
+        col = values[present[:, j], j]
+        est = float(point[j]) if n[j] else math.nan
+        if n[j] >= 1 and bounds is not None and (n[j] < 2 or float(col.max()) == float(col.min())):
+            lo, hi = bounds[j]
+            ivs.append(scaled_cluster_ci(col.tolist(), lo, hi, confidence))
+        else:
+            ivs.append(Interval(est, float(out_low[j]), float(out_high[j]), int(n[j])))
+    return ivs
+
+
+def elo_counts(wins: np.ndarray, games: np.ndarray, players: Sequence[Hashable], *,
+               prior: float = 1.0, confidence: float = CONFIDENCE, resamples: int = 999,
+               seed: int = 0) -> EloTable:
+    """:func:`elo` from compact per-cluster tables: ``wins[c, a, b]`` is the score player
+    ``a`` took from its comparisons with ``b`` in cluster ``c`` (ties half) and
+    ``games[c, a, b]`` their number (both cells of a comparison filled). The fit is
+    :func:`elo`'s; the bootstrap draws :func:`bootstrap_blocks`' resamples, block by block,
+    so its memory does not grow with the clusters."""
+    import numpy as np
+
+    players = list(players)
+    k = len(players)
+    wins = np.asarray(wins, dtype=float).reshape(-1, k, k)
+    games = np.asarray(games, dtype=float).reshape(-1, k, k)
+    d = len(wins)
+    others = [(a, b) for a in range(k) for b in range(k) if a != b]
+
+    def ratings_of(counts: np.ndarray) -> np.ndarray:
+        if k == 0:
+            return np.zeros((len(counts), 0))
+        w = (counts @ wins.reshape(d, k * k)).reshape(-1, k, k)
+        g = (counts @ games.reshape(d, k * k)).reshape(-1, k, k)
+        met = g > 0
+        r = _fit_many(w + prior * 0.5 * met, g + prior * met)
+        diffs = np.stack([r[:, a] - r[:, b] for a, b in others], axis=1) if others \
+            else np.zeros((len(r), 0))
+        return np.concatenate([r, diffs], axis=1)
+
+    point = ratings_of(np.ones((1, d)))[0] if d else np.zeros(k + len(others))
+    if d >= 2:
+        fits = np.concatenate([ratings_of(c) for c in bootstrap_blocks(d, resamples, seed)])
+        low, high = _percentiles(fits, confidence)
+    else:
+        low = high = np.full(len(point), math.nan)
+    ivs = [Interval(float(point[m]), float(low[m]), float(high[m]), d)
+           for m in range(len(point))]
+    pairs = [(players[a], players[b]) for a, b in others]
+    return EloTable(players, ivs[:k], dict(zip(pairs, ivs[k:], strict=True)))
+
+
 def elo_from_score(p: float) -> float:
     """The Elo difference that gives an expected pairwise score ``p`` (0 < p < 1).
 
@@ -605,10 +764,15 @@ __all__ = [
     "EloTable",
     "FairnessTest",
     "Interval",
+    "bootstrap_blocks",
+    "bootstrap_means",
+    "cluster_proportion_ci",
     "elo",
+    "elo_counts",
     "elo_from_score",
     "mean_ci",
     "paired_difference_ci",
     "proportion_ci",
+    "scaled_cluster_ci",
     "seat_fairness",
 ]
