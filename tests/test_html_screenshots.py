@@ -39,6 +39,8 @@ def test_screenshots_are_not_blank(tmp_path: Path) -> None:
         assert (tmp_path / f"{gid}.html").exists()
     for name in ("analysis", "puzzle"):  # kifu analyze's viewer, a mined puzzle answered
         check_picture(tmp_path / f"{name}-desktop.png", 1280, 800)
+    for gid in games.ids():  # each game's known-mistake fixture analysed (issue 34)
+        check_picture(tmp_path / f"analysis-{gid}-desktop.png", 1280, 800)
     pytest.importorskip("datasette", reason="datasette (test extra)")
     check_picture(tmp_path / "datasette-records.png", 1280, 800)
     page = (tmp_path / "datasette-records.html").read_text(encoding="utf-8")

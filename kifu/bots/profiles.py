@@ -242,15 +242,23 @@ def _graph_t_exact(world: State, seat: int, actions: Sequence[Action]
     return [round(v * (n - 1) * 2) / (2 * (n - 1)) for v in vals], n == 2
 
 
+NORMAL_X3 = {"worlds": 72, "refine": 144, "exact_nodes": 6000}
+"""The ``normal`` level of TWEAK and TOWAI: three times the common level's worlds, second
+stage and solver nodes (the same nodes per world). Their decisions cost a fifth of issue
+33's time budget at the common level, and they are the games where the sampled worlds'
+noise costs the most (docs/bots.md, *Ladders of expert*)."""
+
+
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
-                     expert={"margin": 1.0}),
+                     expert={"margin": 1.0}, levels={"normal": NORMAL_X3}),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact),
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
-                     pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8}),
+                     pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
+                     levels={"normal": NORMAL_X3}),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

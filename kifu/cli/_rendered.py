@@ -16,7 +16,7 @@ HELP = (
     '  -h, --help  Show this message and exit.\n'
     '\n'
     'Commands:\n'
-    '  analyze   Judge the decisions of played records with the exact solvers.\n'
+    "  analyze   Judge every decision of played records from the player's seat.\n"
     '  archive   A SQLite archive of records and puzzles.\n'
     '  diff      Compare two records, or a corpus under two rule sets.\n'
     '  games     List the games, their players, bots and rule variants.\n'

@@ -212,7 +212,8 @@ def shoot_analysis(driver: Any, out: Path, root: Path = ROOT) -> list[Path]:
     src = root / "fixtures" / "tweak" / "missed-win-2p.kifu"
     (loc,) = read_records(src.read_text(encoding="utf-8"), path=str(src))
     analysis = analyze_record(loc, file=src.name)
-    blunder = next(p.ply for p in analysis.plies if p.mark == "??")
+    blunder = next(p.ply for p in analysis.plies  # the proven one, an exact question's
+                   if p.mark == "??" and p.mark_from != "value")
     page = out / "analysis.html"
     page.write_text(record_page(analysis.record, ply=blunder), encoding="utf-8")
     driver.get(page.resolve().as_uri())

@@ -52,8 +52,9 @@ from kifu.bots.evaluate import (
     evaluate,
     level_of,
     sample_rows,
+    shares,
 )
-from kifu.bots.profiles import pairwise, profile, soft_margins
+from kifu.bots.profiles import profile, soft_margins
 from kifu.core.errors import KifuError
 from kifu.core.executor import map_chunks
 from kifu.core.game import DEALER, Action, Game, State, actor_name
@@ -682,9 +683,7 @@ def seat_shares(game: Game, state: State, seat: int, *, level: str = LEVEL, seed
         while True:
             mover = world.to_move
             if mover is None:
-                result = world.result()
-                assert result is not None
-                got = [pairwise(result, s) for s in range(n)]
+                got = shares(world, game.id)  # the game's tie-breaks, as the evaluator's
                 break
             if mover == DEALER:
                 world.push(chance(world, play_rng))
@@ -845,14 +844,15 @@ def analyze_record(loc: Located | Record, *, file: str = "<record>", index: int 
             continue
         choice = len(state.legal_actions()) > 1
         judgements: list[Judgement] = []
-        shares = None
+        ply_shares = None
         if choice:
             counts[mover][0] += 1
             if level is not None:
                 seed = ply_seed(limits.seed, i)
                 j, best = _value(game, state, action, level=level, seed=seed)
                 judgements.append(j)
-                shares = seat_shares(game, state, mover, level=level, seed=seed, first=best)
+                ply_shares = seat_shares(game, state, mover, level=level, seed=seed,
+                                         first=best)
                 counts[mover][1] += 1
         d = (_decision(game, state, action, move, i, asked, limits, budget, setup.players)
              if asked else None)
@@ -866,7 +866,7 @@ def analyze_record(loc: Located | Record, *, file: str = "<record>", index: int 
             report = PlyReport(
                 file=file, record=index, ply=i, seat=mover, actor=move.actor,
                 action=move.text, judgements=judgements, mark=mark, mark_from=mark_from,
-                shares=shares, player=names[mover] if mover < len(names) else None,
+                shares=ply_shares, player=names[mover] if mover < len(names) else None,
                 position=line or state.to_line(), unsolved=unsolved,
             )
             reports.append(report)
