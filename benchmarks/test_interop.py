@@ -74,7 +74,10 @@ def through_openspiel(gid: str, seeds: range) -> int:
     return plies
 
 
-def through_pettingzoo(gid: str, seeds: range) -> int:
+def through_pettingzoo(gid: str, seeds: range, read: bool = False) -> int:
+    """The AEC loop of a random agent, which reads the action mask only (the observation
+    vector is then never built: it is built on first reading); with ``read``, the agent
+    also reads the observation vector each step, as a learner does."""
     import numpy as np
 
     from kifu.interop.pettingzoo import env as make_env
@@ -90,12 +93,19 @@ def through_pettingzoo(gid: str, seeds: range) -> int:
             if term or trunc:
                 env.step(None)
                 continue
+            if read:
+                obs["observation"]
             env.step(r.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         plies += len(env.pos.actions)
     return plies
 
 
-LOOPS = {"native": native, "openspiel": through_openspiel, "pettingzoo": through_pettingzoo}
+def through_pettingzoo_reading(gid: str, seeds: range) -> int:
+    return through_pettingzoo(gid, seeds, read=True)
+
+
+LOOPS = {"native": native, "openspiel": through_openspiel, "pettingzoo": through_pettingzoo,
+         "pettingzoo+obs": through_pettingzoo_reading}
 
 
 def measure(gid: str, games_n: int = GAMES) -> dict[str, tuple[float, float]]:
@@ -123,14 +133,16 @@ def test_bridge_cost(benchmark, gid: str) -> None:
 def main(argv: list[str]) -> None:
     n = int(argv[0]) if argv else GAMES
     print("| game (players, rules) | native µs/action | OpenSpiel µs/action (x native) "
-          "| PettingZoo µs/action (x native) | games/s native, OpenSpiel, PettingZoo |")
-    print("|---|---|---|---|---|")
+          "| PettingZoo µs/action (x native) | PettingZoo reading observations (x native) "
+          "| games/s native, OpenSpiel, PettingZoo |")
+    print("|---|---|---|---|---|---|")
     for gid, (players, rules) in SETTINGS.items():
         f = measure(gid, n)
         b = f["native"][0]
         print(f"| {gid} ({players}, {rules or 'default'}) | {b:.1f} "
               f"| {f['openspiel'][0]:.1f} ({f['openspiel'][0] / b:.2f}x) "
               f"| {f['pettingzoo'][0]:.1f} ({f['pettingzoo'][0] / b:.2f}x) "
+              f"| {f['pettingzoo+obs'][0]:.1f} ({f['pettingzoo+obs'][0] / b:.2f}x) "
               f"| {f['native'][1]:.1f}, {f['openspiel'][1]:.1f}, {f['pettingzoo'][1]:.1f} |",
               flush=True)
 

@@ -467,11 +467,35 @@ class Position:
         """(id, probability) of every outcome of this chance node, ids ascending."""
         plan = self.plan()
         if plan is not None:
-            left = self._left(plan)
+            left = self._left(plan)  # ascending: built from a sorted pool
             total = sum(left.values())
-            return [(c, k / total) for c, k in sorted(left.items())]
+            return [(c, k / total) for c, k in left.items()]
         by_id = self._chance_actions()
         return [(i, float(p)) for i, (_a, p) in sorted(by_id.items())]
+
+    def chance_pick(self, x: float) -> int:
+        """The outcome of this chance node that a uniform draw ``x`` in [0, 1) picks: the
+        first whose cumulative probability (ids ascending, as :meth:`chance_outcomes`)
+        exceeds ``x``, else the last (the same pick as walking that list, without it)."""
+        plan = self.plan()
+        if plan is None:
+            outcomes = self.chance_outcomes()
+        else:
+            left = self._left(plan)
+            total = sum(left.values())
+            acc = 0.0
+            c = -1
+            for c, k in left.items():
+                acc += k / total
+                if x < acc:
+                    return c
+            return c
+        acc = 0.0
+        for i, p in outcomes:
+            acc += p
+            if x < acc:
+                return i
+        return outcomes[-1][0]
 
     def _left(self, plan: Plan) -> dict[int, int]:
         """What is left of the pool the next pick comes from: code -> copies (kept from
@@ -616,6 +640,10 @@ class Position:
         if v is None:
             v = self._views[seat] = self.state.view(seat)
         return v
+
+    def cached_view(self, seat: int) -> str | None:
+        """:meth:`view` if it was already asked at this kifu state, else ``None``."""
+        return self._views.get(seat)
 
     def action_text(self, seat: int, action_id: int) -> str:
         """kifu's text of a player's id, or ``deal:CODE`` / kifu's text for chance ids."""
