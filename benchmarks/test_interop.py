@@ -95,7 +95,8 @@ def through_pettingzoo(gid: str, seeds: range, read: bool = False) -> int:
                 continue
             if read:
                 obs["observation"]
-            env.step(r.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            # the int8 mask read as bool: np.flatnonzero is ~12x faster on bools
+            env.step(r.choice(np.flatnonzero(obs["action_mask"].view(np.bool_)).tolist()))
         plies += len(env.pos.actions)
     return plies
 
