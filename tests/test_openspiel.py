@@ -300,3 +300,23 @@ def test_openspiel_bots_are_deterministic(run) -> None:
     first, second = run(*args), run(*args)
     assert first.exit_code == 0, first.output
     assert first.output == second.output
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_python_shortcuts_agree_with_pyspiel(gid: str) -> None:
+    # KifuState answers legal_actions and is_chance_node in Python; pyspiel's own C++
+    # methods (which call back into the bridge) must give the same at every node
+    players, rules = SHORT[gid]
+    game = openspiel.load(gid, players, rules)
+    state = game.new_initial_state()
+    r = random.Random(7)
+    nodes = 0
+    while not state.is_terminal() and nodes < 400:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in [*range(players)] + [pyspiel.PlayerId.CHANCE] * state.is_chance_node():
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        state.apply_action(r.choice(state.legal_actions()))
+        nodes += 1
+    assert nodes > 0
+    assert state.legal_actions() == pyspiel.State.legal_actions(state)

@@ -19,8 +19,9 @@ a draw) is one chance node whose id is the action's number field.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from kifu import games
@@ -70,6 +71,34 @@ class Codec:
         """The plan of the shuffle due at this dealer node, or ``None`` when kifu's
         ``chance_outcomes`` enumerate it."""
         return None
+
+    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
+        """The ids of a seat's legal ``actions`` (ascending) and the action of each: fixed
+        ids from :meth:`fixed`, ranked kinds numbered from their base in key order.
+        Codecs override it with a faster walk that gives the same answer."""
+        ids: dict[int, Action] = {}
+        groups: dict[int, list[tuple[Any, Action]]] = {}
+        widths: dict[int, int] = {}
+        for a in actions:
+            i = self.fixed(a)
+            if i is None:
+                base, width, key = self.group(a)
+                groups.setdefault(base, []).append((key, a))
+                widths[base] = width
+            else:
+                ids[i] = a
+        for base, members in groups.items():
+            _check_width(self.game_id, len(members), widths[base])
+            members.sort(key=lambda m: m[0])
+            for r, (_k, a) in enumerate(members):
+                ids[base + r] = a
+        return sorted(ids), ids
+
+
+def _check_width(game_id: str, count: int, width: int) -> None:
+    if count > width:
+        raise KifuError(f"{game_id}: {count} legal actions of one kind, more than its "
+                        f"{width} ids")
 
 
 def chance_id(action: Action) -> int:
@@ -142,6 +171,10 @@ class GraphTCodec(Codec):
     def fixed(self, action: Action) -> int | None:
         return 2 * action.card + int(action.grey_side)  # type: ignore[attr-defined]
 
+    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
+        ids = {2 * a.card + int(a.grey_side): a for a in actions}  # type: ignore[attr-defined]
+        return sorted(ids), ids
+
     def plan(self, state: State) -> Plan | None:
         from kifu.games.graph_t.actions import Deal
         from kifu.games.graph_t.cards import deck_codes
@@ -174,6 +207,9 @@ class TowaiCodec(Codec):
         from kifu.games.towai import actions as a
 
         self._a = a
+        self._of: dict[type, Callable[[Any], int]] = {
+            a.Lead: lambda x: 17 * x.side + x.card, a.Play: lambda x: 34 + x.card,
+            a.Give: lambda x: 51 + x.card, a.Stop: lambda x: 68, a.Pass: lambda x: 69}
 
     def fixed(self, action: Action) -> int | None:
         a = self._a
@@ -189,6 +225,14 @@ class TowaiCodec(Codec):
         if t is a.Pass:
             return 69
         raise KifuError(f"towai: no id for {action!r}")
+
+    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
+        of = self._of
+        try:
+            ids = {of[type(a)](a): a for a in actions}
+        except KeyError:
+            raise KifuError(f"towai: no id for one of {actions!r}") from None
+        return sorted(ids), ids
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.towai.cards import ALL_CARDS
@@ -220,6 +264,10 @@ class TowaiCodec(Codec):
         return Plan((cards,), (len(cards),), build, unbuild)
 
 
+_TILES = attrgetter("tiles")
+_CELLS = attrgetter("cells")
+
+
 class LianxianCodec(Codec):
     """0 Pass; 1 + rank: Swap(tiles) (63 ids); 64 + rank: Place(cells) (2**18 ids; a random
     rollout once met 38,604 legal placements), ranks among the legal swaps / placements
@@ -243,6 +291,19 @@ class LianxianCodec(Codec):
         if type(action) is self._a.Swap:
             return 1, 63, action.tiles  # type: ignore[attr-defined]
         return 64, 1 << 18, action.cells  # type: ignore[attr-defined]
+
+    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
+        pass_, swap = self._a.Pass, self._a.Swap
+        passes = [a for a in actions if type(a) is pass_]
+        swaps = sorted((a for a in actions if type(a) is swap), key=_TILES)
+        places = sorted((a for a in actions if type(a) is not pass_ and type(a) is not swap),
+                        key=_CELLS)
+        _check_width("lianxian", len(swaps), 63)
+        _check_width("lianxian", len(places), 1 << 18)
+        ids: dict[int, Action] = {0: passes[-1]} if passes else {}
+        ids.update(zip(range(1, 1 + len(swaps)), swaps, strict=True))
+        ids.update(zip(range(64, 64 + len(places)), places, strict=True))
+        return list(ids), ids  # built in ascending order
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.lianxian.layout import HAND
@@ -423,27 +484,7 @@ class Position:
     def legal(self) -> tuple[list[int], dict[int, Action]]:
         """The legal ids (ascending) and the action of each, for the seat to move."""
         if self._legal is None:
-            codec = self.setup.codec
-            ids: dict[int, Action] = {}
-            groups: dict[int, list[tuple[Any, Action]]] = {}
-            widths: dict[int, int] = {}
-            for a in self.state.legal_actions():
-                i = codec.fixed(a)
-                if i is None:
-                    base, width, key = codec.group(a)
-                    groups.setdefault(base, []).append((key, a))
-                    widths[base] = width
-                else:
-                    ids[i] = a
-            for base, members in groups.items():
-                if len(members) > widths[base]:
-                    raise KifuError(f"{codec.game_id}: {len(members)} legal actions of one "
-                                    f"kind, more than its {widths[base]} ids")
-                members.sort(key=lambda m: m[0])
-                for r, (_k, a) in enumerate(members):
-                    ids[base + r] = a
-            order = sorted(ids)
-            self._legal = (order, ids)
+            self._legal = self.setup.codec.index(self.state.legal_actions())
         return self._legal
 
     def action_of(self, action_id: int) -> Action:
@@ -467,11 +508,35 @@ class Position:
         """(id, probability) of every outcome of this chance node, ids ascending."""
         plan = self.plan()
         if plan is not None:
-            left = self._left(plan)
+            left = self._left(plan)  # ascending: built from a sorted pool
             total = sum(left.values())
-            return [(c, k / total) for c, k in sorted(left.items())]
+            return [(c, k / total) for c, k in left.items()]
         by_id = self._chance_actions()
         return [(i, float(p)) for i, (_a, p) in sorted(by_id.items())]
+
+    def chance_pick(self, x: float) -> int:
+        """The outcome of this chance node that a uniform draw ``x`` in [0, 1) picks: the
+        first whose cumulative probability (ids ascending, as :meth:`chance_outcomes`)
+        exceeds ``x``, else the last (the same pick as walking that list, without it)."""
+        plan = self.plan()
+        if plan is None:
+            outcomes = self.chance_outcomes()
+        else:
+            left = self._left(plan)
+            total = sum(left.values())
+            acc = 0.0
+            c = -1
+            for c, k in left.items():
+                acc += k / total
+                if x < acc:
+                    return c
+            return c
+        acc = 0.0
+        for i, p in outcomes:
+            acc += p
+            if x < acc:
+                return i
+        return outcomes[-1][0]
 
     def _left(self, plan: Plan) -> dict[int, int]:
         """What is left of the pool the next pick comes from: code -> copies (kept from
@@ -616,6 +681,10 @@ class Position:
         if v is None:
             v = self._views[seat] = self.state.view(seat)
         return v
+
+    def cached_view(self, seat: int) -> str | None:
+        """:meth:`view` if it was already asked at this kifu state, else ``None``."""
+        return self._views.get(seat)
 
     def action_text(self, seat: int, action_id: int) -> str:
         """kifu's text of a player's id, or ``deal:CODE`` / kifu's text for chance ids."""

@@ -134,7 +134,29 @@ class KifuState(pyspiel.State):
         return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self.pos.legal()[0]
+        # pyspiel asks this for any player: a seat not to move has none (OpenSpiel's rule)
+        seat = self.pos.seat
+        if seat is None:
+            return []
+        if seat == DEALER:
+            return [c for c, _p in self.pos.chance_outcomes()]
+        return self.pos.legal()[0] if player == seat else []
+
+    # The next two answer from Python what pyspiel's C++ would answer by calling back into
+    # Python (current_player, _legal_actions) and converting the list both ways: the same
+    # values, a crossing less per call from Python (C++ callers still take the C++ path).
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        seat = self.pos.seat
+        if player is not None and player != seat:  # rare: pyspiel's own answer
+            return pyspiel.State.legal_actions(self, player)
+        if seat is None:
+            return []
+        if seat == DEALER:
+            return [c for c, _p in self.pos.chance_outcomes()]
+        return list(self.pos.legal()[0])
+
+    def is_chance_node(self) -> bool:
+        return self.pos.seat == DEALER
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.pos.chance_outcomes()
