@@ -42,8 +42,9 @@ import msgspec
 
 from kifu import games
 from kifu.bots import make_bot
+from kifu.bots.profiles import profile
 from kifu.core.executor import map_chunks
-from kifu.core.game import Game, State
+from kifu.core.game import Action, Bot, Game, State
 from kifu.core.rng import Rng
 from kifu.notation.puzzle import Puzzle
 from kifu.puzzles import UNKNOWN, Budget, get_question
@@ -71,6 +72,71 @@ SOLVERS: tuple[Solver, ...] = (
     Solver("pimc", 1550.0, 2),
 )
 """The rating ladder (see the module docstring for where the ratings come from)."""
+
+GAME_SOLVERS: dict[str, tuple[Solver, ...]] = {
+    "lianxian": (
+        Solver("soft:t=0.25", 1000.0, 4),
+        Solver("soft:t=0.125", 1100.0, 4),
+        Solver("soft:t=0.0625", 1200.0, 4),
+    ),
+}
+"""Rungs a game adds to the ladder (between ``random`` and ``greedy``), where the ladder's
+bots alone do not spread its puzzles: Lianxian's questions ask for this turn's points,
+which ``greedy`` and the searchers nearly always find, so its ratings bunched (see
+``docs/puzzles.md``, *Ratings*). The ``soft`` bots (:class:`SoftBot`) are noisier greedy
+players: how often they find an answer depends on how many other actions score nearly
+as much, which is what makes one puzzle harder than another for them."""
+
+
+def solvers_for(game_id: str) -> tuple[Solver, ...]:
+    """The ladder for ``game_id``: :data:`SOLVERS` and the game's extra rungs, by rating."""
+    extra = GAME_SOLVERS.get(games.get(game_id).id, ())
+    return tuple(sorted((*SOLVERS, *extra), key=lambda s: s.rating))
+
+
+class SoftBot(Bot):
+    """``soft:t=T``: a softmax over the one-ply score gain, for any game with a search
+    profile (``kifu.bots.profiles``): each legal action is played on the position, the
+    mover's running score after it, less before, in units of the profile's ``scale``, is
+    its gain ``g``, and the action is drawn with probability proportional to
+    ``exp((g - best gain) / T)``. Small ``T`` plays like ``greedy``, large ``T`` like
+    ``random``. It sees only the position it is given and the seat's score (public);
+    seeded, so deterministic."""
+
+    name = "soft"
+
+    def __init__(self, game: Game, seat: int, rng: Rng, t: float):
+        super().__init__(seat, rng)
+        self.prof = profile(game.id)
+        self.t = t
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        before = self.prof.scores(state)[self.seat]
+        gains = []
+        for a in legal:
+            state.push(a)
+            gains.append((self.prof.scores(state)[self.seat] - before) / self.prof.scale)
+            state.pop()
+        top = max(gains)
+        weights = [math.exp((g - top) / self.t) for g in gains]
+        x = self.rng.next64() / 2.0 ** 64 * sum(weights)
+        for a, w in zip(legal, weights, strict=True):
+            x -= w
+            if x < 0:
+                return a
+        return legal[-1]
+
+
+def ladder_bot(game: Game, name: str, seat: int, rng: Rng) -> Bot:
+    """A bot of the ladder (or the held-out bot) by name: ``soft:t=T`` (:class:`SoftBot`)
+    or any name of the bots' registry."""
+    if name.startswith("soft:t="):
+        return SoftBot(game, seat, rng, float(name.removeprefix("soft:t=")))
+    return make_bot(game, name, seat, rng)
+
 
 HELD_OUT = "ismcts:iters=300"
 """The bot the check asks (not a solver of the ladder)."""
@@ -101,16 +167,19 @@ def bot_finds(game: Game, state: State, bot: str, seed: int | str,
     is ``answer``."""
     seat = state.to_move
     assert seat is not None and seat >= 0
-    b = make_bot(game, bot, seat, Rng(f"rating:{seed}"))
+    b = ladder_bot(game, bot, seat, Rng(f"rating:{seed}"))
     action = b.choose(state.copy())
     return values.get(game.format_action(state, action)) == answer
 
 
 def trials(game_id: str, position: str, values: Sequence[tuple[str, str]], answer: str, *,
-           solvers: Iterable[Solver] = SOLVERS, seed: int | str = 0) -> list[Trial]:
+           solvers: Iterable[Solver] | None = None, seed: int | str = 0) -> list[Trial]:
     """Every solver's trials at the puzzle ``position`` whose first actions have
-    ``values`` (``(action, value)``, actor included) and whose answer is ``answer``."""
+    ``values`` (``(action, value)``, actor included) and whose answer is ``answer``
+    (``solvers``: the game's ladder, :func:`solvers_for`, by default)."""
     game = games.get(game_id)
+    if solvers is None:
+        solvers = solvers_for(game_id)
     state = game.from_line(position)
     vals = first_action_values(values)
     out = []
@@ -129,7 +198,8 @@ def rate(results: Iterable[Trial], ratings: dict[str, float] | None = None
          ) -> tuple[float, float]:
     """(rating, RD) of a puzzle from its trials, each solver at its rating (default: the
     ladder's), with the prior of the module docstring."""
-    ratings = ratings or {s.bot: s.rating for s in SOLVERS}
+    ratings = ratings or {s.bot: s.rating
+                          for s in (*SOLVERS, *(x for g in GAME_SOLVERS.values() for x in g))}
     obs = [(ratings[t.bot], t.found, t.tries) for t in results if t.tries > 0]
     r = PRIOR_MEAN
     for _ in range(50):
@@ -275,7 +345,7 @@ PUZZLES_PER_CHUNK = 8
 
 
 def puzzle_trials(p: Puzzle, *, budget_nodes: int = 2_000_000,
-                  solvers: Iterable[Solver] = SOLVERS) -> list[Trial] | None:
+                  solvers: Iterable[Solver] | None = None) -> list[Trial] | None:
     """The ladder's trials at puzzle ``p`` (solved again for its first actions' values;
     None when the search does not finish within ``budget_nodes``). Seeded by the puzzle's
     position, so the same puzzle gets the same trials anywhere."""
@@ -338,12 +408,14 @@ def rate_puzzles(puzzles: Sequence[Puzzle], *, budget_nodes: int = 2_000_000,
 
 
 __all__ = [
+    "GAME_SOLVERS",
     "HELD_OUT",
     "PRIOR_MEAN",
     "PRIOR_SD",
     "PUZZLES_PER_CHUNK",
     "SOLVERS",
     "Band",
+    "SoftBot",
     "Solver",
     "Trial",
     "bands",
@@ -352,12 +424,14 @@ __all__ = [
     "check",
     "fit",
     "held_out_trials",
+    "ladder_bot",
     "puzzle_trials",
     "rate",
     "rate_puzzles",
     "rating_of",
     "rating_tags",
     "solved_share",
+    "solvers_for",
     "trials",
     "wilson",
     "with_rating",
