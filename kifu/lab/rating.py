@@ -10,7 +10,9 @@ a solver of rating ``S`` finds the answer of a puzzle of rating ``R`` with proba
 so a puzzle rated 400 above a solver is found one time in eleven, as an Elo game is won.
 Each solver is a bot (:data:`SOLVERS`) with a fixed rating on the scale; the bots are the
 same for every game, which is what makes the scale one scale (a puzzle rated 1500 in TWEAK
-is found by the same bots as often as one rated 1500 in GRAPH-T). A solver "finds" a puzzle
+is found by the same bots as often as one rated 1500 in GRAPH-T); a game whose puzzles the
+common bots do not spread adds rungs of its own (:data:`GAME_SOLVERS`: Lianxian's noisy
+greedy ``soft`` bots, between ``random`` and ``greedy``). A solver "finds" a puzzle
 when the first action it chooses at the puzzle's position reaches the answer (its value is
 the answer's). ``random``'s chance is exact (winning first actions over legal ones); each
 other bot is asked ``trials`` times with different seeds.
