@@ -11,7 +11,8 @@ so a puzzle rated 400 above a solver is found one time in eleven, as an Elo game
 Each solver is a bot (:data:`SOLVERS`) with a fixed rating on the scale; the bots are the
 same for every game, which is what makes the scale one scale (a puzzle rated 1500 in TWEAK
 is found by the same bots as often as one rated 1500 in GRAPH-T); a game may add rungs of
-its own (:data:`GAME_SOLVERS`; none does: :data:`SOFT_RUNGS` were tried for Lianxian).
+its own (:data:`GAME_SOLVERS`; none does: :data:`SOFT_RUNGS` were tried for Lianxian) or
+ask a rung more trials (:data:`GAME_TRIALS`: Lianxian's ``ismcts:iters=40``, 8).
 A solver "finds" a puzzle
 when the first action it chooses at the puzzle's position reaches the answer (its value is
 the answer's). ``random``'s chance is exact (winning first actions over legal ones); each
@@ -90,11 +91,21 @@ follow them (``docs/puzzles.md``, *Ratings*), so no game uses them: pass them as
 GAME_SOLVERS: dict[str, tuple[Solver, ...]] = {}
 """Rungs a game adds to the common ladder (none at present: see :data:`SOFT_RUNGS`)."""
 
+GAME_TRIALS: dict[str, dict[str, int]] = {"lianxian": {"ismcts:iters=40": 8}}
+"""Trials a game asks of a rung instead of the common number. Lianxian: nearly every
+rung finds nearly every puzzle, so ``ismcts:iters=40``'s misses are what tells its
+puzzles apart, and two trials measure them too coarsely (``docs/puzzles.md``,
+*Ratings*)."""
+
 
 def solvers_for(game_id: str) -> tuple[Solver, ...]:
-    """The ladder for ``game_id``: :data:`SOLVERS` and the game's extra rungs, by rating."""
-    extra = GAME_SOLVERS.get(games.get(game_id).id, ())
-    return tuple(sorted((*SOLVERS, *extra), key=lambda s: s.rating))
+    """The ladder for ``game_id``: :data:`SOLVERS` and the game's extra rungs
+    (:data:`GAME_SOLVERS`), with its own trials (:data:`GAME_TRIALS`), by rating."""
+    gid = games.get(game_id).id
+    more = GAME_TRIALS.get(gid, {})
+    ladder = [Solver(s.bot, s.rating, more.get(s.bot, s.trials))
+              for s in (*SOLVERS, *GAME_SOLVERS.get(gid, ()))]
+    return tuple(sorted(ladder, key=lambda s: s.rating))
 
 
 class SoftBot(Bot):
@@ -412,6 +423,7 @@ def rate_puzzles(puzzles: Sequence[Puzzle], *, budget_nodes: int = 2_000_000,
 
 __all__ = [
     "GAME_SOLVERS",
+    "GAME_TRIALS",
     "HELD_OUT",
     "PRIOR_MEAN",
     "PRIOR_SD",
