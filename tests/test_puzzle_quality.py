@@ -155,6 +155,63 @@ def test_rating_tags_on_a_fixture_puzzle() -> None:
     assert rating.puzzle_trials(lp.puzzle) == trials  # seeded by the puzzle
 
 
+def test_ladders_keep_the_held_out_bot_out() -> None:
+    """Every game's ladder is the common one in rating order (Lianxian asks
+    ``ismcts:iters=40`` 8 trials; the soft rungs are an experiment, on no ladder), and the
+    held-out bot is on none."""
+    common = tuple(sorted(rating.SOLVERS, key=lambda s: s.rating))
+    for g in ("tweak", "graph-t", "towai", "alice"):
+        assert rating.solvers_for(g) == common
+    lx = rating.solvers_for("lianxian")
+    assert rating.solvers_for("setup") == lx  # the alias
+    assert [(s.bot, s.rating) for s in lx] == [(s.bot, s.rating) for s in common]
+    assert {s.bot: s.trials for s in lx}["ismcts:iters=40"] == 8
+    for g in ("tweak", "graph-t", "towai", "alice", "lianxian"):
+        assert rating.HELD_OUT not in {s.bot for s in rating.solvers_for(g)}
+    assert rating.HELD_OUT not in {s.bot for s in rating.SOFT_RUNGS}
+
+
+def test_soft_bot_is_seeded_and_cools_to_greedy() -> None:
+    """The soft bot is deterministic for a seed, plays legal actions, at a tiny temperature
+    scores what greedy scores, and at a large one spreads over many actions."""
+    from kifu import games
+    from kifu.bots.profiles import profile
+    from kifu.core.rng import Rng
+
+    game = games.get("lianxian")
+    lp = next(iter(load_puzzles(str(ROOT / "fixtures" / "puzzles" / "lianxian.kifu"))))
+    state = game.from_line(lp.puzzle.position)
+    seat = state.to_move
+    prof = profile("lianxian")
+
+    def gain(a: object) -> float:
+        s = state.copy()
+        before = prof.scores(s)[seat]
+        s.push(a)  # type: ignore[arg-type]
+        return prof.scores(s)[seat] - before
+
+    def pick(name: str, seed: int) -> object:
+        return rating.ladder_bot(game, name, seat, Rng(seed)).choose(state.copy())
+
+    assert pick("soft:t=0.25", 5) == pick("soft:t=0.25", 5)
+    greedy = rating.ladder_bot(game, "greedy", seat, Rng(0)).choose(state.copy())
+    assert gain(pick("soft:t=0.001", 1)) == gain(greedy)
+    legal = state.legal_actions()
+    hot = {pick("soft:t=100", k) for k in range(20)}
+    assert hot <= set(legal) and (len(hot) > 5 or len(legal) <= 5)
+
+
+def test_lianxian_puzzle_trials_with_the_soft_rungs() -> None:
+    """The soft rungs can be passed as a ladder: seeded trials, rated on the scale."""
+    lp = next(iter(load_puzzles(str(ROOT / "fixtures" / "puzzles" / "lianxian.kifu"))))
+    ladder = [*rating.SOLVERS, *rating.SOFT_RUNGS]
+    trials = rating.puzzle_trials(lp.puzzle, solvers=ladder)
+    assert trials and [t.bot for t in trials] == [s.bot for s in ladder]
+    assert rating.puzzle_trials(lp.puzzle, solvers=ladder) == trials  # seeded by the puzzle
+    p = rating.with_rating(lp.puzzle, trials)
+    assert "soft:t=0.125=" in p.tags["RatedBy"] and 0 < float(p.tags["Rating"]) < 3000
+
+
 # --- variety ----------------------------------------------------------------------------------
 
 

@@ -10,7 +10,10 @@ a solver of rating ``S`` finds the answer of a puzzle of rating ``R`` with proba
 so a puzzle rated 400 above a solver is found one time in eleven, as an Elo game is won.
 Each solver is a bot (:data:`SOLVERS`) with a fixed rating on the scale; the bots are the
 same for every game, which is what makes the scale one scale (a puzzle rated 1500 in TWEAK
-is found by the same bots as often as one rated 1500 in GRAPH-T). A solver "finds" a puzzle
+is found by the same bots as often as one rated 1500 in GRAPH-T); a game may add rungs of
+its own (:data:`GAME_SOLVERS`; none does: :data:`SOFT_RUNGS` were tried for Lianxian) or
+ask a rung more trials (:data:`GAME_TRIALS`: Lianxian's ``ismcts:iters=40``, 8).
+A solver "finds" a puzzle
 when the first action it chooses at the puzzle's position reaches the answer (its value is
 the answer's). ``random``'s chance is exact (winning first actions over legal ones); each
 other bot is asked ``trials`` times with different seeds.
@@ -42,8 +45,9 @@ import msgspec
 
 from kifu import games
 from kifu.bots import make_bot
+from kifu.bots.profiles import profile
 from kifu.core.executor import map_chunks
-from kifu.core.game import Game, State
+from kifu.core.game import Action, Bot, Game, State
 from kifu.core.rng import Rng
 from kifu.notation.puzzle import Puzzle
 from kifu.puzzles import UNKNOWN, Budget, get_question
@@ -71,6 +75,82 @@ SOLVERS: tuple[Solver, ...] = (
     Solver("pimc", 1550.0, 2),
 )
 """The rating ladder (see the module docstring for where the ratings come from)."""
+
+SOFT_RUNGS: tuple[Solver, ...] = (
+    Solver("soft:t=0.25", 1000.0, 4),
+    Solver("soft:t=0.125", 1100.0, 4),
+    Solver("soft:t=0.0625", 1200.0, 4),
+)
+"""Noisy greedy rungs (:class:`SoftBot`) between ``random`` and ``greedy``, tried for
+Lianxian, whose puzzles the common ladder does not spread (its questions ask for this
+turn's points, which ``greedy`` and the searchers nearly always find). They spread its
+ratings (947 to 1445 instead of two thirds at 1055-1057) but the held-out check did not
+follow them (``docs/puzzles.md``, *Ratings*), so no game uses them: pass them as
+``solvers`` to :func:`trials` or :func:`puzzle_trials` to repeat the experiment."""
+
+GAME_SOLVERS: dict[str, tuple[Solver, ...]] = {}
+"""Rungs a game adds to the common ladder (none at present: see :data:`SOFT_RUNGS`)."""
+
+GAME_TRIALS: dict[str, dict[str, int]] = {"lianxian": {"ismcts:iters=40": 8}}
+"""Trials a game asks of a rung instead of the common number. Lianxian: nearly every
+rung finds nearly every puzzle, so ``ismcts:iters=40``'s misses are what tells its
+puzzles apart, and two trials measure them too coarsely (``docs/puzzles.md``,
+*Ratings*)."""
+
+
+def solvers_for(game_id: str) -> tuple[Solver, ...]:
+    """The ladder for ``game_id``: :data:`SOLVERS` and the game's extra rungs
+    (:data:`GAME_SOLVERS`), with its own trials (:data:`GAME_TRIALS`), by rating."""
+    gid = games.get(game_id).id
+    more = GAME_TRIALS.get(gid, {})
+    ladder = [Solver(s.bot, s.rating, more.get(s.bot, s.trials))
+              for s in (*SOLVERS, *GAME_SOLVERS.get(gid, ()))]
+    return tuple(sorted(ladder, key=lambda s: s.rating))
+
+
+class SoftBot(Bot):
+    """``soft:t=T``: a softmax over the one-ply score gain, for any game with a search
+    profile (``kifu.bots.profiles``): each legal action is played on the position, the
+    mover's running score after it, less before, in units of the profile's ``scale``, is
+    its gain ``g``, and the action is drawn with probability proportional to
+    ``exp((g - best gain) / T)``. Small ``T`` plays like ``greedy``, large ``T`` like
+    ``random``. It sees only the position it is given and the seat's score (public);
+    seeded, so deterministic."""
+
+    name = "soft"
+
+    def __init__(self, game: Game, seat: int, rng: Rng, t: float):
+        super().__init__(seat, rng)
+        self.prof = profile(game.id)
+        self.t = t
+
+    def choose(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        before = self.prof.scores(state)[self.seat]
+        gains = []
+        for a in legal:
+            state.push(a)
+            gains.append((self.prof.scores(state)[self.seat] - before) / self.prof.scale)
+            state.pop()
+        top = max(gains)
+        weights = [math.exp((g - top) / self.t) for g in gains]
+        x = self.rng.next64() / 2.0 ** 64 * sum(weights)
+        for a, w in zip(legal, weights, strict=True):
+            x -= w
+            if x < 0:
+                return a
+        return legal[-1]
+
+
+def ladder_bot(game: Game, name: str, seat: int, rng: Rng) -> Bot:
+    """A bot of the ladder (or the held-out bot) by name: ``soft:t=T`` (:class:`SoftBot`)
+    or any name of the bots' registry."""
+    if name.startswith("soft:t="):
+        return SoftBot(game, seat, rng, float(name.removeprefix("soft:t=")))
+    return make_bot(game, name, seat, rng)
+
 
 HELD_OUT = "ismcts:iters=300"
 """The bot the check asks (not a solver of the ladder)."""
@@ -101,16 +181,19 @@ def bot_finds(game: Game, state: State, bot: str, seed: int | str,
     is ``answer``."""
     seat = state.to_move
     assert seat is not None and seat >= 0
-    b = make_bot(game, bot, seat, Rng(f"rating:{seed}"))
+    b = ladder_bot(game, bot, seat, Rng(f"rating:{seed}"))
     action = b.choose(state.copy())
     return values.get(game.format_action(state, action)) == answer
 
 
 def trials(game_id: str, position: str, values: Sequence[tuple[str, str]], answer: str, *,
-           solvers: Iterable[Solver] = SOLVERS, seed: int | str = 0) -> list[Trial]:
+           solvers: Iterable[Solver] | None = None, seed: int | str = 0) -> list[Trial]:
     """Every solver's trials at the puzzle ``position`` whose first actions have
-    ``values`` (``(action, value)``, actor included) and whose answer is ``answer``."""
+    ``values`` (``(action, value)``, actor included) and whose answer is ``answer``
+    (``solvers``: the game's ladder, :func:`solvers_for`, by default)."""
     game = games.get(game_id)
+    if solvers is None:
+        solvers = solvers_for(game_id)
     state = game.from_line(position)
     vals = first_action_values(values)
     out = []
@@ -129,7 +212,8 @@ def rate(results: Iterable[Trial], ratings: dict[str, float] | None = None
          ) -> tuple[float, float]:
     """(rating, RD) of a puzzle from its trials, each solver at its rating (default: the
     ladder's), with the prior of the module docstring."""
-    ratings = ratings or {s.bot: s.rating for s in SOLVERS}
+    ratings = ratings or {s.bot: s.rating for s in (*SOLVERS, *SOFT_RUNGS, *(
+        x for g in GAME_SOLVERS.values() for x in g))}
     obs = [(ratings[t.bot], t.found, t.tries) for t in results if t.tries > 0]
     r = PRIOR_MEAN
     for _ in range(50):
@@ -275,7 +359,7 @@ PUZZLES_PER_CHUNK = 8
 
 
 def puzzle_trials(p: Puzzle, *, budget_nodes: int = 2_000_000,
-                  solvers: Iterable[Solver] = SOLVERS) -> list[Trial] | None:
+                  solvers: Iterable[Solver] | None = None) -> list[Trial] | None:
     """The ladder's trials at puzzle ``p`` (solved again for its first actions' values;
     None when the search does not finish within ``budget_nodes``). Seeded by the puzzle's
     position, so the same puzzle gets the same trials anywhere."""
@@ -338,12 +422,16 @@ def rate_puzzles(puzzles: Sequence[Puzzle], *, budget_nodes: int = 2_000_000,
 
 
 __all__ = [
+    "GAME_SOLVERS",
+    "GAME_TRIALS",
     "HELD_OUT",
     "PRIOR_MEAN",
     "PRIOR_SD",
     "PUZZLES_PER_CHUNK",
+    "SOFT_RUNGS",
     "SOLVERS",
     "Band",
+    "SoftBot",
     "Solver",
     "Trial",
     "bands",
@@ -352,12 +440,14 @@ __all__ = [
     "check",
     "fit",
     "held_out_trials",
+    "ladder_bot",
     "puzzle_trials",
     "rate",
     "rate_puzzles",
     "rating_of",
     "rating_tags",
     "solved_share",
+    "solvers_for",
     "trials",
     "wilson",
     "with_rating",
