@@ -263,12 +263,18 @@ def test_the_tables_cap_follows_the_measured_memory(monkeypatch):
 
 
 def _child_resident(q) -> None:  # in a forked child: its own memory, after growing 64 MiB
+    import mmap
+
     from kifu.puzzles.base import resident_bytes
 
     before = resident_bytes()
-    block = bytearray(64 << 20)
-    block[::4096] = b"x" * len(block[::4096])  # touch every page
+    # fresh anonymous pages: a bytearray may reuse free heap pages the parent left resident
+    # (a full run of the suite grows the parent past 1 GB; the child then saw no growth)
+    block = mmap.mmap(-1, 64 << 20)
+    for i in range(0, 64 << 20, 4096):  # touch every page
+        block[i] = 120
     q.put((before, resident_bytes()))
+    block.close()
 
 
 def test_resident_bytes_reads_this_process_after_a_fork() -> None:
