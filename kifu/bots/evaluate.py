@@ -330,7 +330,12 @@ def _knows_all(state: State, seat: int) -> bool:
     return state.view(seat) == state.to_line()
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+def mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and its standard error (0 for a single value).
+
+    >>> mean_se([1.0, 0.0, 1.0, 0.0])
+    (0.5, 0.28867513459481287)
+    """
     k = len(xs)
     m = sum(xs) / k
     if k < 2:
@@ -428,9 +433,9 @@ def evaluate(game: Game, state: State, seat: int, *, level: str = "normal", seed
     rows, exact = sample_rows(game, state, seat, acts, lvl, Rng(seed), omniscient)
     k = len(rows)
     if not to_move:
-        m, se = _mean_se([r[0] for r in rows])
+        m, se = mean_se([r[0] for r in rows])
         return Evaluation(seat, m, se, (), k, exact, omniscient, lvl.name)
-    stats = [_mean_se([r[i] for r in rows]) for i in range(len(acts))]
+    stats = [mean_se([r[i] for r in rows]) for i in range(len(acts))]
     best = 0
     for i, (m, _) in enumerate(stats):
         if m > stats[best][0]:
@@ -439,12 +444,12 @@ def evaluate(game: Game, state: State, seat: int, *, level: str = "normal", seed
     order[1:] = sorted(order[1:], key=lambda i: -stats[i][0])  # stable: ties keep order
     out = []
     for i in order:
-        d = 0.0 if i == best else _mean_se([r[best] - r[i] for r in rows])[1]
+        d = 0.0 if i == best else mean_se([r[best] - r[i] for r in rows])[1]
         out.append(ActionValue(acts[i], stats[i][0], stats[i][1], d))
     return Evaluation(seat, out[0].value, out[0].stderr, tuple(out), k, exact, omniscient,
                       lvl.name)
 
 
 __all__ = ["LEVELS", "ActionValue", "Evaluation", "Level", "candidates", "default_action",
-           "evaluate", "leaf_share", "level_of", "sample_rows", "shares", "solve_position",
-           "solve_world"]
+           "evaluate", "leaf_share", "level_of", "mean_se", "sample_rows", "shares",
+           "solve_position", "solve_world"]

@@ -51,6 +51,7 @@ from kifu.bots.evaluate import (
     default_action,
     evaluate,
     level_of,
+    mean_se,
     sample_rows,
     shares,
 )
@@ -571,15 +572,6 @@ def accuracy(losses: Sequence[float]) -> float | None:
     return round((mean + harmonic) / 2, 1)
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    k = len(xs)
-    m = sum(xs) / k
-    if k < 2:
-        return m, 0.0
-    var = sum((x - m) ** 2 for x in xs) / (k - 1)
-    return m, math.sqrt(var / k)
-
-
 def ply_seed(seed: int, ply: int) -> int:
     """The evaluator's seed at ``ply`` of a record analysed with ``seed``."""
     return Rng((seed * 1_000_003 + ply) & MASK64).next64()
@@ -596,8 +588,8 @@ def _played_value(game: Game, state: State, seat: int, ev: Evaluation, action: A
     best = ev.actions[0]
     rows, _exact = sample_rows(game, state, seat, [best.action, action],
                                level_of(game, level), Rng(seed), ev.omniscient)
-    m, se = _mean_se([r[1] for r in rows])
-    d_se = _mean_se([r[0] - r[1] for r in rows])[1]
+    m, se = mean_se([r[1] for r in rows])
+    d_se = mean_se([r[0] - r[1] for r in rows])[1]
     return ActionValue(action, m, se, d_se)
 
 
