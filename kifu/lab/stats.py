@@ -514,6 +514,26 @@ class EloTable(msgspec.Struct, frozen=True):
         return self.differences[(a, b)]
 
 
+def _ratings_of(counts: np.ndarray, wins: np.ndarray, games: np.ndarray, prior: float,
+                others: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Ratings and their differences (``others``' pairs) for each row of ``counts`` (how
+    many times each cluster is drawn), from per-cluster ``wins`` and ``games`` (``d x k x
+    k``), with ``prior`` virtual ties per pair that met: the fit of :func:`elo` and
+    :func:`elo_counts`."""
+    import numpy as np
+
+    d, k = wins.shape[0], wins.shape[1]
+    if k == 0:
+        return np.zeros((len(counts), 0))
+    w = (counts @ wins.reshape(d, k * k)).reshape(-1, k, k)
+    g = (counts @ games.reshape(d, k * k)).reshape(-1, k, k)
+    met = g > 0
+    r = _fit_many(w + prior * 0.5 * met, g + prior * met)
+    diffs = np.stack([r[:, a] - r[:, b] for a, b in others], axis=1) if others \
+        else np.zeros((len(r), 0))
+    return np.concatenate([r, diffs], axis=1)
+
+
 def elo(clusters: Sequence[Sequence[Outcome]], players: Sequence[Hashable] | None = None, *,
         prior: float = 1.0, confidence: float = CONFIDENCE, resamples: int = 999,
         seed: int = 0) -> EloTable:
@@ -562,17 +582,7 @@ def elo(clusters: Sequence[Sequence[Outcome]], players: Sequence[Hashable] | Non
     others = [(a, b) for a in range(k) for b in range(k) if a != b]
 
     def ratings_of(counts: np.ndarray) -> np.ndarray:
-        """Ratings and differences of each row of ``counts`` (how many times each
-        cluster is drawn)."""
-        if k == 0:
-            return np.zeros((len(counts), 0))
-        w = (counts @ wins.reshape(d, k * k)).reshape(-1, k, k)
-        g = (counts @ games.reshape(d, k * k)).reshape(-1, k, k)
-        met = g > 0
-        r = _fit_many(w + prior * 0.5 * met, g + prior * met)
-        diffs = np.stack([r[:, a] - r[:, b] for a, b in others], axis=1) if others \
-            else np.zeros((len(r), 0))
-        return np.concatenate([r, diffs], axis=1)
+        return _ratings_of(counts, wins, games, prior, others)
 
     point = ratings_of(np.ones((1, d)))[0] if d else np.zeros(k + len(others))
     if d >= 2:
@@ -728,15 +738,7 @@ def elo_counts(wins: np.ndarray, games: np.ndarray, players: Sequence[Hashable],
     others = [(a, b) for a in range(k) for b in range(k) if a != b]
 
     def ratings_of(counts: np.ndarray) -> np.ndarray:
-        if k == 0:
-            return np.zeros((len(counts), 0))
-        w = (counts @ wins.reshape(d, k * k)).reshape(-1, k, k)
-        g = (counts @ games.reshape(d, k * k)).reshape(-1, k, k)
-        met = g > 0
-        r = _fit_many(w + prior * 0.5 * met, g + prior * met)
-        diffs = np.stack([r[:, a] - r[:, b] for a, b in others], axis=1) if others \
-            else np.zeros((len(r), 0))
-        return np.concatenate([r, diffs], axis=1)
+        return _ratings_of(counts, wins, games, prior, others)
 
     point = ratings_of(np.ones((1, d)))[0] if d else np.zeros(k + len(others))
     if d >= 2:
