@@ -13,7 +13,6 @@ and ``chromium-driver``.
 from __future__ import annotations
 
 import contextlib
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,15 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from kifu import games
+from kifu.html.screenshots import serve_archive
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (1280, 800)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def fixture_files(root: Path = ROOT) -> list[str]:
@@ -69,29 +63,8 @@ def served(db: str | None = None) -> Iterator[tuple[str, str]]:
         if db is None:
             db = str(Path(tmp) / "club.db")
             build_archive(db)
-        port = free_port()
-        log = open(Path(tmp) / "serve.log", "w+b")  # noqa: SIM115 - closed below
-        proc = subprocess.Popen([sys.executable, "-m", "kifu.cli.main", "archive", "serve",
-                                 "--db", db, "--port", str(port)], stdout=log, stderr=log,
-                                cwd=ROOT)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        raise RuntimeError("kifu archive serve did not start: "
-                                           + log.read().decode(errors="replace")[-2000:]
-                                           ) from None
-                    time.sleep(0.2)
+        with serve_archive(db, Path(tmp), cwd=ROOT) as port:
             yield f"http://127.0.0.1:{port}", Path(db).stem
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-            log.close()
 
 
 def analysed_id(base: str, name: str) -> int:

@@ -16,11 +16,13 @@ each page (the controls in view, the names shown). Needs ``chromium`` and
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,10 +148,39 @@ def shoot(out: Path, root: Path = ROOT) -> list[Path]:
     return shots
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve_archive(db: str, log_dir: Path, cwd: Path | None = None) -> Iterator[int]:
+    """``kifu archive serve --db DB`` in another process on a free port of 127.0.0.1, once
+    it answers (its output in ``LOG_DIR/serve.log``, shown if it does not start within a
+    minute): yields the port; the server is stopped on exit."""
+    port = free_port()
+    log = open(log_dir / "serve.log", "w+b")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "kifu.cli.main", "archive", "serve",
+                             "--db", db, "--port", str(port)], stdout=log, stderr=log,
+                            cwd=cwd)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    raise RuntimeError("kifu archive serve did not start: "
+                                       + log.read().decode(errors="replace")[-2000:]) from None
+                time.sleep(0.2)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        log.close()
 
 
 def shoot_datasette(driver: Any, out: Path, root: Path = ROOT) -> Path | None:
@@ -168,22 +199,7 @@ def shoot_datasette(driver: Any, out: Path, root: Path = ROOT) -> Path | None:
         subprocess.run([*kifu, "archive", "import", "--db", db, "-q", *files,
                         str(root / "fixtures" / "puzzles")], check=True,
                        stdout=subprocess.DEVNULL)
-        port = _free_port()
-        log = open(Path(tmp) / "serve.log", "w+b")  # noqa: SIM115 - closed below
-        proc = subprocess.Popen([*kifu, "archive", "serve", "--db", db, "--port", str(port)],
-                                stdout=log, stderr=log)
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        raise RuntimeError("kifu archive serve did not start: "
-                                           + log.read().decode(errors="replace")[-2000:]) from None
-                    time.sleep(0.2)
+        with serve_archive(db, Path(tmp)) as port:
             driver.get(f"http://127.0.0.1:{port}/club/records")
             table = driver.find_element("css selector", "table.rows-and-columns")
             # the page opens with the descriptions and the facets; the picture is of the
@@ -194,10 +210,6 @@ def shoot_datasette(driver: Any, out: Path, root: Path = ROOT) -> Path | None:
             driver.save_screenshot(str(png))
             write_output(str(out / "datasette-records.html"), driver.page_source)
             return png
-        finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-            log.close()
 
 
 def shoot_analysis(driver: Any, out: Path, root: Path = ROOT) -> list[Path]:
