@@ -58,7 +58,6 @@ class Codec:
     game_id: str
     num_actions: int
     max_chance: int
-
     def fixed(self, action: Action) -> int | None:
         """The position-independent id of ``action``, or ``None`` for a ranked kind."""
         raise NotImplementedError
@@ -105,8 +104,33 @@ def chance_id(action: Action) -> int:
     """The chance id of an enumerable dealer action: its one number field (0 without)."""
     fields = action.__struct_fields__
     if not fields:
+        _ID_FIELD[type(action)] = _zero
         return 0
+    if type(getattr(action, fields[0])) is int:
+        _ID_FIELD[type(action)] = attrgetter(fields[0])
     return int(getattr(action, fields[0]))
+
+
+def _zero(_action: Action) -> int:
+    return 0
+
+
+_ID_FIELD: dict[type, Callable[[Action], int]] = {}
+""":func:`chance_id` per action type, filled in as types are met (an int field read
+directly)."""
+
+
+def _float(p: Any) -> float:
+    """A probability as a float: a ``Fraction``'s numerator / denominator (the correctly
+    rounded quotient, what ``float(fraction)`` gives, without its generic path)."""
+    try:
+        return p.numerator / p.denominator
+    except AttributeError:
+        return float(p)
+
+
+_TILES = attrgetter("tiles")
+_TAKEN = attrgetter("taken")
 
 
 # --- the games ---------------------------------------------------------------------------
@@ -124,6 +148,10 @@ class TweakCodec(Codec):
         from kifu.games.tweak import actions as a
 
         self._a = a
+        self._of: dict[type, Callable[[Any], int]] = {
+            a.Place: lambda x: x.card, a.Pass: lambda x: 40,
+            a.UseJoker: lambda x: 41 if x.delta < 0 else 42, a.UseShifter: lambda x: 43,
+            a.UseBomb: lambda x: 44, a.UseThief: lambda x: 45 + x.victim}
 
     def fixed(self, action: Action) -> int | None:
         a = self._a
@@ -146,6 +174,33 @@ class TweakCodec(Codec):
 
     def group(self, action: Action) -> tuple[int, int, Any]:
         return 64 + 512 * action.card, 512, action.taken  # type: ignore[attr-defined]
+
+    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
+        # Codec.index written out for TWEAK: fixed ids by a table of types, the captures
+        # grouped by card and ranked by ``taken`` (the same ids, tests/test_openspiel.py)
+        of = self._of
+        capture = self._a.Capture
+        ids: dict[int, Action] = {}
+        caps: dict[int, list[Action]] = {}
+        for a in actions:
+            t = type(a)
+            if t is capture:
+                m = caps.get(a.card)  # type: ignore[attr-defined]
+                if m is None:
+                    caps[a.card] = [a]  # type: ignore[attr-defined]
+                else:
+                    m.append(a)
+            else:
+                f = of.get(t)
+                if f is None:
+                    raise KifuError(f"tweak: no id for {a!r}")
+                ids[f(a)] = a
+        for card, members in caps.items():
+            _check_width("tweak", len(members), 512)
+            members.sort(key=_TAKEN)
+            base = 64 + 512 * card
+            ids.update(zip(range(base, base + len(members)), members, strict=True))
+        return sorted(ids), ids
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.tweak.state import DEAL
@@ -264,7 +319,6 @@ class TowaiCodec(Codec):
         return Plan((cards,), (len(cards),), build, unbuild)
 
 
-_TILES = attrgetter("tiles")
 _CELLS = attrgetter("cells")
 
 
@@ -452,8 +506,8 @@ class Position:
     """A kifu state with the picks of a shuffle being dealt: the state behind one OpenSpiel
     state or one PettingZoo environment. ``actions`` are the kifu actions played so far."""
 
-    __slots__ = ("_chance", "_legal", "_pile", "_plan", "_seg_end", "_views", "actions", "picks",
-                 "seat", "setup", "state")
+    __slots__ = ("_chance", "_left_n", "_legal", "_pile", "_plan", "_seg_end", "_views",
+                 "actions", "picks", "seat", "setup", "state")
 
     def __init__(self, setup: Setup, state: State, actions: list[Action] | None = None,
                  picks: list[int] | None = None):
@@ -466,8 +520,9 @@ class Position:
         self._chance: list[tuple[int, float]] | dict[int, Action] | None = None
         self._pile: dict[int, int] | None = None  # what is left of the pile being dealt
         self._seg_end = 0  # the number of picks at which that pile is dealt out
+        self._left_n = 0  # the items left in that pile (the sum of its counts)
         self.seat: int | None = state.to_move
-        self._views: dict[int, str] = {}  # view(seat) of this kifu state, asked once
+        self._views: dict[int, str] | None = None  # view(seat) of this kifu state, asked once
 
     # --- whose turn -------------------------------------------------------------------
     @property
@@ -509,10 +564,12 @@ class Position:
         plan = self.plan()
         if plan is not None:
             left = self._left(plan)  # ascending: built from a sorted pool
-            total = sum(left.values())
+            total = self._left_n
             return [(c, k / total) for c, k in left.items()]
         by_id = self._chance_actions()
-        return [(i, float(p)) for i, (_a, p) in sorted(by_id.items())]
+        out = [(i, p) for i, (_a, p) in by_id.items()]
+        out.sort()  # ids ascending (kifu lists most outcomes in that order already)
+        return out
 
     def chance_pick(self, x: float) -> int:
         """The outcome of this chance node that a uniform draw ``x`` in [0, 1) picks: the
@@ -523,7 +580,7 @@ class Position:
             outcomes = self.chance_outcomes()
         else:
             left = self._left(plan)
-            total = sum(left.values())
+            total = self._left_n
             acc = 0.0
             c = -1
             for c, k in left.items():
@@ -543,6 +600,7 @@ class Position:
         pick to pick, worked out afresh at the start of each pool)."""
         if self._pile is None:
             self._pile, self._seg_end = self._fresh_pile(plan)
+            self._left_n = sum(self._pile.values())
         return self._pile
 
     def _fresh_pile(self, plan: Plan) -> tuple[dict[int, int], int]:
@@ -565,12 +623,17 @@ class Position:
             if outcomes is None:
                 raise KifuError(f"{self.setup.game.id}: a dealer action with no outcomes "
                                 "and no plan here")
-            by_id: dict[int, tuple[Action, Any]] = {}
+            by_id: dict[int, tuple[Action, float]] = {}
+            last_p: Any = None
+            f = 0.0
             for a, p in outcomes:
-                i = chance_id(a)
+                g = _ID_FIELD.get(type(a))
+                i = g(a) if g is not None else chance_id(a)
                 if i in by_id:
                     raise KifuError(f"two dealer actions share chance id {i}")
-                by_id[i] = (a, p)
+                if p is not last_p:  # a uniform draw shares one probability object
+                    last_p, f = p, _float(p)
+                by_id[i] = (a, f)
             self._chance = by_id  # type: ignore[assignment]
         return self._chance  # type: ignore[return-value]
 
@@ -579,39 +642,57 @@ class Position:
         """Play the id for whoever is to move; returns the kifu action played (``None`` for
         a pick that does not yet complete its shuffle)."""
         seat = self.seat
+        if seat is not None and seat >= 0:
+            # a player's id (the common case, written out: one call a step, no helpers)
+            legal = self._legal
+            if legal is None:
+                legal = self.legal()
+            action = legal[1].get(action_id)
+            if action is None:
+                raise KifuError(f"action {action_id} is not legal here")
+            state = self.state
+            state.push(action)  # from the legal list: known legal
+            self.seat = state.to_move
+            self.actions.append(action)
+            self._views = None
+            self._plan = False
+            self._legal = None
+            self._chance = None
+            return action
         if seat is None:
             raise KifuError("the game is over")
-        if seat == DEALER:
-            plan = self.plan()
-            if plan is not None:
+        plan = self.plan()
+        if plan is not None:
+            pile = self._pile
+            if pile is None:
                 pile = self._left(plan)
-                k = pile.get(action_id, 0)
-                if k <= 0:
-                    raise KifuError(f"chance outcome {action_id} is not left in the pile")
-                if k == 1:
-                    del pile[action_id]
-                else:
-                    pile[action_id] = k - 1
-                self.picks.append(action_id)
-                if len(self.picks) == self._seg_end:
-                    self._pile = None
-                if len(self.picks) < plan.total:
-                    return None
-                parts, at = [], 0
-                for count in plan.counts:
-                    parts.append(self.picks[at:at + count])
-                    at += count
-                action = plan.build(parts)
+            k = pile.get(action_id, 0)
+            if k <= 0:
+                raise KifuError(f"chance outcome {action_id} is not left in the pile")
+            if k == 1:
+                del pile[action_id]
             else:
-                try:
-                    action = self._chance_actions()[action_id][0]
-                except KeyError:
-                    raise KifuError(f"chance outcome {action_id} is not possible here") from None
-            # a shuffle's build is checked by the engine; kifu's own outcomes are legal
-            self.play(action, checked=plan is not None)
-            return action
-        action = self.action_of(action_id)
-        self.play(action, checked=False)  # from the legal list: known legal
+                pile[action_id] = k - 1
+            self._left_n -= 1
+            picks = self.picks
+            picks.append(action_id)
+            done = len(picks)
+            if done == self._seg_end:
+                self._pile = None
+            if done < plan.total:
+                return None
+            parts, at = [], 0
+            for count in plan.counts:
+                parts.append(picks[at:at + count])
+                at += count
+            action = plan.build(parts)
+        else:
+            try:
+                action = self._chance_actions()[action_id][0]
+            except KeyError:
+                raise KifuError(f"chance outcome {action_id} is not possible here") from None
+        # a shuffle's build is checked by the engine; kifu's own outcomes are legal
+        self.play(action, checked=plan is not None)
         return action
 
     def play(self, action: Action, *, checked: bool = True) -> None:
@@ -625,7 +706,7 @@ class Position:
         self.actions.append(action)
         self.picks = []
         self._pile = None
-        self._views = {}
+        self._views = None
         self._plan = False
         self._legal = None
         self._chance = None
@@ -659,10 +740,11 @@ class Position:
         p._plan = self._plan
         p._legal = self._legal
         p._chance = self._chance
-        p._views = dict(self._views)
+        p._views = dict(self._views) if self._views is not None else None
         if self._pile is not None:
             p._pile = dict(self._pile)
             p._seg_end = self._seg_end
+            p._left_n = self._left_n
         return p
 
     def world(self, seat: int, rng: Rng) -> Position:
@@ -677,14 +759,17 @@ class Position:
     def view(self, seat: int) -> str:
         """The position line as ``seat`` sees it (kifu's ``view``, kept until the next
         kifu action: observers ask for it several times a state)."""
-        v = self._views.get(seat)
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        v = views.get(seat)
         if v is None:
-            v = self._views[seat] = self.state.view(seat)
+            v = views[seat] = self.state.view(seat)
         return v
 
     def cached_view(self, seat: int) -> str | None:
         """:meth:`view` if it was already asked at this kifu state, else ``None``."""
-        return self._views.get(seat)
+        return self._views.get(seat) if self._views is not None else None
 
     def action_text(self, seat: int, action_id: int) -> str:
         """kifu's text of a player's id, or ``deal:CODE`` / kifu's text for chance ids."""

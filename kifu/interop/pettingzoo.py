@@ -135,6 +135,8 @@ class KifuEnv(AECEnv):
         self._act_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self.pos: Position = self.setup.start()
         self._rng = Rng(0)
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self._n_actions = n_actions
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_spaces[agent]
@@ -157,14 +159,17 @@ class KifuEnv(AECEnv):
         self.agent_selection = self._selected()
 
     def _deal(self) -> None:
-        """Play the dealer's actions (from the environment's RNG) until a seat or the end."""
-        pos, rng = self.pos, self._rng
-        while pos.seat == DEALER:
-            # exact: a uniform 53-bit draw against the cumulative probabilities
-            pos.apply_id(pos.chance_pick(rng.next64() / 18446744073709551616.0))
+        """Play the dealer's actions until a seat or the end: kifu's own dealer
+        (``game.chance_action``, a whole shuffle at once) drawing from the environment's
+        RNG, so ``reset(seed=s)`` deals what kifu's seeded dealer deals from ``Rng(s)``."""
+        pos = self.pos
+        if pos.seat == DEALER:
+            deal, state, rng = self.setup.game.chance_action, pos.state, self._rng
+            while pos.seat == DEALER:
+                pos.play(deal(state, rng), checked=False)  # kifu's dealer: legal
 
     def _selected(self) -> str:
-        seat = self.pos.to_move
+        seat = self.pos.seat
         return self.possible_agents[seat] if seat is not None and seat >= 0 else self.agents[0]
 
     def step(self, action: Any) -> None:
@@ -172,32 +177,56 @@ class KifuEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        self.pos.apply_id(int(action))
+        pos = self.pos
+        pos.apply_id(int(action))
         self._deal()
-        self._clear_rewards()
-        if self.pos.to_move is None:
-            for a, r in zip(self.agents, self.pos.returns(), strict=True):
+        # rewards are zero before the end and the cumulative ones are only set there, so
+        # PettingZoo's clearing of both (every agent, every step) has nothing to do here
+        if pos.seat is None:
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+            for a, r in zip(self.agents, pos.returns(), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self._selected()
+            self.agent_selection = self.possible_agents[pos.seat]
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> Observation:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.setup.codec.num_actions, np.int8)
+        seat = self._seat_of[agent]
         pos = self.pos
-        if pos.seat == seat:
-            mask[pos.legal()[0]] = 1
-        view = pos.cached_view(seat)
-        if view is None:
-            state = pos.state.copy()
-            return Observation(lambda: self._tensor(state.view(seat), seat), mask)
-        return Observation(lambda: self._tensor(view, seat), mask)
+        ply = len(pos.actions)
+        return Observation(lambda: self._vector(pos, ply, seat),
+                           self._mask(pos) if pos.seat == seat
+                           else np.zeros(self._n_actions, np.int8))
+
+    def _mask(self, pos: Position) -> np.ndarray:
+        """The int8 mask of the legal ids of the seat to move (a fresh array each call)."""
+        ids = pos.legal()[0]
+        if len(ids) > 64:
+            mask = np.zeros(self._n_actions, np.int8)
+            mask.put(ids, 1)
+            return mask
+        # a few ids: set in a bytearray, viewed as an array (about 2x faster than
+        # NumPy's fancy indexing with a short list)
+        b = bytearray(self._n_actions)
+        for i in ids:
+            b[i] = 1
+        return np.frombuffer(b, np.int8)
+
+    def _vector(self, pos: Position, ply: int, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` after the first ``ply`` kifu actions of
+        ``pos``: from ``pos`` itself if it has not moved on since, else from those actions
+        replayed (an observation read after later steps, or after a reset)."""
+        if len(pos.actions) == ply:
+            return self._tensor(pos.view(seat), seat)
+        state = self.setup.game.new_state(self.setup.players, self.setup.variant)
+        for a in pos.actions[:ply]:
+            state.push(a)
+        return self._tensor(state.view(seat), seat)
 
     def _tensor(self, line: str, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` at ``pos``: the seat one-hot, then the seat's
