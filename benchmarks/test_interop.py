@@ -96,8 +96,9 @@ def through_pettingzoo(gid: str, seeds: range, read: bool = False) -> int:
                 continue
             if read:
                 obs["observation"]
-            # the int8 mask read as bool: np.flatnonzero is ~12x faster on bools
-            env.step(r.choice(np.flatnonzero(obs["action_mask"].view(np.bool_)).tolist()))
+            # the int8 mask read as bool (NumPy's nonzero is ~12x faster on bools), by the
+            # array's own nonzero (np.flatnonzero adds ~0.7 us of Python wrapping a call)
+            env.step(r.choice(obs["action_mask"].view(np.bool_).nonzero()[0].tolist()))
         plies += len(env.pos.actions)
     return plies
 

@@ -1,7 +1,7 @@
 """The bridge's codecs (kifu/interop/bridge.py, framework-free: no OpenSpiel or PettingZoo
-needed): each game's written-out ``index`` gives the ids the generic definition gives
-(fixed ids from ``fixed``, ranked kinds from ``group``), at every player node of random
-games."""
+needed): each game's written-out ``index`` and ``pairs`` give the ids the generic
+definition gives (fixed ids from ``fixed``, ranked kinds from ``group``), at every player
+node of random games."""
 
 from __future__ import annotations
 
@@ -41,5 +41,7 @@ def test_index_agrees_with_the_generic_definition(gid: str) -> None:
     for legal in _nodes(gid, range(3 if gid == "lianxian" else 6)):
         want = Codec.index(codec, legal)  # fixed ids, then each ranked kind sorted
         assert codec.index(legal) == want
+        ids, acts = codec.pairs(legal)
+        assert ids == want[0] and acts == [want[1][i] for i in ids]
         seen += 1
     assert seen > 20

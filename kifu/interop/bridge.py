@@ -19,8 +19,10 @@ a draw) is one chance node whose id is the action's number field.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
@@ -71,6 +73,12 @@ class Codec:
         ``chance_outcomes`` enumerate it."""
         return None
 
+    def pairs(self, actions: Sequence[Action]) -> tuple[list[int], list[Action]]:
+        """:meth:`index` as two parallel lists: the ids ascending and the action of each
+        (what :class:`Position` keeps: a lookup by bisection needs no dict a step)."""
+        ids, by_id = self.index(actions)
+        return ids, [by_id[i] for i in ids]
+
     def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
         """The ids of a seat's legal ``actions`` (ascending) and the action of each: fixed
         ids from :meth:`fixed`, ranked kinds numbered from their base in key order.
@@ -92,6 +100,32 @@ class Codec:
             for r, (_k, a) in enumerate(members):
                 ids[base + r] = a
         return sorted(ids), ids
+
+
+def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action],
+                 actions: Sequence[Action]) -> tuple[list[int], list[Action]]:
+    """:meth:`Codec.pairs` for a codec whose every action has a fixed id and whose engine
+    lists legal actions in id order (GRAPH-T, TOWAI: ``tests/test_interop_codec.py`` checks
+    both against the generic definition). These engines hand out shared action objects, so
+    the ids are read from ``table``, keyed by object identity (no hashing of the action's
+    fields); an object met for the first time is added, and kept alive in ``keep`` so that
+    its identity cannot pass to another object. A fresh object past the table's bound,
+    or an id out of order, goes the generic way."""
+    ids = list(map(table.get, map(id, actions)))
+    if None in ids:
+        if len(keep) > 4096:
+            return Codec.pairs(codec, actions)
+        for a in actions:
+            if id(a) not in table:
+                i = codec.fixed(a)
+                if i is None:
+                    return Codec.pairs(codec, actions)
+                keep.append(a)
+                table[id(a)] = i
+        ids = list(map(table.get, map(id, actions)))
+        if ids != sorted(ids):  # type: ignore[type-var]
+            return Codec.pairs(codec, actions)
+    return ids, actions  # type: ignore[return-value]
 
 
 def _check_width(game_id: str, count: int, width: int) -> None:
@@ -226,6 +260,12 @@ class GraphTCodec(Codec):
     def fixed(self, action: Action) -> int | None:
         return 2 * action.card + int(action.grey_side)  # type: ignore[attr-defined]
 
+    def __init__(self) -> None:
+        self._table: dict[int, int] = {}
+        self._keep: list[Action] = []
+        # pairs: _table_pairs bound once (a C-level partial, not a method a step)
+        self.pairs = partial(_table_pairs, self, self._table, self._keep)  # type: ignore[method-assign]
+
     def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
         ids = {2 * a.card + int(a.grey_side): a for a in actions}  # type: ignore[attr-defined]
         return sorted(ids), ids
@@ -265,6 +305,10 @@ class TowaiCodec(Codec):
         self._of: dict[type, Callable[[Any], int]] = {
             a.Lead: lambda x: 17 * x.side + x.card, a.Play: lambda x: 34 + x.card,
             a.Give: lambda x: 51 + x.card, a.Stop: lambda x: 68, a.Pass: lambda x: 69}
+        self._table: dict[int, int] = {}
+        self._keep: list[Action] = []
+        # pairs: _table_pairs bound once (a C-level partial, not a method a step)
+        self.pairs = partial(_table_pairs, self, self._table, self._keep)  # type: ignore[method-assign]
 
     def fixed(self, action: Action) -> int | None:
         a = self._a
@@ -358,6 +402,10 @@ class LianxianCodec(Codec):
         ids.update(zip(range(1, 1 + len(swaps)), swaps, strict=True))
         ids.update(zip(range(64, 64 + len(places)), places, strict=True))
         return list(ids), ids  # built in ascending order
+
+    def pairs(self, actions: Sequence[Action]) -> tuple[list[int], list[Action]]:
+        ids, by_id = self.index(actions)
+        return ids, list(by_id.values())  # the dict was built in ascending id order
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.lianxian.layout import HAND
@@ -481,7 +529,7 @@ class Setup:
     """A game, its seat count, rules and returns, and the codec: what every position of one
     framework game shares."""
 
-    __slots__ = ("codec", "game", "players", "returns", "variant")
+    __slots__ = ("_kmax", "_rows", "codec", "game", "players", "returns", "variant")
 
     def __init__(self, game_id: str, players: int, rules: str = "", returns: str = "shares"):
         self.game = games.get(game_id)
@@ -493,6 +541,24 @@ class Setup:
         self.players = players
         self.returns = returns
         self.codec = codec_for(self.game)
+        self._rows: dict[int, list[tuple[tuple[int, float], ...]]] = {}
+        self._kmax = 1
+
+    def outcome_row(self, total: int) -> list[tuple[tuple[int, float], ...]]:
+        """``row[c][k]`` is the chance outcome ``(c, k / total)``: a pick's outcome list is
+        read from here instead of built (the same tuples every game)."""
+        row = self._rows.get(total)
+        if row is None:
+            ks = range(self._kmax + 1)
+            row = self._rows[total] = [tuple((c, k / total) for k in ks)
+                                       for c in range(self.codec.max_chance)]
+        return row
+
+    def fit_copies(self, k: int) -> None:
+        """Make :meth:`outcome_row` cover piles holding ``k`` copies of an item."""
+        if k > self._kmax:
+            self._kmax = k
+            self._rows.clear()
 
     def start(self) -> Position:
         return Position(self, self.game.new_state(self.players, self.variant))
@@ -516,7 +582,7 @@ class Position:
         self.actions: list[Action] = actions if actions is not None else []
         self.picks: list[int] = picks if picks is not None else []
         self._plan: Plan | bool | None = False  # False: not worked out yet
-        self._legal: tuple[list[int], dict[int, Action]] | None = None
+        self._legal: tuple[list[int], list[Action]] | None = None
         self._chance: list[tuple[int, float]] | dict[int, Action] | None = None
         self._pile: dict[int, int] | None = None  # what is left of the pile being dealt
         self._seg_end = 0  # the number of picks at which that pile is dealt out
@@ -538,22 +604,37 @@ class Position:
     # --- players' actions ---------------------------------------------------------------
     def legal(self) -> tuple[list[int], dict[int, Action]]:
         """The legal ids (ascending) and the action of each, for the seat to move."""
-        if self._legal is None:
-            self._legal = self.setup.codec.index(self.state.legal_actions())
-        return self._legal
+        ids, acts = self.legal_pairs()
+        return ids, dict(zip(ids, acts, strict=True))
+
+    def legal_pairs(self) -> tuple[list[int], list[Action]]:
+        """The legal ids (ascending) of the seat to move and, in the same order, their
+        actions (shared: callers must not change them)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.setup.codec.pairs(self.state.legal_actions())
+        return legal
+
+    def legal_ids(self) -> list[int]:
+        """The legal ids of the seat to move, ascending (shared: do not change it)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self.setup.codec.pairs(self.state.legal_actions())
+        return legal[0]
 
     def action_of(self, action_id: int) -> Action:
         """The kifu action of a player's id here (raises :class:`KifuError` if not legal)."""
-        try:
-            return self.legal()[1][action_id]
-        except KeyError:
-            raise KifuError(f"action {action_id} is not legal here") from None
+        ids, acts = self.legal_pairs()
+        i = bisect_left(ids, action_id)
+        if i == len(ids) or ids[i] != action_id:
+            raise KifuError(f"action {action_id} is not legal here")
+        return acts[i]
 
     def id_of(self, action: Action) -> int:
         """The id of a kifu action (a player's, or an enumerable dealer action)."""
         if self.seat == DEALER:
             return chance_id(action)
-        for i, a in self.legal()[1].items():
+        for i, a in zip(*self.legal_pairs(), strict=True):
             if a == action:
                 return i
         raise KifuError(f"{action!r} is not legal here")
@@ -561,11 +642,16 @@ class Position:
     # --- chance -----------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """(id, probability) of every outcome of this chance node, ids ascending."""
-        plan = self.plan()
+        plan = self._plan
+        if plan is False:
+            plan = self.plan()
         if plan is not None:
-            left = self._left(plan)  # ascending: built from a sorted pool
-            total = self._left_n
-            return [(c, k / total) for c, k in left.items()]
+            left = self._pile
+            if left is None:
+                left = self._left(plan)  # type: ignore[arg-type]
+            # ascending (built from a sorted pool); (c, k / items left) from the table
+            row = self.setup._rows.get(self._left_n) or self.setup.outcome_row(self._left_n)
+            return [row[c][k] for c, k in left.items()]
         by_id = self._chance_actions()
         out = [(i, p) for i, (_a, p) in by_id.items()]
         out.sort()  # ids ascending (kifu lists most outcomes in that order already)
@@ -613,7 +699,9 @@ class Position:
                     left[c] = left.get(c, 0) + 1
                 for c in self.picks[start:]:
                     left[c] -= 1
-                return {c: k for c, k in left.items() if k}, start + count
+                left = {c: k for c, k in left.items() if k}
+                self.setup.fit_copies(max(left.values(), default=1))
+                return left, start + count
             start += count
         raise KifuError("the shuffle is already dealt")
 
@@ -646,10 +734,12 @@ class Position:
             # a player's id (the common case, written out: one call a step, no helpers)
             legal = self._legal
             if legal is None:
-                legal = self.legal()
-            action = legal[1].get(action_id)
-            if action is None:
+                legal = self.legal_pairs()
+            ids = legal[0]
+            i = bisect_left(ids, action_id)
+            if i == len(ids) or ids[i] != action_id:
                 raise KifuError(f"action {action_id} is not legal here")
+            action = legal[1][i]
             state = self.state
             state.push(action)  # from the legal list: known legal
             self.seat = state.to_move
@@ -661,11 +751,13 @@ class Position:
             return action
         if seat is None:
             raise KifuError("the game is over")
-        plan = self.plan()
+        plan = self._plan
+        if plan is False:
+            plan = self.plan()
         if plan is not None:
             pile = self._pile
             if pile is None:
-                pile = self._left(plan)
+                pile = self._left(plan)  # type: ignore[arg-type]
             k = pile.get(action_id, 0)
             if k <= 0:
                 raise KifuError(f"chance outcome {action_id} is not left in the pile")

@@ -32,6 +32,10 @@ from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.interop.bridge import GAME_IDS, Position, setup_for
 
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+if int(pyspiel.PlayerId.CHANCE) != DEALER:  # pragma: no cover - a guard on both constants
+    raise ImportError("OpenSpiel's chance player id is not kifu's DEALER")
+
 VIEW_CHARS = {"tweak": 512, "graph-t": 256, "towai": 512, "lianxian": 512, "alice": 1024}
 """The length of the ``view`` tensor: one float per character of the seat's view line
 (its byte value / 127), zeros after it. A longer view raises (the tests play every game to
@@ -126,12 +130,9 @@ class KifuState(pyspiel.State):
         self.pos = position if position is not None else game.setup.start()
 
     def current_player(self) -> int:
+        # kifu's DEALER is OpenSpiel's CHANCE (-1); C++ asks this at every apply_action
         seat = self.pos.seat
-        if seat is None:
-            return pyspiel.PlayerId.TERMINAL
-        if seat == DEALER:
-            return pyspiel.PlayerId.CHANCE
-        return seat
+        return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
         # pyspiel asks this for any player: a seat not to move has none (OpenSpiel's rule)
@@ -140,20 +141,22 @@ class KifuState(pyspiel.State):
             return []
         if seat == DEALER:
             return [c for c, _p in self.pos.chance_outcomes()]
-        return self.pos.legal()[0] if player == seat else []
+        return self.pos.legal_ids() if player == seat else []
 
     # The next two answer from Python what pyspiel's C++ would answer by calling back into
     # Python (current_player, _legal_actions) and converting the list both ways: the same
     # values, a crossing less per call from Python (C++ callers still take the C++ path).
     def legal_actions(self, player: int | None = None) -> list[int]:
-        seat = self.pos.seat
+        pos = self.pos
+        seat = pos.seat
         if player is not None and player != seat:  # rare: pyspiel's own answer
             return pyspiel.State.legal_actions(self, player)
         if seat is None:
             return []
         if seat == DEALER:
-            return [c for c, _p in self.pos.chance_outcomes()]
-        return list(self.pos.legal()[0])
+            return [c for c, _p in pos.chance_outcomes()]
+        legal = pos._legal
+        return list(legal[0] if legal is not None else pos.legal_ids())
 
     def is_chance_node(self) -> bool:
         return self.pos.seat == DEALER

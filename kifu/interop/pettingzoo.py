@@ -44,15 +44,19 @@ class Observation(dict):
     the dearest part of a step, and an agent that reads only the mask, or an environment
     stepped past, never pays it). It behaves as a plain dict of the two arrays: indexing,
     ``keys``, ``items``, ``values``, iteration, ``==``, copying and pickling all see the
-    built vector, the same as an eager build at the step would give: it is read from a copy
-    of kifu's state taken at the step (a few hundred nanoseconds; the view line costs
-    12-19 µs), so later steps do not change it."""
+    built vector, the same as an eager build at the step would give: it is the view of the
+    environment's position if that has not moved on, else of the position replayed from
+    the record to the step, so later steps do not change it. Reading ``action_mask`` is a
+    plain dict lookup (the vector is built in ``__missing__``)."""
 
     __slots__ = ("_build",)
 
-    def __init__(self, build: Callable[[], np.ndarray], mask: np.ndarray) -> None:
-        super().__init__(action_mask=mask)
-        self._build: Callable[[], np.ndarray] | None = build
+    @classmethod
+    def lazy(cls, build: Callable[[], np.ndarray], mask: np.ndarray) -> Observation:
+        """The observation holding ``mask`` whose vector ``build()`` makes when read."""
+        obs = cls(action_mask=mask)  # dict's own __init__
+        obs._build = build
+        return obs
 
     def _fill(self) -> None:
         build = self._build
@@ -61,10 +65,11 @@ class Observation(dict):
             dict.__setitem__(self, "observation", build())
             dict.__setitem__(self, "action_mask", dict.pop(self, "action_mask"))
 
-    def __getitem__(self, key: str) -> np.ndarray:
-        if key == "observation":
+    def __missing__(self, key: str) -> np.ndarray:
+        if key == "observation" and self._build is not None:
             self._fill()
-        return dict.__getitem__(self, key)
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:
         self._fill()
@@ -137,6 +142,7 @@ class KifuEnv(AECEnv):
         self._rng = Rng(0)
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._n_actions = n_actions
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_spaces[agent]
@@ -179,7 +185,8 @@ class KifuEnv(AECEnv):
             return
         pos = self.pos
         pos.apply_id(int(action))
-        self._deal()
+        if pos.seat == DEALER:
+            self._deal()
         # rewards are zero before the end and the cumulative ones are only set there, so
         # PettingZoo's clearing of both (every agent, every step) has nothing to do here
         if pos.seat is None:
@@ -199,23 +206,33 @@ class KifuEnv(AECEnv):
         seat = self._seat_of[agent]
         pos = self.pos
         ply = len(pos.actions)
-        return Observation(lambda: self._vector(pos, ply, seat),
-                           self._mask(pos) if pos.seat == seat
-                           else np.zeros(self._n_actions, np.int8))
+        return Observation.lazy(lambda: self._vector(pos, ply, seat),
+                                self._mask(pos) if pos.seat == seat
+                                else np.zeros(self._n_actions, np.int8))
 
     def _mask(self, pos: Position) -> np.ndarray:
         """The int8 mask of the legal ids of the seat to move (a fresh array each call)."""
-        ids = pos.legal()[0]
+        ids = pos.legal_ids()
         if len(ids) > 64:
             mask = np.zeros(self._n_actions, np.int8)
             mask.put(ids, 1)
             return mask
-        # a few ids: set in a bytearray, viewed as an array (about 2x faster than
-        # NumPy's fancy indexing with a short list)
-        b = bytearray(self._n_actions)
-        for i in ids:
-            b[i] = 1
-        return np.frombuffer(b, np.int8)
+        if self._n_actions > 2048:  # TWEAK, Lianxian: too big to keep; set a fresh one
+            b = bytearray(self._n_actions)
+            for i in ids:
+                b[i] = 1
+            return np.frombuffer(b, np.int8)
+        # a few ids of a small space: the mask of the same ids made before, copied (0.15
+        # us against 0.35 to set one; at most 20,000 of them, 23 MB for Alice's 1,168
+        # ids); keyed by the ids themselves, so no entry can answer another list
+        key = tuple(ids)
+        made = self._masks.get(key)
+        if made is None:
+            if len(self._masks) >= 20_000:
+                self._masks.clear()
+            made = self._masks[key] = np.zeros(self._n_actions, np.int8)
+            made.put(ids, 1)
+        return made.copy()
 
     def _vector(self, pos: Position, ply: int, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` after the first ``ply`` kifu actions of
