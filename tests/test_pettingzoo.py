@@ -90,3 +90,54 @@ def test_rewards_come_at_the_end() -> None:
         e.step(r.choice([i for i, m in enumerate(obs["action_mask"]) if m]))
     assert set(seen[:-2]) == {0.0}
     assert sorted(seen[-2:]) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_the_dealer_is_kifus_own() -> None:
+    """reset(seed=s) deals what kifu's seeded dealer deals from Rng(s), a whole shuffle in
+    one action (the environment's dealer is not an agent and deals no picks)."""
+    from kifu.core.rng import Rng
+
+    for gid in ("graph-t", "towai", "alice"):
+        e = env(gid, 3)
+        e.reset(seed=12)
+        game = games.get(gid)
+        state, rng = game.new_state(3, None), Rng(12)
+        assert e.pos.actions  # the dealer played up to the first seat's turn
+        for a in e.pos.actions:
+            assert a == game.chance_action(state, rng)
+            state.apply(a)
+        assert state.to_line() == e.pos.state.to_line()
+
+
+def test_an_observation_read_late_is_the_one_of_its_step() -> None:
+    """The vector is built when first read; read after later steps (or after a reset) it
+    is still the vector of its own step (rebuilt from the record), and every mask is a
+    fresh array (changing one does not change the next)."""
+    import numpy as np
+
+    e = env("towai", 3, "towai/1;wins=1")
+    e.reset(seed=3)
+    r = random.Random(3)
+    kept = []
+    for n, agent in enumerate(e.agent_iter()):
+        obs, _reward, term, trunc, _info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = e.possible_agents.index(agent)
+        eager = e._tensor(e.pos.state.view(seat), seat)
+        if n % 3 == 0:  # read now
+            assert np.array_equal(obs["observation"], eager)
+        else:  # read later
+            kept.append((obs, eager))
+        mask = obs["action_mask"]
+        legal = np.flatnonzero(mask).tolist()
+        assert legal == e.pos.legal_ids()
+        mask[:] = 0  # the agent's own array
+        assert e.last()[0]["action_mask"].any()
+        e.step(r.choice(legal))
+    e.reset(seed=4)
+    assert len(kept) > 5
+    for obs, eager in kept:
+        assert np.array_equal(obs["observation"], eager)
+        assert obs["observation"].dtype == np.float32

@@ -583,7 +583,7 @@ class Position:
         self.picks: list[int] = picks if picks is not None else []
         self._plan: Plan | bool | None = False  # False: not worked out yet
         self._legal: tuple[list[int], list[Action]] | None = None
-        self._chance: list[tuple[int, float]] | dict[int, Action] | None = None
+        self._chance: tuple[list[int], tuple[Action, ...], list[float]] | None = None
         self._pile: dict[int, int] | None = None  # what is left of the pile being dealt
         self._seg_end = 0  # the number of picks at which that pile is dealt out
         self._left_n = 0  # the items left in that pile (the sum of its counts)
@@ -652,10 +652,8 @@ class Position:
             # ascending (built from a sorted pool); (c, k / items left) from the table
             row = self.setup._rows.get(self._left_n) or self.setup.outcome_row(self._left_n)
             return [row[c][k] for c, k in left.items()]
-        by_id = self._chance_actions()
-        out = [(i, p) for i, (_a, p) in by_id.items()]
-        out.sort()  # ids ascending (kifu lists most outcomes in that order already)
-        return out
+        ids, _acts, probs = self._chance_actions()
+        return list(zip(ids, probs, strict=True))
 
     def chance_pick(self, x: float) -> int:
         """The outcome of this chance node that a uniform draw ``x`` in [0, 1) picks: the
@@ -705,25 +703,41 @@ class Position:
             start += count
         raise KifuError("the shuffle is already dealt")
 
-    def _chance_actions(self) -> dict[int, tuple[Action, Any]]:
+    def _chance_actions(self) -> tuple[list[int], tuple[Action, ...], list[float]]:
+        """The outcomes of an enumerable dealer node as three parallel lists, ids
+        ascending: the ids, kifu's actions, the probabilities (worked out once a node:
+        ids by the action type's number field, a uniform draw's one probability converted
+        once, all of it by C-level maps rather than a Python loop an outcome)."""
         if self._chance is None:
             outcomes = self.state.chance_outcomes()
-            if outcomes is None:
+            if not outcomes:
                 raise KifuError(f"{self.setup.game.id}: a dealer action with no outcomes "
                                 "and no plan here")
-            by_id: dict[int, tuple[Action, float]] = {}
-            last_p: Any = None
-            f = 0.0
-            for a, p in outcomes:
-                g = _ID_FIELD.get(type(a))
-                i = g(a) if g is not None else chance_id(a)
-                if i in by_id:
-                    raise KifuError(f"two dealer actions share chance id {i}")
-                if p is not last_p:  # a uniform draw shares one probability object
-                    last_p, f = p, _float(p)
-                by_id[i] = (a, f)
-            self._chance = by_id  # type: ignore[assignment]
+            acts, ps = zip(*outcomes, strict=True)
+            types = set(map(type, acts))
+            g = _ID_FIELD.get(types.pop()) if len(types) == 1 else None
+            ids = list(map(g, acts)) if g is not None else [chance_id(a) for a in acts]
+            if ps.count(ps[0]) == len(ps):  # uniform (one Fraction object, usually)
+                probs = [_float(ps[0])] * len(ps)
+            else:
+                probs = [_float(p) for p in ps]
+            if ids != sorted(ids):
+                order = sorted(range(len(ids)), key=ids.__getitem__)
+                ids = [ids[i] for i in order]
+                acts = tuple(acts[i] for i in order)
+                probs = [probs[i] for i in order]
+            if len(set(ids)) != len(ids):
+                raise KifuError(f"{self.setup.game.id}: two dealer actions share a chance id")
+            self._chance = (ids, acts, probs)  # type: ignore[assignment]
         return self._chance  # type: ignore[return-value]
+
+    def _chance_action(self, action_id: int) -> Action:
+        """kifu's dealer action of an enumerable chance outcome's id."""
+        ids, acts, _p = self._chance_actions()
+        i = bisect_left(ids, action_id)
+        if i == len(ids) or ids[i] != action_id:
+            raise KifuError(f"chance outcome {action_id} is not possible here")
+        return acts[i]
 
     # --- moving -------------------------------------------------------------------------------
     def apply_id(self, action_id: int) -> Action | None:
@@ -779,10 +793,7 @@ class Position:
                 at += count
             action = plan.build(parts)
         else:
-            try:
-                action = self._chance_actions()[action_id][0]
-            except KeyError:
-                raise KifuError(f"chance outcome {action_id} is not possible here") from None
+            action = self._chance_action(action_id)
         # a shuffle's build is checked by the engine; kifu's own outcomes are legal
         self.play(action, checked=plan is not None)
         return action
@@ -869,9 +880,9 @@ class Position:
             plan = self.plan() if self.seat == DEALER else None
             if plan is not None:
                 return f"pick:{action_id}"
-            by_id = self._chance_actions() if self.seat == DEALER else {}
-            if action_id in by_id:
-                return self.setup.game.format_action(self.state, by_id[action_id][0])
+            if self.seat == DEALER and action_id in self._chance_actions()[0]:
+                return self.setup.game.format_action(self.state,
+                                                     self._chance_action(action_id))
             return f"chance:{action_id}"
         legal = self.legal()[1] if self.seat == seat else {}
         if action_id in legal:

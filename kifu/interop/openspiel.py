@@ -36,6 +36,9 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 if int(pyspiel.PlayerId.CHANCE) != DEALER:  # pragma: no cover - a guard on both constants
     raise ImportError("OpenSpiel's chance player id is not kifu's DEALER")
 
+_BYTE_FLOAT = (np.arange(256) / 127.0).astype(np.float32)
+"""byte -> byte / 127 as float32 (the tensor's values, one table read a character)."""
+
 VIEW_CHARS = {"tweak": 512, "graph-t": 256, "towai": 512, "lianxian": 512, "alice": 1024}
 """The length of the ``view`` tensor: one float per character of the seat's view line
 (its byte value / 127), zeros after it. A longer view raises (the tests play every game to
@@ -211,7 +214,7 @@ class KifuObserver:
         if len(view) > self.width:
             raise ValueError(f"a view of {len(view)} characters is longer than the "
                              f"tensor's {self.width}")
-        self.dict["view"][:len(view)] = np.frombuffer(view, np.uint8) / 127.0
+        self.dict["view"][:len(view)] = _BYTE_FLOAT[np.frombuffer(view, np.uint8)]
 
     def string_from(self, state: KifuState, player: int) -> str:
         head = f"p{player}"
