@@ -50,7 +50,12 @@ def native(gid: str, seeds: range) -> int:
     return plies
 
 
-def through_openspiel(gid: str, seeds: range) -> int:
+def through_openspiel(gid: str, seeds: range, crossing: bool = True) -> int:
+    """OpenSpiel's Python-game loop (``is_terminal``, ``is_chance_node``,
+    ``chance_outcomes`` / ``legal_actions``, ``apply_action``). Without ``crossing`` each
+    action is applied by the bridge's ``_apply_action`` directly instead of pyspiel's
+    ``apply_action`` (C++: it asks ``current_player``, calls ``_apply_action`` back and
+    records the history): the same games, without OpenSpiel's own cost a step."""
     from kifu.interop import openspiel
 
     players, rules = SETTINGS[gid]
@@ -59,6 +64,8 @@ def through_openspiel(gid: str, seeds: range) -> int:
     for seed in seeds:
         r = random.Random(seed)
         state = game.new_initial_state()
+        if not crossing:
+            state.apply_action = state._apply_action
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
@@ -111,8 +118,16 @@ def through_pettingzoo_reading(gid: str, seeds: range) -> int:
                               read=True)
 
 
+def through_openspiel_bridge(gid: str, seeds: range) -> int:
+    """:func:`through_openspiel` without pyspiel's C++ step (the bridge's own cost), on
+    seeds of its own (20,000 on: see :func:`through_pettingzoo_reading`)."""
+    return through_openspiel(gid, range(seeds.start + 20_000, seeds.stop + 20_000),
+                             crossing=False)
+
+
 LOOPS = {"native": native, "openspiel": through_openspiel, "pettingzoo": through_pettingzoo,
-         "pettingzoo+obs": through_pettingzoo_reading}
+         "pettingzoo+obs": through_pettingzoo_reading,
+         "openspiel-bridge": through_openspiel_bridge}
 
 
 def measure(gid: str, games_n: int = GAMES) -> dict[str, tuple[float, float]]:
@@ -143,20 +158,47 @@ def test_bridge_cost(benchmark, gid: str) -> None:
     print(gid, {k: round(v[0] / base, 2) for k, v in figures.items()})
 
 
+def one(gid: str, loop: str, games_n: int) -> None:
+    """One loop over ``games_n`` games (seeds 1000 on), after a warm game, for counting
+    instructions: under ``valgrind --tool=callgrind --instr-atstart=no`` with
+    ``CALLGRIND=1`` it switches callgrind's counting on for the loop only
+    (``callgrind_control``), so the count divided by the kifu actions printed is the
+    loop's instructions a kifu action, a figure the machine's load does not change."""
+    import os
+    import subprocess
+
+    f = LOOPS[loop]
+    f(gid, range(1))
+    counting = bool(os.environ.get("CALLGRIND"))
+    if counting:
+        subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())],
+                       capture_output=True, check=False)
+    plies = f(gid, range(1000, 1000 + games_n))
+    if counting:
+        subprocess.run(["callgrind_control", "-i", "off", str(os.getpid())],
+                       capture_output=True, check=False)
+    print(f"{gid} {loop}: {plies} kifu actions")
+
+
 def main(argv: list[str]) -> None:
+    if argv and argv[0] == "--one":
+        one(argv[1], argv[2], int(argv[3]))
+        return
     n = int(argv[0]) if argv else GAMES
-    print("| game (players, rules) | native µs/action | OpenSpiel µs/action (x native) "
-          "| PettingZoo µs/action (x native) | PettingZoo reading observations (x native) "
-          "| games/s native, OpenSpiel, PettingZoo |")
-    print("|---|---|---|---|---|---|")
+    print("| game (players, rules) | native µs/action | OpenSpiel (× native) "
+          "| OpenSpiel, the bridge alone (×) | PettingZoo, mask only (×) "
+          "| PettingZoo reading observations (×) | games/s native, OpenSpiel, PettingZoo |")
+    print("|---|---|---|---|---|---|---|")
     for gid, (players, rules) in SETTINGS.items():
         f = measure(gid, n)
         b = f["native"][0]
-        print(f"| {gid} ({players}, {rules or 'default'}) | {b:.1f} "
-              f"| {f['openspiel'][0]:.1f} ({f['openspiel'][0] / b:.2f}x) "
-              f"| {f['pettingzoo'][0]:.1f} ({f['pettingzoo'][0] / b:.2f}x) "
-              f"| {f['pettingzoo+obs'][0]:.1f} ({f['pettingzoo+obs'][0] / b:.2f}x) "
-              f"| {f['native'][1]:.1f}, {f['openspiel'][1]:.1f}, {f['pettingzoo'][1]:.1f} |",
+
+        def cell(name: str, f: dict = f, b: float = b) -> str:
+            return f"{f[name][0]:.1f} ({f[name][0] / b:.2f}×)"
+
+        print(f"| {gid} ({players}, {rules or 'default'}) | {b:.1f} | {cell('openspiel')} "
+              f"| {cell('openspiel-bridge')} | {cell('pettingzoo')} | {cell('pettingzoo+obs')} "
+              f"| {f['native'][1]:.0f}, {f['openspiel'][1]:.0f}, {f['pettingzoo'][1]:.0f} |",
               flush=True)
 
 

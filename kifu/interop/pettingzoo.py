@@ -52,16 +52,12 @@ class Observation(dict):
     built vector, the same as an eager build at the step would give: it is the view of the
     environment's position if that has not moved on, else of the position replayed from
     the record to the step, so later steps do not change it. Reading ``action_mask`` is a
-    plain dict lookup (the vector is built in ``__missing__``)."""
+    plain dict lookup (the vector is built in ``__missing__``). Made as
+    ``Observation(action_mask=mask)`` with ``_build`` set to the function that builds the
+    vector."""
 
     __slots__ = ("_build",)
-
-    @classmethod
-    def lazy(cls, build: Callable[[], np.ndarray], mask: np.ndarray) -> Observation:
-        """The observation holding ``mask`` whose vector ``build()`` makes when read."""
-        obs = cls(action_mask=mask)  # dict's own __init__
-        obs._build = build
-        return obs
+    _build: Callable[[], np.ndarray] | None
 
     def _fill(self) -> None:
         build = self._build
@@ -148,6 +144,7 @@ class KifuEnv(AECEnv):
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._n_actions = n_actions
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        self._masks_on = n_actions <= 2048  # masks kept for reuse (small spaces only)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_spaces[agent]
@@ -211,9 +208,20 @@ class KifuEnv(AECEnv):
         seat = self._seat_of[agent]
         pos = self.pos
         ply = len(pos.actions)
-        return Observation.lazy(lambda: self._vector(pos, ply, seat),
-                                self._mask(pos) if pos.seat == seat
-                                else np.zeros(self._n_actions, np.int8))
+        mask = None
+        if pos.seat == seat:
+            # the common case written out (a cached mask of a small space), else _mask
+            if self._masks_on:
+                made = self._masks.get(tuple(pos.legal_ids()))
+                if made is not None:
+                    mask = made.copy()
+            if mask is None:
+                mask = self._mask(pos)
+        else:
+            mask = np.zeros(self._n_actions, np.int8)
+        obs = Observation(action_mask=mask)  # dict's own __init__
+        obs._build = lambda: self._vector(pos, ply, seat)
+        return obs
 
     def _mask(self, pos: Position) -> np.ndarray:
         """The int8 mask of the legal ids of the seat to move (a fresh array each call)."""
@@ -222,7 +230,7 @@ class KifuEnv(AECEnv):
             mask = np.zeros(self._n_actions, np.int8)
             mask.put(ids, 1)
             return mask
-        if self._n_actions > 2048:  # TWEAK, Lianxian: too big to keep; set a fresh one
+        if not self._masks_on:  # TWEAK, Lianxian: too big to keep; set a fresh one
             b = bytearray(self._n_actions)
             for i in ids:
                 b[i] = 1
