@@ -158,6 +158,23 @@ def test_bridge_cost(benchmark, gid: str) -> None:
     print(gid, {k: round(v[0] / base, 2) for k, v in figures.items()})
 
 
+def sampler_cost(gid: str, calls: int = 2000) -> float:
+    """Microseconds of CPU per call of Gymnasium's ``env.action_space(agent).sample(mask)``
+    at a game's first decision (the sampler PettingZoo's docs show; an agent's cost)."""
+    from kifu.interop.pettingzoo import env as make_env
+
+    players, rules = SETTINGS[gid]
+    env = make_env(gid, players, rules)
+    env.reset(seed=0)
+    space = env.action_space(env.agent_selection)
+    space.seed(0)
+    mask = env.last()[0]["action_mask"]
+    t = time.process_time()
+    for _ in range(calls):
+        space.sample(mask)
+    return 1e6 * (time.process_time() - t) / calls
+
+
 def one(gid: str, loop: str, games_n: int) -> None:
     """One loop over ``games_n`` games (seeds 1000 on), after a warm game, for counting
     instructions: under ``valgrind --tool=callgrind --instr-atstart=no`` with
@@ -187,8 +204,9 @@ def main(argv: list[str]) -> None:
     n = int(argv[0]) if argv else GAMES
     print("| game (players, rules) | native µs/action | OpenSpiel (× native) "
           "| OpenSpiel, the bridge alone (×) | PettingZoo, mask only (×) "
-          "| PettingZoo reading observations (×) | games/s native, OpenSpiel, PettingZoo |")
-    print("|---|---|---|---|---|---|---|")
+          "| PettingZoo reading observations (×) | games/s native, OpenSpiel, PettingZoo "
+          "| Gymnasium `sample(mask)` µs/call |")
+    print("|---|---|---|---|---|---|---|---|")
     for gid, (players, rules) in SETTINGS.items():
         f = measure(gid, n)
         b = f["native"][0]
@@ -198,8 +216,8 @@ def main(argv: list[str]) -> None:
 
         print(f"| {gid} ({players}, {rules or 'default'}) | {b:.1f} | {cell('openspiel')} "
               f"| {cell('openspiel-bridge')} | {cell('pettingzoo')} | {cell('pettingzoo+obs')} "
-              f"| {f['native'][1]:.0f}, {f['openspiel'][1]:.0f}, {f['pettingzoo'][1]:.0f} |",
-              flush=True)
+              f"| {f['native'][1]:.0f}, {f['openspiel'][1]:.0f}, {f['pettingzoo'][1]:.0f} "
+              f"| {sampler_cost(gid):.1f} |", flush=True)
 
 
 if __name__ == "__main__":

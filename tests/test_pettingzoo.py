@@ -125,7 +125,10 @@ def test_an_observation_read_late_is_the_one_of_its_step() -> None:
             e.step(None)
             continue
         seat = e.possible_agents.index(agent)
-        eager = e._tensor(e.pos.state.view(seat), seat)
+        line = e.pos.state.view(seat).encode("ascii")  # the documented layout, built here
+        eager = np.zeros(3 + 512, np.float32)
+        eager[seat] = 1
+        eager[3:3 + len(line)] = np.frombuffer(line, np.uint8) / 127.0
         if n % 3 == 0:  # read now
             assert np.array_equal(obs["observation"], eager)
         else:  # read later

@@ -145,6 +145,9 @@ class KifuEnv(AECEnv):
         self._n_actions = n_actions
         self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self._masks_on = n_actions <= 2048  # masks kept for reuse (small spaces only)
+        self._blank = [np.zeros(players + self.width, np.float32) for _ in range(players)]
+        for s, blank in enumerate(self._blank):
+            blank[s] = 1.0
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_spaces[agent]
@@ -262,12 +265,12 @@ class KifuEnv(AECEnv):
         """The observation vector of ``seat`` at ``pos``: the seat one-hot, then the seat's
         view line one byte a float (/127), zeros after it."""
         n = self.setup.players
-        obs = np.zeros(n + self.width, np.float32)
-        obs[seat] = 1.0
+        obs = self._blank[seat].copy()  # zeros but the seat's one-hot
         view = line.encode("ascii")
-        if len(view) > self.width:
-            raise ValueError(f"a view of {len(view)} characters is longer than {self.width}")
-        obs[n:n + len(view)] = _BYTE_FLOAT[np.frombuffer(view, np.uint8)]
+        k = len(view)
+        if k > self.width:
+            raise ValueError(f"a view of {k} characters is longer than {self.width}")
+        _BYTE_FLOAT.take(np.frombuffer(view, np.uint8), out=obs[n:n + k])
         return obs
 
     def render(self) -> str | None:
