@@ -19,7 +19,7 @@ kifu's text picture of the position (``render_mode="ansi"``) or prints it (``"hu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 try:
@@ -52,18 +52,19 @@ class Observation(dict):
     built vector, the same as an eager build at the step would give: it is the view of the
     environment's position if that has not moved on, else of the position replayed from
     the record to the step, so later steps do not change it. Reading ``action_mask`` is a
-    plain dict lookup (the vector is built in ``__missing__``). Made as
-    ``Observation(action_mask=mask)`` with ``_build`` set to the function that builds the
-    vector."""
+    plain dict lookup (the vector is built in ``__missing__``). :meth:`KifuEnv.observe`
+    makes it: the mask set, ``_build`` the environment, position, ply and seat the vector
+    is built from."""
 
     __slots__ = ("_build",)
-    _build: Callable[[], np.ndarray] | None
+    _build: tuple[KifuEnv, Position, int, int] | None
 
     def _fill(self) -> None:
         build = self._build
         if build is not None:
             self._build = None
-            dict.__setitem__(self, "observation", build())
+            env, pos, ply, seat = build
+            dict.__setitem__(self, "observation", env._vector(pos, ply, seat))
             dict.__setitem__(self, "action_mask", dict.pop(self, "action_mask"))
 
     def __missing__(self, key: str) -> np.ndarray:
@@ -222,8 +223,9 @@ class KifuEnv(AECEnv):
                 mask = self._mask(pos)
         else:
             mask = np.zeros(self._n_actions, np.int8)
-        obs = Observation(action_mask=mask)  # dict's own __init__
-        obs._build = lambda: self._vector(pos, ply, seat)
+        obs = Observation()
+        obs["action_mask"] = mask  # dict's own methods: no Python call
+        obs._build = (self, pos, ply, seat)  # what builds the vector, when read
         return obs
 
     def _mask(self, pos: Position) -> np.ndarray:
