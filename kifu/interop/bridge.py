@@ -77,7 +77,7 @@ class Codec:
         """:meth:`index` as two parallel lists: the ids ascending and the action of each
         (what :class:`Position` keeps: a lookup by bisection needs no dict a step)."""
         ids, by_id = self.index(actions)
-        return ids, [by_id[i] for i in ids]
+        return ids, list(map(by_id.__getitem__, ids))
 
     def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
         """The ids of a seat's legal ``actions`` (ascending) and the action of each: fixed
@@ -102,7 +102,7 @@ class Codec:
         return sorted(ids), ids
 
 
-def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action],
+def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action], check: bool,
                  actions: Sequence[Action]) -> tuple[list[int], list[Action]]:
     """:meth:`Codec.pairs` for a codec whose every action has a fixed id and whose engine
     lists legal actions in id order (GRAPH-T, TOWAI: ``tests/test_interop_codec.py`` checks
@@ -110,8 +110,11 @@ def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action],
     the ids are read from ``table``, keyed by object identity (no hashing of the action's
     fields); an object met for the first time is added, and kept alive in ``keep`` so that
     its identity cannot pass to another object. A fresh object past the table's bound,
-    or an id out of order, goes the generic way."""
+    an action of a ranked kind, or (with ``check``: an engine that does not always list
+    in id order, Alice) ids out of order go the generic way."""
     ids = list(map(table.get, map(id, actions)))
+    if check and None not in ids and ids != sorted(ids):  # type: ignore[type-var]
+        return Codec.pairs(codec, actions)
     if None in ids:
         if len(keep) > 4096:
             return Codec.pairs(codec, actions)
@@ -164,7 +167,6 @@ def _float(p: Any) -> float:
 
 
 _TILES = attrgetter("tiles")
-_TAKEN = attrgetter("taken")
 
 
 # --- the games ---------------------------------------------------------------------------
@@ -182,10 +184,6 @@ class TweakCodec(Codec):
         from kifu.games.tweak import actions as a
 
         self._a = a
-        self._of: dict[type, Callable[[Any], int]] = {
-            a.Place: lambda x: x.card, a.Pass: lambda x: 40,
-            a.UseJoker: lambda x: 41 if x.delta < 0 else 42, a.UseShifter: lambda x: 43,
-            a.UseBomb: lambda x: 44, a.UseThief: lambda x: 45 + x.victim}
 
     def fixed(self, action: Action) -> int | None:
         a = self._a
@@ -208,33 +206,6 @@ class TweakCodec(Codec):
 
     def group(self, action: Action) -> tuple[int, int, Any]:
         return 64 + 512 * action.card, 512, action.taken  # type: ignore[attr-defined]
-
-    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
-        # Codec.index written out for TWEAK: fixed ids by a table of types, the captures
-        # grouped by card and ranked by ``taken`` (the same ids, tests/test_openspiel.py)
-        of = self._of
-        capture = self._a.Capture
-        ids: dict[int, Action] = {}
-        caps: dict[int, list[Action]] = {}
-        for a in actions:
-            t = type(a)
-            if t is capture:
-                m = caps.get(a.card)  # type: ignore[attr-defined]
-                if m is None:
-                    caps[a.card] = [a]  # type: ignore[attr-defined]
-                else:
-                    m.append(a)
-            else:
-                f = of.get(t)
-                if f is None:
-                    raise KifuError(f"tweak: no id for {a!r}")
-                ids[f(a)] = a
-        for card, members in caps.items():
-            _check_width("tweak", len(members), 512)
-            members.sort(key=_TAKEN)
-            base = 64 + 512 * card
-            ids.update(zip(range(base, base + len(members)), members, strict=True))
-        return sorted(ids), ids
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.tweak.state import DEAL
@@ -264,7 +235,7 @@ class GraphTCodec(Codec):
         self._table: dict[int, int] = {}
         self._keep: list[Action] = []
         # pairs: _table_pairs bound once (a C-level partial, not a method a step)
-        self.pairs = partial(_table_pairs, self, self._table, self._keep)  # type: ignore[method-assign]
+        self.pairs = partial(_table_pairs, self, self._table, self._keep, False)  # type: ignore[method-assign]
 
     def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
         ids = {2 * a.card + int(a.grey_side): a for a in actions}  # type: ignore[attr-defined]
@@ -308,7 +279,7 @@ class TowaiCodec(Codec):
         self._table: dict[int, int] = {}
         self._keep: list[Action] = []
         # pairs: _table_pairs bound once (a C-level partial, not a method a step)
-        self.pairs = partial(_table_pairs, self, self._table, self._keep)  # type: ignore[method-assign]
+        self.pairs = partial(_table_pairs, self, self._table, self._keep, False)  # type: ignore[method-assign]
 
     def fixed(self, action: Action) -> int | None:
         a = self._a
@@ -442,6 +413,11 @@ class AliceCodec(Codec):
         from kifu.games.alice import actions as a
 
         self._a = a
+        self._table: dict[int, int] = {}
+        self._keep: list[Action] = []
+        # pairs by identity as GRAPH-T and TOWAI, checking the order (and a Buy, a ranked
+        # kind, sends the list the generic way)
+        self.pairs = partial(_table_pairs, self, self._table, self._keep, True)  # type: ignore[method-assign]
 
     def fixed(self, action: Action) -> int | None:
         a = self._a
@@ -721,13 +697,14 @@ class Position:
                 probs = [_float(ps[0])] * len(ps)
             else:
                 probs = [_float(p) for p in ps]
-            if ids != sorted(ids):
+            if ids != sorted(set(ids)):  # not strictly ascending: sort, or a shared id
+                if len(set(ids)) != len(ids):
+                    raise KifuError(f"{self.setup.game.id}: two dealer actions share a "
+                                    "chance id")
                 order = sorted(range(len(ids)), key=ids.__getitem__)
                 ids = [ids[i] for i in order]
                 acts = tuple(acts[i] for i in order)
                 probs = [probs[i] for i in order]
-            if len(set(ids)) != len(ids):
-                raise KifuError(f"{self.setup.game.id}: two dealer actions share a chance id")
             self._chance = (ids, acts, probs)  # type: ignore[assignment]
         return self._chance  # type: ignore[return-value]
 
