@@ -60,6 +60,9 @@ class Codec:
     game_id: str
     num_actions: int
     max_chance: int
+    max_copies = 4
+    """The most copies of one item in a pile dealt item by item (the size of the tables of
+    pick outcomes; a pile with more copies widens them)."""
     def fixed(self, action: Action) -> int | None:
         """The position-independent id of ``action``, or ``None`` for a ranked kind."""
         raise NotImplementedError
@@ -343,6 +346,7 @@ class LianxianCodec(Codec):
     sorted by their fields."""
 
     game_id = "lianxian"
+    max_copies = 1
     num_actions = 64 + (1 << 18)
     max_chance = 50
 
@@ -406,6 +410,7 @@ class AliceCodec(Codec):
     Swap(keep/take); 1104 + rank: Buy(cards), rank among the legal buys sorted."""
 
     game_id = "alice"
+    max_copies = 1
     num_actions = 1104 + 64
     max_chance = 156
 
@@ -518,7 +523,7 @@ class Setup:
         self.returns = returns
         self.codec = codec_for(self.game)
         self._rows: dict[int, list[tuple[tuple[int, float], ...]]] = {}
-        self._kmax = 1
+        self._kmax = self.codec.max_copies
 
     def outcome_row(self, total: int) -> list[tuple[tuple[int, float], ...]]:
         """``row[c][k]`` is the chance outcome ``(c, k / total)``: a pick's outcome list is
@@ -526,12 +531,13 @@ class Setup:
         row = self._rows.get(total)
         if row is None:
             ks = range(self._kmax + 1)
-            row = self._rows[total] = [tuple((c, k / total) for k in ks)
+            row = self._rows[total] = [tuple([(c, k / total) for k in ks])
                                        for c in range(self.codec.max_chance)]
         return row
 
     def fit_copies(self, k: int) -> None:
-        """Make :meth:`outcome_row` cover piles holding ``k`` copies of an item."""
+        """Make :meth:`outcome_row` cover piles holding ``k`` copies of an item (a rules
+        variant with more copies than 4 empties the table once)."""
         if k > self._kmax:
             self._kmax = k
             self._rows.clear()
@@ -693,10 +699,12 @@ class Position:
             types = set(map(type, acts))
             g = _ID_FIELD.get(types.pop()) if len(types) == 1 else None
             ids = list(map(g, acts)) if g is not None else [chance_id(a) for a in acts]
-            if ps.count(ps[0]) == len(ps):  # uniform (one Fraction object, usually)
-                probs = [_float(ps[0])] * len(ps)
+            p0 = ps[0]
+            # a uniform draw shares one Fraction object (count compares by identity first)
+            if p0 is ps[-1] and ps.count(p0) == len(ps):
+                probs = [_float(p0)] * len(ps)
             else:
-                probs = [_float(p) for p in ps]
+                probs = list(map(_float, ps))
             if ids != sorted(set(ids)):  # not strictly ascending: sort, or a shared id
                 if len(set(ids)) != len(ids):
                     raise KifuError(f"{self.setup.game.id}: two dealer actions share a "

@@ -7,14 +7,15 @@
 (['player_0', 'player_1', 'player_2'], True)
 
 Agents are ``player_0``..``player_{n-1}`` (seats ``p0``...). The dealer is not an agent:
-its chance actions are drawn inside the environment from the seed given to ``reset``
-(kifu's seeded RNG, so a seed gives the same deal everywhere). Each agent observes a
-dict: ``observation``, a float32 vector (the seat one-hot, then the seat's view line,
-one character a float, as OpenSpiel's observation tensor) and ``action_mask``, an int8
-vector over the action ids (``docs/interop.md``). The action space is
-``Discrete(num_actions)`` with those ids. Rewards are zero until the end, then each
-seat's pairwise share (or its score with ``returns="scores"``). ``render()`` returns
-kifu's text picture of the position (``render_mode="ansi"``) or prints it (``"human"``).
+the environment plays kifu's own dealer (``game.chance_action``, a whole shuffle at once)
+from the seed given to ``reset``, so ``reset(seed=s)`` deals what kifu deals from
+``Rng(s)``. Each agent observes a dict: ``observation``, a float32 vector (the seat
+one-hot, then the seat's view line, one character a float, as OpenSpiel's observation
+tensor) and ``action_mask``, an int8 vector over the action ids (``docs/interop.md``).
+The action space is ``Discrete(num_actions)`` with those ids. Rewards are zero until the
+end, then each seat's pairwise share (or its score with ``returns="scores"``).
+``render()`` returns kifu's text picture of the position (``render_mode="ansi"``) or
+prints it (``"human"``).
 """
 
 from __future__ import annotations
