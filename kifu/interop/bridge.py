@@ -60,9 +60,6 @@ class Codec:
     game_id: str
     num_actions: int
     max_chance: int
-    max_copies = 4
-    """The most copies of one item in a pile dealt item by item (the size of the tables of
-    pick outcomes; a pile with more copies widens them)."""
     def fixed(self, action: Action) -> int | None:
         """The position-independent id of ``action``, or ``None`` for a ranked kind."""
         raise NotImplementedError
@@ -346,7 +343,6 @@ class LianxianCodec(Codec):
     sorted by their fields."""
 
     game_id = "lianxian"
-    max_copies = 1
     num_actions = 64 + (1 << 18)
     max_chance = 50
 
@@ -410,7 +406,6 @@ class AliceCodec(Codec):
     Swap(keep/take); 1104 + rank: Buy(cards), rank among the legal buys sorted."""
 
     game_id = "alice"
-    max_copies = 1
     num_actions = 1104 + 64
     max_chance = 156
 
@@ -510,7 +505,7 @@ class Setup:
     """A game, its seat count, rules and returns, and the codec: what every position of one
     framework game shares."""
 
-    __slots__ = ("_kmax", "_rows", "codec", "game", "players", "returns", "variant")
+    __slots__ = ("codec", "game", "players", "returns", "variant")
 
     def __init__(self, game_id: str, players: int, rules: str = "", returns: str = "shares"):
         self.game = games.get(game_id)
@@ -522,25 +517,6 @@ class Setup:
         self.players = players
         self.returns = returns
         self.codec = codec_for(self.game)
-        self._rows: dict[int, list[tuple[tuple[int, float], ...]]] = {}
-        self._kmax = self.codec.max_copies
-
-    def outcome_row(self, total: int) -> list[tuple[tuple[int, float], ...]]:
-        """``row[c][k]`` is the chance outcome ``(c, k / total)``: a pick's outcome list is
-        read from here instead of built (the same tuples every game)."""
-        row = self._rows.get(total)
-        if row is None:
-            ks = range(self._kmax + 1)
-            row = self._rows[total] = [tuple([(c, k / total) for k in ks])
-                                       for c in range(self.codec.max_chance)]
-        return row
-
-    def fit_copies(self, k: int) -> None:
-        """Make :meth:`outcome_row` cover piles holding ``k`` copies of an item (a rules
-        variant with more copies than 4 empties the table once)."""
-        if k > self._kmax:
-            self._kmax = k
-            self._rows.clear()
 
     def start(self) -> Position:
         return Position(self, self.game.new_state(self.players, self.variant))
@@ -631,9 +607,8 @@ class Position:
             left = self._pile
             if left is None:
                 left = self._left(plan)  # type: ignore[arg-type]
-            # ascending (built from a sorted pool); (c, k / items left) from the table
-            row = self.setup._rows.get(self._left_n) or self.setup.outcome_row(self._left_n)
-            return [row[c][k] for c, k in left.items()]
+            total = self._left_n  # ascending: built from a sorted pool
+            return [(c, k / total) for c, k in left.items()]
         ids, _acts, probs = self._chance_actions()
         return list(zip(ids, probs, strict=True))
 
@@ -679,9 +654,7 @@ class Position:
                     left[c] = left.get(c, 0) + 1
                 for c in self.picks[start:]:
                     left[c] -= 1
-                left = {c: k for c, k in left.items() if k}
-                self.setup.fit_copies(max(left.values(), default=1))
-                return left, start + count
+                return {c: k for c, k in left.items() if k}, start + count
             start += count
         raise KifuError("the shuffle is already dealt")
 
