@@ -145,8 +145,6 @@ class KifuEnv(AECEnv):
         self._rng = Rng(0)
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._n_actions = n_actions
-        self._masks: dict[tuple[int, ...], np.ndarray] = {}
-        self._masks_on = n_actions <= 2048  # masks kept for reuse (small spaces only)
         self._blank = [np.zeros(players + self.width, np.float32) for _ in range(players)]
         for s, blank in enumerate(self._blank):
             blank[s] = 1.0
@@ -213,15 +211,8 @@ class KifuEnv(AECEnv):
         seat = self._seat_of[agent]
         pos = self.pos
         ply = len(pos.actions)
-        mask = None
         if pos.seat == seat:
-            # the common case written out (a cached mask of a small space), else _mask
-            if self._masks_on:
-                made = self._masks.get(tuple(pos.legal_ids()))
-                if made is not None:
-                    mask = made.copy()
-            if mask is None:
-                mask = self._mask(pos)
+            mask = self._mask(pos)
         else:
             mask = np.zeros(self._n_actions, np.int8)
         obs = Observation()
@@ -236,22 +227,13 @@ class KifuEnv(AECEnv):
             mask = np.zeros(self._n_actions, np.int8)
             mask.put(ids, 1)
             return mask
-        if not self._masks_on:  # TWEAK, Lianxian: too big to keep; set a fresh one
-            b = bytearray(self._n_actions)
-            for i in ids:
-                b[i] = 1
-            return np.frombuffer(b, np.int8)
-        # a few ids of a small space: the mask of the same ids made before, copied (0.15
-        # us against 0.35 to set one; at most 20,000 of them, 23 MB for Alice's 1,168
-        # ids); keyed by the ids themselves, so no entry can answer another list
-        key = tuple(ids)
-        made = self._masks.get(key)
-        if made is None:
-            if len(self._masks) >= 20_000:
-                self._masks.clear()
-            made = self._masks[key] = np.zeros(self._n_actions, np.int8)
-            made.put(ids, 1)
-        return made.copy()
+        # a few ids: set in a bytearray, viewed as an array (about 2x faster than
+        # NumPy's fancy indexing with a short list; a cache of masks made before, copied,
+        # took fewer instructions but ran slower, its arrays read from all over memory)
+        b = bytearray(self._n_actions)
+        for i in ids:
+            b[i] = 1
+        return np.frombuffer(b, np.int8)
 
     def _vector(self, pos: Position, ply: int, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` after the first ``ply`` kifu actions of
