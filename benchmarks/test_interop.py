@@ -1,13 +1,16 @@
 """The cost of the bridges: random games through OpenSpiel (``pyspiel``'s Python-game API,
-chance dealt one item at a time) and through PettingZoo (the AEC loop with observations
-and action masks) against kifu's own play loop (``chance_action``, ``legal_actions``,
-``apply``), per game, in one run so the ratios share the machine's load.
+chance dealt one item at a time; and the same loop without pyspiel's C++ step, the
+bridge's own share) and through PettingZoo (the AEC loop with a random agent reading the
+action mask, and one reading the observation too) against kifu's own play loop
+(``chance_action``, ``legal_actions``, ``apply``), per game, in one run so the ratios
+share the machine's load.
 
-The three loops play uniformly random games from the same seeds, but each draws its own
-random numbers, so their games differ; the figure compared is CPU time per *kifu action*
-(dealer and players; a shuffle is one kifu action however many picks OpenSpiel deals it
-in), with games per second beside it. Target (issue 38): the bridge costs at most 2x the
-native loop. ``python -m benchmarks.test_interop`` prints the table of docs/performance.md.
+The loops play uniformly random games from seeds, but each draws its own random numbers,
+so their games differ; the figure compared is CPU time per *kifu action* (dealer and
+players; a shuffle is one kifu action however many picks OpenSpiel deals it in), with
+games per second beside it. Target (issue 38): the bridge costs at most 2x the native
+loop. ``python -m benchmarks.test_interop`` prints the table of docs/performance.md;
+``--one GAME LOOP N`` runs one loop for counting instructions under callgrind.
 """
 
 from __future__ import annotations
