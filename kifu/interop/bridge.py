@@ -323,9 +323,9 @@ class TowaiCodec(Codec):
 
         def build(p: list[list[int]]) -> Action:
             c = p[0]
-            hands = [sorted(c[k] for k in range(dealt) if (k % n) == (s - first) % n)
-                     for s in range(n)]
-            return a.Deal(tuple(tuple(h) for h in hands), tuple(c[dealt:]))
+            # seat s holds picks k < dealt with k % n == (s - first) % n: a slice
+            hands = [tuple(sorted(c[(s - first) % n:dealt:n])) for s in range(n)]
+            return a.Deal(tuple(hands), tuple(c[dealt:]))
 
         def unbuild(d: Action) -> list[list[int]]:
             hands = d.hands  # type: ignore[attr-defined]
