@@ -327,8 +327,9 @@ def _bots(text: str | None) -> list[str] | None:
 @click.option("--records", "records_out", metavar="FILE", default=None,
               help="With --bots: also write the corpus's records to FILE (each Source then "
                    "names FILE#N@plyK: kifu replay FILE --index N --ply K shows it).")
-@click.option("-Q", "--question", "spec", default=None,
-              help="Only this question (default: the game's, as kifu analyze asks them).")
+@click.option("-Q", "--question", "spec", multiple=True,
+              help="Only this question (default: the game's, as kifu analyze asks them); "
+                   "repeat for several, e.g. -Q lianxian-best -Q 'lianxian-least-bonus 5'.")
 @click.option("--found", is_flag=True,
               help="Positive puzzles: positions where the player found the only winning "
                    "action (default: where they missed it).")
@@ -450,7 +451,7 @@ def mine(files, db, bots, n_games, players, seed, records_out, spec, found, them
 
     progress = MineProgress()
     found_puzzles = mine_batch(
-        jobs, question=spec, limits=limits, found=found, archive=bool(db), theme=theme,
+        jobs, question=spec or None, limits=limits, found=found, archive=bool(db), theme=theme,
         count=count, min_rating=min_rating, max_rating=max_rating, max_share=max_share,
         near_duplicates=near_duplicates, rate=rating, workers=workers, dask=dask,
         chunk_size=chunk_size, progress=progress, on_progress=report)
