@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from kifu.cli.main import cli
 from kifu.lab import rating, variety
-from kifu.notation.puzzle import Puzzle, load_puzzles
+from kifu.notation.puzzle import Puzzle, format_puzzles, load_puzzles, parse_puzzles
 from kifu.notation.wording import _WORDS, action_words, answer_words, odds_words
 from kifu.puzzles import QUESTIONS, get_question
 
@@ -384,3 +384,18 @@ def test_the_issue_s_slow_run_is_announced_before_it_starts() -> None:
     first = r.stderr.splitlines()[0]
     assert "towai-win-round with 3 players is slow" in first
     assert "--players 2" in first and "--max-seconds" in first
+
+
+def test_rate_check_game_asks_each_games_held_out_bot(tmp_path) -> None:
+    """``kifu puzzles rate --check game``: Lianxian's puzzles are checked by its own
+    held-out bot (``expert:level=fast``), named in each row."""
+    text = (ROOT / "fixtures" / "puzzles" / "lianxian.kifu").read_text(encoding="utf-8")
+    some = [p for p in parse_puzzles(text) if p.question == "lianxian-best"][:2]
+    path = tmp_path / "l.kifu"
+    path.write_text(format_puzzles(some), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["puzzles", "rate", str(path), "--check", "game", "--tries",
+                                 "1", "--bands", "1", "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    (row,) = json.loads(r.output)
+    assert row["game"] == "lianxian" and row["bot"] == rating.GAME_HELD_OUT["lianxian"]
+    assert row["puzzles"] == len(some) and 0 <= row["found"] <= len(some)
