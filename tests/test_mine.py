@@ -146,3 +146,28 @@ def test_mine_an_archive_and_store_the_puzzles(tmp_path: Path) -> None:
 def test_usage_errors() -> None:
     r = CliRunner().invoke(cli, ["puzzles", "mine"])
     assert r.exit_code != 0 and "--db ARCHIVE" in r.output
+
+
+def test_several_questions_are_the_union_of_each() -> None:
+    """``-Q A -Q B`` (issue 37: Lianxian's corpus is mined for ``lianxian-least-bonus K``
+    beside its own questions): the puzzles of each question asked alone, merged in ply
+    order, each re-solving to its answer."""
+    path = FIX / "lianxian" / "3p-combos.kifu"
+    (loc,) = load_records(str(path))
+    specs = ["lianxian-best", "lianxian-least-bonus 4", "lianxian-least-bonus 6"]
+    each = [mine_record(loc, file=str(path), question=s) for s in specs]
+    both = mine_record(loc, file=str(path), question=specs)
+    assert sorted(p.source + p.question for p in both) == sorted(
+        p.source + p.question for ps in each for p in ps)
+    plies = [int(p.source.rsplit("@ply", 1)[1]) for p in both]
+    assert plies == sorted(plies)
+    assert len({p.question for p in both}) >= 2
+    cli_out = run("puzzles", "mine", str(path), *(x for s in specs for x in ("-Q", s)),
+                  "--no-rating", "--near-duplicates", "-q").output
+    assert sorted(p.position + p.question for p in parse_puzzles(cli_out)) == sorted(
+        p.position + p.question for p in both)
+    from kifu.puzzles import get_question
+
+    game = games.get("lianxian")
+    for p in both:
+        assert get_question(p.question).solve(game.from_line(p.position)).answer == p.answer

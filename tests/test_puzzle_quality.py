@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from kifu.cli.main import cli
 from kifu.lab import rating, variety
-from kifu.notation.puzzle import Puzzle, load_puzzles
+from kifu.notation.puzzle import Puzzle, format_puzzles, load_puzzles, parse_puzzles
 from kifu.notation.wording import _WORDS, action_words, answer_words, odds_words
 from kifu.puzzles import QUESTIONS, get_question
 
@@ -156,19 +156,56 @@ def test_rating_tags_on_a_fixture_puzzle() -> None:
 
 
 def test_ladders_keep_the_held_out_bot_out() -> None:
-    """Every game's ladder is the common one in rating order (Lianxian asks
-    ``ismcts:iters=40`` 8 trials; the soft rungs are an experiment, on no ladder), and the
-    held-out bot is on none."""
+    """Every game's ladder is the common one in rating order; Lianxian asks
+    ``ismcts:iters=40`` 8 trials and adds ``defensive`` (the soft rungs are an experiment,
+    on no ladder). Each game's held-out bot is on no ladder, and Lianxian's is of no rung's
+    family (issue 37)."""
     common = tuple(sorted(rating.SOLVERS, key=lambda s: s.rating))
     for g in ("tweak", "graph-t", "towai", "alice"):
         assert rating.solvers_for(g) == common
+        assert rating.held_out_for(g) == rating.HELD_OUT
     lx = rating.solvers_for("lianxian")
     assert rating.solvers_for("setup") == lx  # the alias
-    assert [(s.bot, s.rating) for s in lx] == [(s.bot, s.rating) for s in common]
+    assert [(s.bot, s.rating) for s in lx] == sorted(
+        [(s.bot, s.rating) for s in (*common, *rating.GAME_SOLVERS["lianxian"])],
+        key=lambda x: x[1])
     assert {s.bot: s.trials for s in lx}["ismcts:iters=40"] == 8
+    assert {s.bot: s.trials for s in lx}["defensive"] == 1
     for g in ("tweak", "graph-t", "towai", "alice", "lianxian"):
-        assert rating.HELD_OUT not in {s.bot for s in rating.solvers_for(g)}
+        ladder = {s.bot for s in rating.solvers_for(g)}
+        assert rating.HELD_OUT not in ladder and rating.held_out_for(g) not in ladder
+    assert rating.held_out_for("setup") == rating.GAME_HELD_OUT["lianxian"]
+    assert rating.family(rating.held_out_for("lianxian")) not in {
+        rating.family(s.bot) for s in lx}
     assert rating.HELD_OUT not in {s.bot for s in rating.SOFT_RUNGS}
+    assert rating.family("soft:t=0.5") == rating.family("defensive") == "greedy"
+    assert rating.family("ismcts:iters=40") == rating.family(rating.HELD_OUT)
+
+
+def test_place_puts_a_rung_back_where_it_was() -> None:
+    """Synthetic trials from known ratings: a new rung is placed near its true rating by
+    the others (:func:`kifu.lab.rating.place`), higher for a stronger rung."""
+    from kifu.core.rng import Rng
+
+    rng = Rng("place")
+    ladder = {s.bot: s.rating for s in rating.SOLVERS}
+
+    def table(true: float) -> list[list[rating.Trial]]:
+        out = []
+        for i in range(300):
+            pr = 900.0 + 1000.0 * i / 300
+            row = []
+            for b, s in [*ladder.items(), ("new", true)]:
+                if b == "random":
+                    continue
+                k = sum(rng.below(10_000) < 10_000 * rating.chance(s, pr) for _ in range(4))
+                row.append(rating.Trial(b, float(k), 4.0))
+            out.append(row)
+        return out
+
+    weak = rating.place(table(1200.0), "new", {**ladder, "new": 0.0})
+    strong = rating.place(table(1600.0), "new", {**ladder, "new": 0.0})
+    assert abs(weak - 1200.0) < 120 and abs(strong - 1600.0) < 120 and weak < strong
 
 
 def test_soft_bot_is_seeded_and_cools_to_greedy() -> None:
@@ -347,3 +384,18 @@ def test_the_issue_s_slow_run_is_announced_before_it_starts() -> None:
     first = r.stderr.splitlines()[0]
     assert "towai-win-round with 3 players is slow" in first
     assert "--players 2" in first and "--max-seconds" in first
+
+
+def test_rate_check_game_asks_each_games_held_out_bot(tmp_path) -> None:
+    """``kifu puzzles rate --check game``: Lianxian's puzzles are checked by its own
+    held-out bot (``expert:level=fast``), named in each row."""
+    text = (ROOT / "fixtures" / "puzzles" / "lianxian.kifu").read_text(encoding="utf-8")
+    some = [p for p in parse_puzzles(text) if p.question == "lianxian-best"][:2]
+    path = tmp_path / "l.kifu"
+    path.write_text(format_puzzles(some), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["puzzles", "rate", str(path), "--check", "game", "--tries",
+                                 "1", "--bands", "1", "--json", "-q"])
+    assert r.exit_code == 0, r.output
+    (row,) = json.loads(r.output)
+    assert row["game"] == "lianxian" and row["bot"] == rating.GAME_HELD_OUT["lianxian"]
+    assert row["puzzles"] == len(some) and 0 <= row["found"] <= len(some)

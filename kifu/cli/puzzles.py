@@ -327,8 +327,9 @@ def _bots(text: str | None) -> list[str] | None:
 @click.option("--records", "records_out", metavar="FILE", default=None,
               help="With --bots: also write the corpus's records to FILE (each Source then "
                    "names FILE#N@plyK: kifu replay FILE --index N --ply K shows it).")
-@click.option("-Q", "--question", "spec", default=None,
-              help="Only this question (default: the game's, as kifu analyze asks them).")
+@click.option("-Q", "--question", "spec", multiple=True,
+              help="Only this question (default: the game's, as kifu analyze asks them); "
+                   "repeat for several, e.g. -Q lianxian-best -Q 'lianxian-least-bonus 5'.")
 @click.option("--found", is_flag=True,
               help="Positive puzzles: positions where the player found the only winning "
                    "action (default: where they missed it).")
@@ -450,7 +451,7 @@ def mine(files, db, bots, n_games, players, seed, records_out, spec, found, them
 
     progress = MineProgress()
     found_puzzles = mine_batch(
-        jobs, question=spec, limits=limits, found=found, archive=bool(db), theme=theme,
+        jobs, question=spec or None, limits=limits, found=found, archive=bool(db), theme=theme,
         count=count, min_rating=min_rating, max_rating=max_rating, max_share=max_share,
         near_duplicates=near_duplicates, rate=rating, workers=workers, dask=dask,
         chunk_size=chunk_size, progress=progress, on_progress=report)
@@ -468,14 +469,24 @@ def mine(files, db, bots, n_games, players, seed, records_out, spec, found, them
                    "already in the archive", err=True)
 
 
+def _held_out(name: str, game_id: str) -> str:
+    """The held-out bot ``--check`` names for ``game_id`` (``game``: the game's own)."""
+    if name == "game":
+        from kifu.lab.rating import held_out_for
+
+        return held_out_for(game_id)
+    return name
+
+
 @puzzles.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Write the puzzles with their Rating, RatingDeviation and RatedBy tags.")
 @click.option("--check", "held_out", default=None, metavar="BOT",
               help="Check the ratings against a held-out bot (e.g. ismcts:iters=300 or "
-                   "expert:level=fast): its share found per rating band, with 95% "
-                   "intervals.")
+                   "expert:level=fast; 'game': each game's own, ismcts:iters=300 but "
+                   "expert:level=fast for Lianxian): its share found per rating band, with "
+                   "95% intervals.")
 @click.option("--tries", type=click.IntRange(1, 100), default=2, show_default=True,
               help="The held-out bot's tries a puzzle.")
 @click.option("--bands", "cuts", type=click.IntRange(1, 20), default=3, show_default=True,
@@ -513,7 +524,7 @@ def rate(files, output, held_out, tries, cuts, as_json, workers, dask, chunk_siz
     puzzles = [check_puzzle(lp).puzzle for path in paths for lp in load_puzzles(path)]
     if held_out is not None:
         for gid in sorted({p.game for p in puzzles}):
-            check_bot(games.get(gid), held_out)
+            check_bot(games.get(gid), _held_out(held_out, gid))
     ticker = Ticker(quiet)
     if output is not None or any(rating_of(p.tags) is None for p in puzzles):
         n = [0]
@@ -531,17 +542,18 @@ def rate(files, output, held_out, tries, cuts, as_json, workers, dask, chunk_siz
         rows = []
         for gid in sorted({p.game for p in puzzles}):
             mine = [p for p in puzzles if p.game == gid]
-            for b in check(mine, bot=held_out, tries=tries, cuts=cuts, workers=workers,
+            bot = _held_out(held_out, gid)
+            for b in check(mine, bot=bot, tries=tries, cuts=cuts, workers=workers,
                            dask=dask):
-                rows.append({"game": gid, "bot": held_out, "low": b.low, "high": b.high,
+                rows.append({"game": gid, "bot": bot, "low": b.low, "high": b.high,
                              "puzzles": b.puzzles, "found": b.found, "share": b.share,
                              "ci": list(b.ci)})
         if as_json:
             click.echo(json.dumps(rows))
         else:
             click.echo(f"{'game':<9} {'ratings':>11} {'tries':>6} {'found':>6}  share "
-                       f"(95% interval) by {held_out}")
+                       f"(95% interval) by the held-out bot")
             for r in rows:
                 click.echo(f"{r['game']:<9} {r['low']:>5.0f}-{r['high']:<5.0f} "
                            f"{r['puzzles']:>6} {r['found']:>6}  {r['share']:.2f} "
-                           f"({r['ci'][0]:.2f}-{r['ci'][1]:.2f})")
+                           f"({r['ci'][0]:.2f}-{r['ci'][1]:.2f})  {r['bot']}")

@@ -24,7 +24,7 @@ puzzles are the same whatever the workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
@@ -39,6 +39,23 @@ from kifu.puzzles import get_question
 
 RECORDS_PER_CHUNK = 8
 
+Questions = str | Sequence[str] | None
+"""The questions mined: one spec, several (``kifu puzzles mine -Q A -Q B``), or None for
+the game's own (:data:`kifu.lab.analyze.DEFAULT_QUESTIONS`, as ``kifu analyze`` asks)."""
+
+
+def question_specs(question: Questions) -> tuple[str | None, ...]:
+    """``question`` as a tuple of specs, each checked (``(None,)``: the game's own)."""
+    specs: tuple[str | None, ...]
+    if question is None or isinstance(question, str):
+        specs = (question,)
+    else:
+        specs = tuple(dict.fromkeys(question)) or (None,)
+    for spec in specs:
+        if spec is not None:
+            scale_of(get_question(spec))
+    return specs
+
 
 def source_of(file: str, index: int, ply: int, *, archive: bool = False) -> str:
     """The ``Source`` of a puzzle from the position after ``ply`` actions of record
@@ -47,15 +64,24 @@ def source_of(file: str, index: int, ply: int, *, archive: bool = False) -> str:
 
 
 def mine_record(loc: Located | Record, *, file: str = "<record>", index: int = 1,
-                question: str | None = None, limits: Limits | None = None,
+                question: Questions = None, limits: Limits | None = None,
                 found: bool = False, archive: bool = False,
                 counter: dict[str, int] | None = None) -> list[Puzzle]:
     """The puzzles of one record, in ply order (``counter["positions"]`` counts the
-    positions solved)."""
+    positions solved); with several questions, each asked in turn and the puzzles merged
+    by ply (then in the questions' order)."""
+    specs = question_specs(question)
+    if len(specs) > 1:
+        merged = [(i, p) for i, spec in enumerate(specs)
+                  for p in mine_record(loc, file=file, index=index, question=spec,
+                                       limits=limits, found=found, archive=archive,
+                                       counter=counter)]
+        merged.sort(key=lambda ip: (_ply_of(ip[1]), ip[0]))
+        return [p for _, p in merged]
     game, setup = setup_of(loc)
     rules = game.rules_spec(setup.variant)
     out: list[Puzzle] = []
-    for d in decisions(loc, question=question, limits=limits):
+    for d in decisions(loc, question=specs[0], limits=limits):
         if counter is not None:
             counter["positions"] = counter.get("positions", 0) + len(d.solved)
         for q, sol, j in d.solved:
@@ -83,6 +109,10 @@ def mine_record(loc: Located | Record, *, file: str = "<record>", index: int = 1
     return out
 
 
+def _ply_of(p: Puzzle) -> int:
+    return int((p.source or "@ply0").rsplit("@ply", 1)[1])
+
+
 def said(question: str, answer: str, played: str | None = None) -> str:
     """The answer (and the value of the action played) in words, for a puzzle's comment."""
     from kifu.notation.wording import answer_words
@@ -93,23 +123,22 @@ def said(question: str, answer: str, played: str | None = None) -> str:
     return out + "."
 
 
-def _chunk(args: tuple[list[Job], str | None, Limits, bool, bool]) -> list[list[Puzzle]]:
+def _chunk(args: tuple[list[Job], Questions, Limits, bool, bool]) -> list[list[Puzzle]]:
     jobs, question, limits, found, archive = args
     return [mine_record(j.loc, file=j.file, index=j.index, question=question, limits=limits,
                         found=found, archive=archive) for j in jobs]
 
 
-def mine(jobs: Iterable[Job], *, question: str | None = None, limits: Limits | None = None,
+def mine(jobs: Iterable[Job], *, question: Questions = None, limits: Limits | None = None,
          found: bool = False, archive: bool = False, theme: str | None = None,
          workers: int = 1, dask: str | None = None, chunk_size: int = RECORDS_PER_CHUNK,
          on_record: Callable[[], None] | None = None) -> Iterator[Puzzle]:
     """The puzzles of ``jobs``, in input order, each position and question once; with
     ``theme``, only those whose ``Themes`` name it."""
     limits = limits or Limits()
-    if question is not None:
-        scale_of(get_question(question))
+    question_specs(question)
 
-    def chunks() -> Iterator[tuple[list[Job], str | None, Limits, bool, bool]]:
+    def chunks() -> Iterator[tuple[list[Job], Questions, Limits, bool, bool]]:
         batch: list[Job] = []
         for job in jobs:
             batch.append(job)
@@ -206,7 +235,7 @@ class MineProgress(msgspec.Struct):
         return spent / self.rated * (self.to_rate - self.rated)
 
 
-def _counted_chunk(args: tuple[list[Job], str | None, Limits, bool, bool]
+def _counted_chunk(args: tuple[list[Job], Questions, Limits, bool, bool]
                    ) -> list[tuple[list[Puzzle], int]]:
     jobs, question, limits, found, archive = args
     out = []
@@ -218,7 +247,7 @@ def _counted_chunk(args: tuple[list[Job], str | None, Limits, bool, bool]
     return out
 
 
-def mine_batch(jobs: list[Job], *, question: str | None = None, limits: Limits | None = None,
+def mine_batch(jobs: list[Job], *, question: Questions = None, limits: Limits | None = None,
                found: bool = False, archive: bool = False, theme: str | None = None,
                count: int | None = None, min_rating: float | None = None,
                max_rating: float | None = None, max_share: float | None = None,
@@ -239,13 +268,12 @@ def mine_batch(jobs: list[Job], *, question: str | None = None, limits: Limits |
     from kifu.lab.variety import capped, drop_near_duplicates, interest
 
     limits = limits or Limits()
-    if question is not None:
-        scale_of(get_question(question))
+    question_specs(question)
     progress = progress if progress is not None else MineProgress()
     progress.total = len(jobs)
     progress.started = time.monotonic()
 
-    def chunks() -> Iterator[tuple[list[Job], str | None, Limits, bool, bool]]:
+    def chunks() -> Iterator[tuple[list[Job], Questions, Limits, bool, bool]]:
         for i in range(0, len(jobs), chunk_size):
             yield jobs[i:i + chunk_size], question, limits, found, archive
 
@@ -294,12 +322,14 @@ def mine_batch(jobs: list[Job], *, question: str | None = None, limits: Limits |
 __all__ = [
     "RECORDS_PER_CHUNK",
     "MineProgress",
+    "Questions",
     "archive_job",
     "corpus_jobs",
     "corpus_record",
     "mine",
     "mine_batch",
     "mine_record",
+    "question_specs",
     "said",
     "seat_bots",
     "source_of",

@@ -11,8 +11,9 @@ so a puzzle rated 400 above a solver is found one time in eleven, as an Elo game
 Each solver is a bot (:data:`SOLVERS`) with a fixed rating on the scale; the bots are the
 same for every game, which is what makes the scale one scale (a puzzle rated 1500 in TWEAK
 is found by the same bots as often as one rated 1500 in GRAPH-T); a game may add rungs of
-its own (:data:`GAME_SOLVERS`; none does: :data:`SOFT_RUNGS` were tried for Lianxian) or
-ask a rung more trials (:data:`GAME_TRIALS`: Lianxian's ``ismcts:iters=40``, 8).
+its own (:data:`GAME_SOLVERS`: Lianxian's ``defensive``; :data:`SOFT_RUNGS` were tried
+and are on no ladder) or ask a rung more trials (:data:`GAME_TRIALS`: Lianxian's
+``ismcts:iters=40``, 8).
 A solver "finds" a puzzle
 when the first action it chooses at the puzzle's position reaches the answer (its value is
 the answer's). ``random``'s chance is exact (winning first actions over legal ones); each
@@ -31,7 +32,8 @@ joint fit of the solvers' and the puzzles' ratings (:func:`fit`, ``random`` anch
 shows how the bots' order changes from game to game.
 
 **The check** (:func:`check`, ``docs/puzzles.md``): a *held-out* bot (:data:`HELD_OUT`, not
-one of the solvers) is asked every puzzle; the share it finds must fall as the rating
+one of the solvers; Lianxian's, :data:`GAME_HELD_OUT`, of no rung's family) is asked every
+puzzle; the share it finds must fall as the rating
 rises (puzzles cut into rating bands; each share with its Wilson 95% interval).
 """
 
@@ -88,8 +90,13 @@ ratings (947 to 1445 instead of two thirds at 1055-1057) but the held-out check 
 follow them (``docs/puzzles.md``, *Ratings*), so no game uses them: pass them as
 ``solvers`` to :func:`trials` or :func:`puzzle_trials` to repeat the experiment."""
 
-GAME_SOLVERS: dict[str, tuple[Solver, ...]] = {}
-"""Rungs a game adds to the common ladder (none at present: see :data:`SOFT_RUNGS`)."""
+GAME_SOLVERS: dict[str, tuple[Solver, ...]] = {"lianxian": (Solver("defensive", 1565.0, 1),)}
+"""Rungs a game adds to the common ladder. Lianxian: its ``defensive`` bot (the most points
+less the bonus given to opponents; deterministic, so one trial), the rung that tells its
+``lianxian-least-bonus K`` puzzles apart (every common rung but ``random`` misses nearly
+all of them); its rating, 1565, is where the common rungs put it (:func:`place`, on a
+design corpus: ``docs/puzzles.md``, *Ratings*). The soft rungs (:data:`SOFT_RUNGS`) are
+on no ladder."""
 
 GAME_TRIALS: dict[str, dict[str, int]] = {"lianxian": {"ismcts:iters=40": 8}}
 """Trials a game asks of a rung instead of the common number. Lianxian: nearly every
@@ -154,6 +161,28 @@ def ladder_bot(game: Game, name: str, seat: int, rng: Rng) -> Bot:
 
 HELD_OUT = "ismcts:iters=300"
 """The bot the check asks (not a solver of the ladder)."""
+
+GAME_HELD_OUT: dict[str, str] = {"lianxian": "expert:level=fast"}
+"""A game's held-out bot where :data:`HELD_OUT` is of a family that rates its puzzles.
+Lianxian's ratings rest on ``ismcts:iters=40``'s misses (and ``defensive``'s), so its
+check asks the evaluator's ``expert``, of no rung's family (:func:`family`)."""
+
+FAMILIES: dict[str, str] = {"defensive": "greedy", "soft": "greedy"}
+"""Bots that share a family with another (``defensive`` and ``soft`` are ``greedy``'s
+one-turn points, reweighed); any other bot is its own family, parameters aside."""
+
+
+def family(bot: str) -> str:
+    """The family of a bot name: its registry name without parameters, ``defensive`` and
+    ``soft:t=T`` counted as ``greedy``'s (:data:`FAMILIES`)."""
+    name = bot.split(":", 1)[0]
+    return FAMILIES.get(name, name)
+
+
+def held_out_for(game_id: str) -> str:
+    """The held-out bot of ``game_id``'s check (:data:`GAME_HELD_OUT`, else
+    :data:`HELD_OUT`)."""
+    return GAME_HELD_OUT.get(games.get(game_id).id, HELD_OUT)
 
 
 class Trial(msgspec.Struct, frozen=True):
@@ -260,6 +289,29 @@ def fit(table: Sequence[Sequence[Trial]], *, anchor: str = "random", anchor_rati
                     break
             ratings[b] = s
     return ratings, puzzles
+
+
+def place(table: Sequence[Sequence[Trial]], bot: str, ratings: dict[str, float] | None = None,
+          start: float = PRIOR_MEAN) -> float:
+    """Where the other solvers (at ``ratings``, default the ladders') put ``bot``: each
+    puzzle rated by its other trials (:func:`rate`), then ``bot``'s rating by Newton's
+    method on its own trials against those puzzles. How a game's extra rung
+    (:data:`GAME_SOLVERS`) is put on the common scale."""
+    puzzles = [rate([t for t in row if t.bot != bot], ratings)[0] for row in table]
+    s = start
+    for _ in range(50):
+        grad, info = 0.0, 1e-9
+        for row, r in zip(table, puzzles, strict=True):
+            for t in row:
+                if t.bot == bot and t.tries > 0:
+                    p = chance(s, r)
+                    grad += (t.found - t.tries * p) / SCALE
+                    info += t.tries * p * (1 - p) / SCALE ** 2
+        step = max(-200.0, min(200.0, grad / info))
+        s += step
+        if abs(step) < 0.01:
+            break
+    return s
 
 
 # --- the check ------------------------------------------------------------------------------
@@ -422,6 +474,8 @@ def rate_puzzles(puzzles: Sequence[Puzzle], *, budget_nodes: int = 2_000_000,
 
 
 __all__ = [
+    "FAMILIES",
+    "GAME_HELD_OUT",
     "GAME_SOLVERS",
     "GAME_TRIALS",
     "HELD_OUT",
@@ -438,9 +492,12 @@ __all__ = [
     "bot_finds",
     "chance",
     "check",
+    "family",
     "fit",
+    "held_out_for",
     "held_out_trials",
     "ladder_bot",
+    "place",
     "puzzle_trials",
     "rate",
     "rate_puzzles",
