@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=0, help="the first deal's number (to extend a "
                     "run: the rows of two runs with disjoint deals add up)")
     ap.add_argument("--games", default=",".join(RULES))
-    ap.add_argument("--level", default=LEVEL)
+    ap.add_argument("--level", default=LEVEL, help="the evaluator's level of the judgement "
+                    f"and of the held-out loss (default {LEVEL}; kifu analyze's is fast)")
     ap.add_argument("--seed", default="34")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the rows (JSON lines) to this file")
