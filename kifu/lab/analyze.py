@@ -239,6 +239,9 @@ class Limits(msgspec.Struct, frozen=True):
     seed: int = 0
     """The seed of the ``value`` judgement (each ply's evaluation is seeded from it and the
     ply, so the analysis of a record is the same on any machine and any worker)."""
+    chart: bool = True
+    """Value every seat's share at each valued ply (``PlyReport.shares``, the page's chart);
+    False leaves them out (the strength run, ``kifu.lab.strength``, needs only the losses)."""
 
     def budget(self) -> Budget:
         return Budget(nodes=self.budget_nodes, seconds=self.budget_seconds)
@@ -843,8 +846,9 @@ def analyze_record(loc: Located | Record, *, file: str = "<record>", index: int 
                 seed = ply_seed(limits.seed, i)
                 j, best = _value(game, state, action, level=level, seed=seed)
                 judgements.append(j)
-                ply_shares = seat_shares(game, state, mover, level=level, seed=seed,
-                                         first=best)
+                if limits.chart:
+                    ply_shares = seat_shares(game, state, mover, level=level, seed=seed,
+                                             first=best)
                 counts[mover][1] += 1
         d = (_decision(game, state, action, move, i, asked, limits, budget, setup.players)
              if asked else None)
