@@ -288,7 +288,7 @@ noise costs the most (docs/bots.md, *Ladders of expert*)."""
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
-                     expert={"margin": 1.0}, levels={"normal": NORMAL_X3},
+                     expert={"margin": 0.5}, levels={"normal": NORMAL_X3},
                      reshuffle=_tweak_reshuffle),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
