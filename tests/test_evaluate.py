@@ -313,7 +313,7 @@ def test_expert_is_registered_first_among_searchers_and_not_classic():
 
 @pytest.mark.parametrize("name,match", [
     ("expert:level=huge", "level must be one of fast, normal, deep"),
-    ("expert:cheat=2", "cheat must be in 0..1"),
+    ("expert:cheat=2", "cheat must be one of 0, 1, hands"),
     ("expert:depth=1", "bad parameter"),
 ])
 def test_expert_bad_parameters(name, match):
@@ -323,7 +323,7 @@ def test_expert_bad_parameters(name, match):
 
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 @given(gid=st.sampled_from(sorted(QUICK)), seed=st.integers(0, 10_000),
-       plies=st.integers(0, 60), cheat=st.sampled_from(["", ":cheat=1"]))
+       plies=st.integers(0, 60), cheat=st.sampled_from(["", ":cheat=1", ":cheat=hands"]))
 def test_expert_plays_legal_actions(gid, seed, plies, cheat):
     game, state = _position(gid, seed, plies)
     if state.to_move is None:
@@ -332,6 +332,43 @@ def test_expert_plays_legal_actions(gid, seed, plies, cheat):
     before = state.to_line()
     assert bot.choose(state) in state.legal_actions()
     assert state.to_line() == before
+
+
+@pytest.mark.parametrize("gid", ["tweak", "towai"])
+def test_hands_worlds_keep_every_hand_and_redraw_the_deck(gid):
+    """``cheat=hands``'s worlds: every seat's view as in the true position, the same cards
+    in the deck (TWEAK: its top of the target's back), their order drawn again."""
+    from collections import Counter
+
+    from kifu.bots.profiles import profile
+
+    game, state = _position(gid, 7, 6, players=4)
+    line = state.to_line().split(" ")
+    deck_field = 7 if gid == "tweak" else 5
+    orders = set()
+    for k in range(12):
+        w = profile(gid).reshuffle(game, state, Rng(k))
+        assert all(w.view(s) == state.view(s) for s in range(4))
+        wl = w.to_line().split(" ")
+        assert [x for i, x in enumerate(wl) if i not in (deck_field, 8)] == \
+            [x for i, x in enumerate(line) if i not in (deck_field, 8)]
+        assert Counter(wl[deck_field][j:j + 2] for j in range(0, len(wl[deck_field]), 2)) == \
+            Counter(line[deck_field][j:j + 2] for j in range(0, len(line[deck_field]), 2))
+        orders.add(wl[deck_field])
+        if gid == "tweak":
+            from kifu.games.tweak.cards import DEFAULT_BACKS, split_cards
+            assert DEFAULT_BACKS[split_cards(wl[7])[0]] == int(line[3][1:])
+    assert len(orders) > 1
+
+
+def test_hands_cheater_is_the_cheater_without_a_reshuffle():
+    """Where the profile has no ``reshuffle`` (GRAPH-T deals every card), ``cheat=hands``
+    values the true position: it plays as ``cheat=1``."""
+    game = games.get("graph-t")
+    variant = game.parse_rules(QUICK["graph-t"][1])
+    a = play_actions(game, ["expert:level=fast:cheat=hands", "greedy", "greedy"], "h1", variant)
+    b = play_actions(game, ["expert:level=fast:cheat=1", "greedy", "greedy"], "h1", variant)
+    assert a == b
 
 
 @pytest.mark.parametrize("gid", ["towai", "alice"])

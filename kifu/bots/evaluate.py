@@ -362,15 +362,24 @@ probability below 2**-15. Levels with fewer worlds never conclude so."""
 
 
 def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], lvl: Level,
-                rng: Rng, omniscient: bool, margin: float = 0.0
+                rng: Rng, omniscient: bool, margin: float = 0.0, *, hands: bool = False
                 ) -> tuple[list[list[float]], bool]:
     """Per world, the share of each of ``actions`` (or of the position itself when
     ``actions`` is empty), and whether every value is exact with one world. The engine of
-    :func:`evaluate`, exposed for the bots that build on it."""
+    :func:`evaluate`, exposed for the bots that build on it.
+
+    ``hands=True`` (with ``omniscient``; a diagnostic, all-seeing): every world is the true
+    position with the deck's order drawn again (the profile's ``reshuffle``), so every hand
+    is known but not the order of the cards to come; a game without ``reshuffle`` gets the
+    true position."""
     prof = profile(game.id)
-    one_world = omniscient or _knows_all(state, seat)
+    reshuffle = prof.reshuffle if hands and omniscient else None
+    one_world = (omniscient and reshuffle is None) or _knows_all(state, seat)
     pool: list[State] = []
-    if one_world:
+    if reshuffle is not None:
+        def draw(r: Rng) -> State:
+            return reshuffle(game, state, r)
+    elif one_world:
         def draw(_r: Rng) -> State:
             return state.copy()
     else:

@@ -15,7 +15,10 @@ worlds for the best third of them and the default, the choice made over both sta
 
 ``expert:cheat=1`` is the *cheater*: the same bot valuing the true position instead of
 sampled worlds (all-seeing), the upper bound a fair bot is measured against. It reads
-cards its seat cannot see; use it only as that yardstick.
+cards its seat cannot see; use it only as that yardstick. ``expert:cheat=hands`` is a
+diagnostic rung between the two: it sees every hand but not the deck's order (drawn again
+in each world by the profile's ``reshuffle``), which tells how much of the cheater's edge
+is the hands and how much the cards to come; it is all-seeing too.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ class ExpertBot(SearchBot):
         "margin": Param(float, 0.25, 0.0, 1.0,
                         "weight of the soft score margin beside the pairwise share in what "
                         "the bot maximises (0: the share alone)"),
-        "cheat": Param(int, 0, 0, 1, "1: value the true position (all-seeing; a yardstick)"),
+        "cheat": Param(str, "0", 0, 0,
+                       "1: value the true position (all-seeing; a yardstick); hands: every "
+                       "hand seen but the deck's order drawn again in each world (all-seeing "
+                       "but the deck; a diagnostic rung)", choices=("0", "1", "hands")),
     }
 
     def choose(self, state: State) -> Action:
@@ -56,8 +62,10 @@ class ExpertBot(SearchBot):
         if len(acts) == 1:
             return acts[0]
         rng = Rng(self.rng.next64())
-        cheat, margin = bool(self.params["cheat"]), self.params["margin"]
-        rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin)
+        cheat, margin = self.params["cheat"] != "0", self.params["margin"]
+        hands = self.params["cheat"] == "hands"
+        rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,
+                                  hands=hands)
         means = _means(rows)
         alive = list(range(len(acts)))
         if lvl.refine and not exact:
@@ -67,7 +75,7 @@ class ExpertBot(SearchBot):
             alive = sorted(set(ranked) | {0})
             more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],
                                   msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
-                                  margin)
+                                  margin, hands=hands)
             rows = [[r[i] for i in alive] for r in rows] + more
             means = _means(rows)
         best = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from kifu.core.game import Action, Result, State
 
@@ -44,6 +45,12 @@ class Profile:
     - ``levels``: per evaluator level, fields of :class:`kifu.bots.evaluate.Level` this game
       sets otherwise (``{"normal": {"worlds": 12}}``).
     - ``expert``: the default parameters of the ``expert`` bot for this game.
+    - ``reshuffle(game, state, rng)``: the true position with the face-down piles no seat sees
+      (the deck's order) drawn again and every hand kept: the world of the diagnostic
+      ``expert:cheat=hands``, which sees every hand but not the order of the deck.
+      ``None`` where no seat is blind to anything but the hands (GRAPH-T deals every
+      card; Lianxian's bag is drawn by chance actions) or where it is not written (Alice):
+      there ``cheat=hands`` is the full cheater.
     """
 
     scores: Scores
@@ -58,6 +65,7 @@ class Profile:
     exact: Exact | None = None
     levels: dict | None = None
     expert: dict = field(default_factory=dict)
+    reshuffle: Callable[[Any, State, Any], State] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -148,6 +156,34 @@ def _tweak_scores(state: State) -> list[float]:
         pts += sum(POINTS[c] for c in (split_cards(held) if held != "-" else []))
         out.append(totals[s] + pts)
     return out
+
+
+def _tweak_reshuffle(game: Any, state: State, rng: Any) -> State:
+    """TWEAK with the deck's order (its top still of the target's back: ruling 4) and the
+    T! pile's order drawn again; hands, table and piles as they are."""
+    from kifu.core.codes import field_codes, field_text
+    from kifu.games.tweak.cards import DEFAULT_BACKS, TOKEN, split_cards
+
+    f = state.to_line().split(" ")
+    deck, tpile = field_codes(f[7], split_cards), field_codes(f[8], split_cards)
+    if deck:
+        backs = state.variant.backs or DEFAULT_BACKS
+        target = int(f[3][1:])
+        tops = [i for i, c in enumerate(deck) if backs[c] == target]
+        top = deck.pop(tops[rng.below(len(tops))]) if tops else deck.pop(0)
+        deck = [top, *rng.shuffled(deck)]
+    f[7], f[8] = field_text(deck, TOKEN), field_text(rng.shuffled(tpile), TOKEN)
+    return game.from_line(" ".join(f))
+
+
+def _towai_reshuffle(game: Any, state: State, rng: Any) -> State:
+    """TOWAI with the deck's order drawn again; hands, field and Swap choices kept."""
+    from kifu.core.codes import field_codes, field_text
+    from kifu.games.towai.cards import TOKEN, split_cards
+
+    f = state.to_line().split(" ")
+    f[5] = field_text(rng.shuffled(field_codes(f[5], split_cards)), TOKEN)
+    return game.from_line(" ".join(f))
 
 
 def _graph_t_scores(state: State) -> list[float]:
@@ -252,13 +288,14 @@ noise costs the most (docs/bots.md, *Ladders of expert*)."""
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
-                     expert={"margin": 1.0}, levels={"normal": NORMAL_X3}),
+                     expert={"margin": 0.5}, levels={"normal": NORMAL_X3},
+                     reshuffle=_tweak_reshuffle),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact),
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
-                     levels={"normal": NORMAL_X3}),
+                     levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

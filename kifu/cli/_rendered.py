@@ -36,7 +36,7 @@ HELP = (
 
 GAMES = (
     'GAME      TITLE                           PLAYERS  RULES       BOTS\n'
-    'tweak     TWEAK                           2-6      tweak/1     random, greedy, expert:level=normal:z=1.0:margin=1.0:cheat=0, pimc:worlds=16:actions=64:z=1.0, ismcts:iters=40:worlds=8:c=0.7:actions=64\n'
+    'tweak     TWEAK                           2-6      tweak/1     random, greedy, expert:level=normal:z=1.0:margin=0.5:cheat=0, pimc:worlds=16:actions=64:z=1.0, ismcts:iters=40:worlds=8:c=0.7:actions=64\n'
     'graph-t   GRAPH-T                         2-4      graph-t/1   random, greedy, ai, graph-t-ai, expert:level=normal:z=1.0:margin=0.25:cheat=0, pimc:worlds=8:actions=64:z=1.0, ismcts:iters=60:worlds=8:c=0.7:actions=64\n'
     'towai     TOWAI                           2-6      towai/1     random, greedy, out, expert:level=normal:z=1.0:margin=0.25:cheat=0, pimc:worlds=8:actions=64:z=1.0, ismcts:iters=80:worlds=8:c=0.7:actions=64\n'
     'alice     Alice in Wonderland (unoAlice)  3-6      alice/1     random, greedy, expert:level=normal:z=1.0:margin=0.25:cheat=0, pimc:worlds=4:actions=64:z=1.0, ismcts:iters=20:worlds=6:c=0.7:actions=64\n'
@@ -83,7 +83,7 @@ GAMES = (
     "  expert:level=  the evaluator's budget (str, fast|normal|deep)\n"
     "  expert:z=  standard errors of the paired difference by which the best action must beat the default (the game's greedy choice) to be played instead (float, 0.0..10.0)\n"
     '  expert:margin=  weight of the soft score margin beside the pairwise share in what the bot maximises (0: the share alone) (float, 0.0..1.0)\n'
-    '  expert:cheat=  1: value the true position (all-seeing; a yardstick) (int, 0..1)\n'
+    "  expert:cheat=  1: value the true position (all-seeing; a yardstick); hands: every hand seen but the deck's order drawn again in each world (all-seeing but the deck; a diagnostic rung) (str, 0|1|hands)\n"
     '  pimc:worlds=  worlds sampled per decision (int, 1..10000)\n'
     '  pimc:actions=  candidate actions searched (where the game ranks them) (int, 1..10000)\n'
     "  pimc:z=  standard errors by which an action must beat the default (the game's greedy choice; paired over the worlds) to be played instead (float, 0.0..10.0)\n"
@@ -106,7 +106,7 @@ GAMES_JSON = (
     '    "bots": [\n'
     '      "random",\n'
     '      "greedy",\n'
-    '      "expert:level=normal:z=1.0:margin=1.0:cheat=0",\n'
+    '      "expert:level=normal:z=1.0:margin=0.5:cheat=0",\n'
     '      "pimc:worlds=16:actions=64:z=1.0",\n'
     '      "ismcts:iters=40:worlds=8:c=0.7:actions=64"\n'
     '    ],\n'

@@ -44,7 +44,9 @@ from kifu.notation.files import check_output, commit_outputs, write_output
 @cards_option(use=True)
 @executor_options(chunk_size=None, unit="deals")
 @click.option("--json", "as_json", is_flag=True,
-              help="Write the report as JSON (its schema: kifu schema match).")
+              help="Write the report as JSON (its schema: kifu schema match), with every "
+                   "deal's shares per seating and bot (per_deal: two runs on one --seed "
+                   "pair deal by deal, python -m kifu.lab.paired).")
 @click.option("-o", "--output", default=None, metavar="FILE",
               help="Also write every game's record to FILE (written whole at the end).")
 @quiet_option("No progress bar.", old=("--silent",))

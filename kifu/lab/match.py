@@ -119,6 +119,17 @@ class PairLine(msgspec.Struct, frozen=True):
     elo: Figure
 
 
+class DealLine(msgspec.Struct, frozen=True, array_like=True):
+    """One deal of a match: ``shares[r][b]`` is the pairwise share of bot ``b`` (the
+    report's ``bots`` order) in the game of seating ``r`` (the report's ``seatings``
+    order), the mean over its seats when it holds several, ``None`` where it holds none.
+    Written as ``[deal, shares]``: two reports of the same seed and deals pair deal by deal
+    (:mod:`kifu.lab.paired`)."""
+
+    deal: int
+    shares: list[list[float | None]]
+
+
 class MatchReport(msgspec.Struct, frozen=True):
     """What ``kifu match --json`` writes (its schema: ``kifu schema match``)."""
 
@@ -139,6 +150,9 @@ class MatchReport(msgspec.Struct, frozen=True):
     """What orders seats the game ranks equal, for the shares (``none``: ties count half)."""
     intervals: str = ""
     """How each interval is computed."""
+    per_deal: list[DealLine] = msgspec.field(default_factory=list)
+    """Every deal's shares per seating and bot (:class:`DealLine`), rounded to 6 decimals;
+    empty in a report built with ``per_deal=False``."""
 
 
 def match_json_schema() -> dict:
@@ -294,6 +308,10 @@ class Tally:
         # per deal: Elo's k x k table of scores and of comparisons
         self.wins = array("d")
         self.met = array("d")
+        # per deal and seating: each bot's share in that game (NaN where it sat nowhere)
+        self.seat_shares = array("d")
+        self.per_deal_games = array("i")
+        self.deal_ids = array("q")
 
     @property
     def width(self) -> int:
@@ -305,17 +323,24 @@ class Tally:
         acc = [[0.0, 0.0, 0.0, 0.0, 0] for _ in range(k)]
         wins = [0.0] * (k * k)
         met = [0.0] * (k * k)
+        per_game = []
         for g in deal:
             result = Result(g.scores, g.ranks)
             seats = [self.index[b] for b in g.seats]
+            here = [0.0] * k
+            count = [0] * k
             for s, b in enumerate(seats):
                 a = acc[b]
+                share = pairwise(result, s, g.keys)
                 a[0] += g.ranks[s]
                 a[1] += 1.0 if g.ranks[s] == 1 else 0.0
                 a[2] += g.scores[s]
-                a[3] += pairwise(result, s, g.keys)
+                a[3] += share
                 a[4] += 1
+                here[b] += share
+                count[b] += 1
                 self.games_of[b] += 1
+            per_game += [h / c if c else math.nan for h, c in zip(here, count, strict=True)]
             for s, t in combinations(range(len(seats)), 2):
                 bs, bt = seats[s], seats[t]
                 if bs == bt:
@@ -336,10 +361,26 @@ class Tally:
         self.rows.extend(row)
         self.wins.extend(wins)
         self.met.extend(met)
+        self.seat_shares.extend(per_game)
+        self.per_deal_games.append(len(deal))
+        self.deal_ids.append(deal[0].deal if deal else self.deals)
         self.deals += 1
 
+    def deal_lines(self) -> list[DealLine]:
+        """Every deal's shares per seating and bot (:class:`DealLine`)."""
+        k = len(self.names)
+        out, at = [], 0
+        for i, played in zip(self.deal_ids, self.per_deal_games, strict=True):
+            rows = []
+            for _ in range(played):
+                rows.append([None if math.isnan(v) else round(v, 6)
+                             for v in self.seat_shares[at:at + k]])
+                at += k
+            out.append(DealLine(i, rows))
+        return out
+
     def report(self, game_id: str, rules: str, bots: Sequence[str], seed: int | str,
-               resamples: int = 999) -> MatchReport:
+               resamples: int = 999, per_deal: bool = True) -> MatchReport:
         import numpy as np
 
         k, n = len(self.names), self.players
@@ -377,7 +418,8 @@ class Tally:
         keys = TIEBREAK_TEXT.get(game_id, "none: seats the game ranks equal share (half each)")
         return MatchReport(game_id, rules, n, self.names, [list(s) for s in seats_list],
                            d, self.games, str(seed), 0.95, bot_lines, pair_lines,
-                           design_of(bots, n), keys, INTERVALS)
+                           design_of(bots, n), keys, INTERVALS,
+                           self.deal_lines() if per_deal else [])
 
 
 TIEBREAK_TEXT = {"towai": "cards left in hand at the end, fewer first (round wins rank only "
@@ -443,6 +485,7 @@ def report_text(report: MatchReport) -> str:
 
 __all__ = [
     "MAX_ORDERS",
+    "DealLine",
     "GameOutcome",
     "MatchReport",
     "Tally",
