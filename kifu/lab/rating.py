@@ -274,32 +274,16 @@ def fit(table: Sequence[Sequence[Trial]], *, anchor: str = "random", anchor_rati
         for b in bots:
             if b == anchor:
                 continue
-            s = ratings[b]
-            for _ in range(20):
-                grad, info = 0.0, 1e-9
-                for row, (r, _) in zip(table, puzzles, strict=True):
-                    for t in row:
-                        if t.bot == b and t.tries > 0:
-                            p = chance(s, r)
-                            grad += (t.found - t.tries * p) / SCALE
-                            info += t.tries * p * (1 - p) / SCALE ** 2
-                step = max(-200.0, min(200.0, grad / info))
-                s += step
-                if abs(step) < 0.01:
-                    break
-            ratings[b] = s
+            ratings[b] = _solver_rating(table, [r for r, _ in puzzles], b, ratings[b], 20)
     return ratings, puzzles
 
 
-def place(table: Sequence[Sequence[Trial]], bot: str, ratings: dict[str, float] | None = None,
-          start: float = PRIOR_MEAN) -> float:
-    """Where the other solvers (at ``ratings``, default the ladders') put ``bot``: each
-    puzzle rated by its other trials (:func:`rate`), then ``bot``'s rating by Newton's
-    method on its own trials against those puzzles. How a game's extra rung
-    (:data:`GAME_SOLVERS`) is put on the common scale."""
-    puzzles = [rate([t for t in row if t.bot != bot], ratings)[0] for row in table]
+def _solver_rating(table: Sequence[Sequence[Trial]], puzzles: Sequence[float], bot: str,
+                   start: float, steps: int) -> float:
+    """The most likely rating of solver ``bot`` given the puzzles' ratings: Newton's method
+    on its own trials (at most ``steps`` steps of at most 200 points)."""
     s = start
-    for _ in range(50):
+    for _ in range(steps):
         grad, info = 0.0, 1e-9
         for row, r in zip(table, puzzles, strict=True):
             for t in row:
@@ -312,6 +296,16 @@ def place(table: Sequence[Sequence[Trial]], bot: str, ratings: dict[str, float] 
         if abs(step) < 0.01:
             break
     return s
+
+
+def place(table: Sequence[Sequence[Trial]], bot: str, ratings: dict[str, float] | None = None,
+          start: float = PRIOR_MEAN) -> float:
+    """Where the other solvers (at ``ratings``, default the ladders') put ``bot``: each
+    puzzle rated by its other trials (:func:`rate`), then ``bot``'s rating by Newton's
+    method on its own trials against those puzzles. How a game's extra rung
+    (:data:`GAME_SOLVERS`) is put on the common scale."""
+    puzzles = [rate([t for t in row if t.bot != bot], ratings)[0] for row in table]
+    return _solver_rating(table, puzzles, bot, start, 50)
 
 
 # --- the check ------------------------------------------------------------------------------
