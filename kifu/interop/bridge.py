@@ -282,19 +282,10 @@ class TowaiCodec(Codec):
         self.pairs = partial(_table_pairs, self, self._table, self._keep, False)  # type: ignore[method-assign]
 
     def fixed(self, action: Action) -> int | None:
-        a = self._a
-        t = type(action)
-        if t is a.Lead:
-            return 17 * action.side + action.card  # type: ignore[attr-defined]
-        if t is a.Play:
-            return 34 + action.card  # type: ignore[attr-defined]
-        if t is a.Give:
-            return 51 + action.card  # type: ignore[attr-defined]
-        if t is a.Stop:
-            return 68
-        if t is a.Pass:
-            return 69
-        raise KifuError(f"towai: no id for {action!r}")
+        of = self._of.get(type(action))
+        if of is None:
+            raise KifuError(f"towai: no id for {action!r}")
+        return of(action)
 
     def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
         of = self._of
