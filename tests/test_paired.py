@@ -112,3 +112,16 @@ def test_main_reads_json_files(tmp_path, capsys) -> None:
     line, js = capsys.readouterr().out.splitlines()
     assert line.startswith("greedy - random: +") and json.loads(js)["deals"] == 4
     assert paired.main([str(p), "greedy", str(tmp_path / "none.json"), "random"]) == 1
+
+
+def test_main_says_what_is_wrong_with_a_bad_report(tmp_path, capsys) -> None:
+    not_json = tmp_path / "a.json"
+    not_json.write_text("x\n")
+    no_game = tmp_path / "b.json"
+    no_game.write_text("{}\n")
+    assert paired.main([str(not_json), "expert", str(no_game), "expert"]) == 1
+    assert f"{not_json}: not JSON" in capsys.readouterr().err
+    assert paired.main([str(no_game), "expert", str(no_game), "expert", "--gap"]) == 1
+    err = capsys.readouterr().err
+    assert "not a kifu match --json report: it has no 'game'" in err
+    assert "Traceback" not in err

@@ -48,9 +48,10 @@ class Paired(msgspec.Struct, frozen=True):
 
 
 def _get(report: Any, name: str) -> Any:
-    if isinstance(report, Mapping):
-        return report[name]
-    return getattr(report, name)
+    try:
+        return report[name] if isinstance(report, Mapping) else getattr(report, name)
+    except (KeyError, AttributeError):
+        raise ValueError(f"not a kifu match --json report: it has no {name!r}") from None
 
 
 def deal_shares(report: Any, bot: str) -> dict[int, float]:
@@ -155,7 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         reports = []
         for path in (args[0], args[2]):
             with open(path, "rb") as fh:
-                reports.append(msgspec.json.decode(fh.read()))
+                try:
+                    reports.append(msgspec.json.decode(fh.read()))
+                except msgspec.DecodeError as e:
+                    raise ValueError(f"{path}: not JSON: {e}") from None
         res = (gap_target(reports[0], reports[1], args[1], args[3]) if gap else
                paired_difference(reports[0], args[1], reports[1], args[3]))
     except (OSError, ValueError, KeyError, msgspec.DecodeError) as e:
