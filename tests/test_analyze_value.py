@@ -259,3 +259,15 @@ def test_accuracy_tracks_strength_on_a_small_sample() -> None:
     acc = {f.bot: f.accuracy.estimate for f in figs}
     assert acc["random"] < acc["greedy"] < acc["pimc"] <= acc["expert"]
 
+
+
+@pytest.mark.parametrize("argv, says", [(["--level", "bogus"], "invalid choice: 'bogus'"),
+                                        (["--games", "chess"], "unknown 'chess'"),
+                                        (["--deals", "0"], "at least 1")])
+def test_strength_run_refuses_bad_options_in_one_line(argv, says, capsys) -> None:
+    from kifu.lab import strength
+
+    with pytest.raises(SystemExit) as e:
+        strength.main(argv)
+    assert e.value.code == 2
+    assert says in capsys.readouterr().err

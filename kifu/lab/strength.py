@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from kifu import games
-from kifu.bots.evaluate import candidates, level_of, sample_rows
+from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
 from kifu.bots.profiles import profile
 from kifu.core.executor import map_chunks
 from kifu.core.game import Action, Game, State
@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--first", type=int, default=0, help="the first deal's number (to extend a "
                     "run: the rows of two runs with disjoint deals add up)")
     ap.add_argument("--games", default=",".join(RULES))
-    ap.add_argument("--level", default=LEVEL, help="the evaluator's level of the judgement "
+    ap.add_argument("--level", default=LEVEL, choices=list(LEVELS),
+                    help="the evaluator's level of the judgement "
                     f"and of the held-out loss (default {LEVEL}; kifu analyze's is fast)")
     ap.add_argument("--seed", default="34")
     ap.add_argument("--workers", type=int, default=1)
@@ -284,6 +285,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="summarise the rows of these files (comma-separated) instead")
     args = ap.parse_args(argv)
     game_ids = args.games.split(",")
+    unknown = [g for g in game_ids if g not in RULES]
+    if unknown:
+        ap.error(f"--games: unknown {', '.join(map(repr, unknown))} (known: {', '.join(RULES)})")
+    if args.deals < 1 or args.workers < 1:
+        ap.error("--deals and --workers must be at least 1")
     if args.rows:
         rows = []
         for name in args.rows.split(","):
