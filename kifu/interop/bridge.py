@@ -20,8 +20,8 @@ a draw) is one chance node whose id is the action's number field.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from operator import attrgetter
 from typing import Any
@@ -37,21 +37,40 @@ GAME_IDS = ("tweak", "graph-t", "towai", "lianxian", "alice")
 """Every kifu game, in the order the docs list them."""
 
 
-@dataclass(frozen=True)
 class Plan:
     """A shuffle dealt one item at a time: ``pools[i]`` (sorted item codes, repeats for
     copies) gives ``counts[i]`` picks in order; ``build`` turns the picks of every pool into
-    kifu's dealer action, ``unbuild`` a dealer action back into picks."""
+    kifu's dealer action, ``unbuild`` a dealer action back into picks. ``total`` is the
+    picks in all; ``piles[i]`` is pool ``i`` as code -> copies, codes ascending (what is
+    left before its first pick; read-only: a position deals from a copy). A plain class
+    with slots: codecs make or look up one at every shuffle."""
 
-    pools: tuple[tuple[int, ...], ...]
-    counts: tuple[int, ...]
-    build: Callable[[list[list[int]]], Action]
-    unbuild: Callable[[Action], list[list[int]]]
-    total: int = 0
-    """The picks in all (``sum(counts)``, filled in by ``__post_init__``)."""
+    __slots__ = ("build", "counts", "piles", "pools", "total", "unbuild")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "total", sum(self.counts))
+    def __init__(self, pools: tuple[tuple[int, ...], ...], counts: tuple[int, ...],
+                 build: Callable[[list[list[int]]], Action],
+                 unbuild: Callable[[Action], list[list[int]]]) -> None:
+        self.pools = pools
+        self.counts = counts
+        self.build = build
+        self.unbuild = unbuild
+        self.total = sum(counts)
+        # Counter's C counting, then a plain dict (codes ascending: the pools are sorted)
+        self.piles = tuple(dict(Counter(pool)) for pool in pools)
+
+
+_PROB_ROWS: list[list[float]] = []
+"""``_PROB_ROWS[total][k]`` is ``k / total`` (a pick's probability with ``k`` copies of
+``total`` items left; rows made on demand, one per pile size met): one table read an
+outcome instead of a division, the values the division gives."""
+
+
+def _prob_row(total: int) -> list[float]:
+    rows = _PROB_ROWS
+    while len(rows) <= total:
+        t = len(rows)
+        rows.append([k / t for k in range(t + 1)] if t else [0.0])
+    return rows[total]
 
 
 class Codec:
@@ -129,6 +148,16 @@ def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action], check:
         if ids != sorted(ids):  # type: ignore[type-var]
             return Codec.pairs(codec, actions)
     return ids, actions  # type: ignore[return-value]
+
+
+TERMINAL = -4
+"""OpenSpiel's player id at the end of a game (``pyspiel.PlayerId.TERMINAL``; the OpenSpiel
+module checks the two agree)."""
+
+
+def _player(seat: int | None) -> int:
+    """A kifu seat (or ``None`` at the end) as OpenSpiel's player id."""
+    return TERMINAL if seat is None else seat
 
 
 def _check_width(game_id: str, count: int, width: int) -> None:
@@ -271,8 +300,12 @@ class TowaiCodec(Codec):
 
     def __init__(self) -> None:
         from kifu.games.towai import actions as a
+        from kifu.games.towai.state import DEAL, REBUILD
 
         self._a = a
+        self._deal_phase = DEAL
+        self._rebuild_phase = REBUILD
+        self._deals: dict[tuple[int, int], Plan] = {}
         self._of: dict[type, Callable[[Any], int]] = {
             a.Lead: lambda x: 17 * x.side + x.card, a.Play: lambda x: 34 + x.card,
             a.Give: lambda x: 51 + x.card, a.Stop: lambda x: 68, a.Pass: lambda x: 69}
@@ -296,19 +329,28 @@ class TowaiCodec(Codec):
         return sorted(ids), ids
 
     def plan(self, state: State) -> Plan | None:
-        from kifu.games.towai.cards import ALL_CARDS
-        from kifu.games.towai.state import DEAL, HAND_SIZE, REBUILD
-
-        a = self._a
-        n = state.n
         phase = state.phase  # type: ignore[attr-defined]
-        if phase == REBUILD:
-            pool = tuple(sorted(state.pool()))  # type: ignore[attr-defined]
-            return Plan((pool,), (len(pool),), lambda p: a.Rebuild(tuple(p[0])),
-                        lambda d: [list(d.deck)])  # type: ignore[attr-defined]
-        if phase != DEAL:
+        if phase == self._rebuild_phase:
+            pool = state.pool()  # type: ignore[attr-defined]  # sorted
+            return Plan((pool,), (len(pool),), self._build_rebuild, _unbuild_deck)
+        if phase != self._deal_phase:
             return None
+        n = state.n
         first = state.first  # type: ignore[attr-defined]
+        # the deal's plan depends on the seats and the first seat only: made once each
+        plan = self._deals.get((n, first))
+        if plan is None:
+            plan = self._deals[n, first] = self._deal_plan(n, first)
+        return plan
+
+    def _build_rebuild(self, p: list[list[int]]) -> Action:
+        return self._a.Rebuild(tuple(p[0]))
+
+    def _deal_plan(self, n: int, first: int) -> Plan:
+        from kifu.games.towai.cards import ALL_CARDS
+        from kifu.games.towai.state import HAND_SIZE
+
+        deal = self._a.Deal
         dealt = HAND_SIZE * n
         cards = tuple(sorted(ALL_CARDS))
 
@@ -316,13 +358,17 @@ class TowaiCodec(Codec):
             c = p[0]
             # seat s holds picks k < dealt with k % n == (s - first) % n: a slice
             hands = [tuple(sorted(c[(s - first) % n:dealt:n])) for s in range(n)]
-            return a.Deal(tuple(hands), tuple(c[dealt:]))
+            return deal(tuple(hands), tuple(c[dealt:]))
 
         def unbuild(d: Action) -> list[list[int]]:
             hands = d.hands  # type: ignore[attr-defined]
             return [[hands[(first + k) % n][k // n] for k in range(dealt)] + list(d.deck)]  # type: ignore[attr-defined]
 
         return Plan((cards,), (len(cards),), build, unbuild)
+
+
+def _unbuild_deck(d: Action) -> list[list[int]]:
+    return [list(d.deck)]  # type: ignore[attr-defined]
 
 
 _CELLS = attrgetter("cells")
@@ -402,8 +448,10 @@ class AliceCodec(Codec):
 
     def __init__(self) -> None:
         from kifu.games.alice import actions as a
+        from kifu.games.alice.state import DEAL, POOL, ROLES
 
         self._a = a
+        self._shuffles = (DEAL, POOL, ROLES)
         self._table: dict[int, int] = {}
         self._keep: list[Action] = []
         # pairs by identity as GRAPH-T and TOWAI, checking the order (and a Buy, a ranked
@@ -438,11 +486,14 @@ class AliceCodec(Codec):
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.alice.cards import CODE_TYPE
-        from kifu.games.alice.state import DEAL, POOL, ROLES
 
+        ph = state.phase  # type: ignore[attr-defined]
+        # most dealer nodes are draws (enumerated by kifu): answered before anything else
+        if ph not in self._shuffles:
+            return None
+        DEAL, POOL, ROLES = self._shuffles
         a = self._a
         n = state.n
-        ph = state.phase  # type: ignore[attr-defined]
         if ph == ROLES:
             k = len(state._tb.role_letters)  # type: ignore[attr-defined]
             return Plan((tuple(range(k)),), (n,), lambda p: a.Roles(tuple(p[0])),
@@ -522,7 +573,7 @@ class Position:
     state or one PettingZoo environment. ``actions`` are the kifu actions played so far."""
 
     __slots__ = ("_chance", "_left_n", "_legal", "_pile", "_plan", "_seg_end", "_views",
-                 "actions", "picks", "seat", "setup", "state")
+                 "actions", "picks", "player", "seat", "setup", "state")
 
     def __init__(self, setup: Setup, state: State, actions: list[Action] | None = None,
                  picks: list[int] | None = None):
@@ -537,9 +588,14 @@ class Position:
         self._seg_end = 0  # the number of picks at which that pile is dealt out
         self._left_n = 0  # the items left in that pile (the sum of its counts)
         self.seat: int | None = state.to_move
+        self.player = _player(self.seat)
         self._views: dict[int, str] | None = None  # view(seat) of this kifu state, asked once
 
     # --- whose turn -------------------------------------------------------------------
+    # ``player`` is ``seat`` as OpenSpiel numbers players: a seat, -1 (CHANCE: kifu's
+    # DEALER) or -4 (TERMINAL) for kifu's ``None``; kept beside ``seat`` so that OpenSpiel's
+    # ``current_player`` is one attribute read (``kifu.interop.openspiel``)
+
     @property
     def to_move(self) -> int | None:
         """A seat, :data:`DEALER` (a chance node, a pick included), or ``None`` at the end."""
@@ -598,8 +654,10 @@ class Position:
             left = self._pile
             if left is None:
                 left = self._left(plan)  # type: ignore[arg-type]
-            total = self._left_n  # ascending: built from a sorted pool
-            return [(c, k / total) for c, k in left.items()]
+            # ascending (the pile is built from a sorted pool); the pairs made by C-level
+            # zip and map, each probability read from the row of k / total
+            row = _prob_row(self._left_n)
+            return list(zip(left, map(row.__getitem__, left.values()), strict=True))
         ids, _acts, probs = self._chance_actions()
         return list(zip(ids, probs, strict=True))
 
@@ -638,14 +696,14 @@ class Position:
     def _fresh_pile(self, plan: Plan) -> tuple[dict[int, int], int]:
         done = len(self.picks)
         start = 0
-        for pool, count in zip(plan.pools, plan.counts, strict=True):
+        for pile, count in zip(plan.piles, plan.counts, strict=True):
             if done < start + count:
-                left: dict[int, int] = {}
-                for c in pool:
-                    left[c] = left.get(c, 0) + 1
-                for c in self.picks[start:]:
-                    left[c] -= 1
-                return {c: k for c, k in left.items() if k}, start + count
+                left = dict(pile)  # the plan's pile is shared: a copy to deal from
+                if done > start:  # picks made before (a position rebuilt or copied)
+                    for c in self.picks[start:]:
+                        left[c] -= 1
+                    left = {c: k for c, k in left.items() if k}
+                return left, start + count
             start += count
         raise KifuError("the shuffle is already dealt")
 
@@ -705,7 +763,8 @@ class Position:
             action = legal[1][i]
             state = self.state
             state.push(action)  # from the legal list: known legal
-            self.seat = state.to_move
+            self.seat = seat = state.to_move
+            self.player = TERMINAL if seat is None else seat
             self.actions.append(action)
             self._views = None
             self._plan = False
@@ -754,7 +813,8 @@ class Position:
             self.state.apply(action)
         else:
             self.state.push(action)
-        self.seat = self.state.to_move
+        self.seat = seat = self.state.to_move
+        self.player = TERMINAL if seat is None else seat
         self.actions.append(action)
         self.picks = []
         self._pile = None

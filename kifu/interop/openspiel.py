@@ -30,11 +30,11 @@ from kifu import games
 from kifu.bots import MAX_PLIES
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
-from kifu.interop.bridge import GAME_IDS, Position, setup_for
+from kifu.interop.bridge import GAME_IDS, TERMINAL, Position, setup_for
 
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-if int(pyspiel.PlayerId.CHANCE) != DEALER:  # pragma: no cover - a guard on both constants
-    raise ImportError("OpenSpiel's chance player id is not kifu's DEALER")
+if int(pyspiel.PlayerId.CHANCE) != DEALER or _TERMINAL != TERMINAL:  # pragma: no cover
+    raise ImportError("OpenSpiel's chance or terminal player id is not the bridge's")
 
 _BYTE_FLOAT = (np.arange(256) / 127.0).astype(np.float32)
 """byte -> byte / 127 as float32 (the tensor's values, one table read a character)."""
@@ -133,9 +133,9 @@ class KifuState(pyspiel.State):
         self.pos = position if position is not None else game.setup.start()
 
     def current_player(self) -> int:
-        # kifu's DEALER is OpenSpiel's CHANCE (-1); C++ asks this at every apply_action
-        seat = self.pos.seat
-        return _TERMINAL if seat is None else seat
+        # kifu's DEALER is OpenSpiel's CHANCE (-1); C++ asks this at every apply_action:
+        # the position keeps the answer (``Position.player``)
+        return self.pos.player
 
     def _legal_actions(self, player: int) -> list[int]:
         # pyspiel asks this for any player: a seat not to move has none (OpenSpiel's rule)
@@ -159,7 +159,9 @@ class KifuState(pyspiel.State):
         if seat == DEALER:
             return [c for c, _p in pos.chance_outcomes()]
         legal = pos._legal
-        return list(legal[0] if legal is not None else pos.legal_ids())
+        if legal is None:  # Position.legal_ids, written out: a call less a step
+            legal = pos._legal = pos.setup.codec.pairs(pos.state.legal_actions())
+        return list(legal[0])
 
     def is_chance_node(self) -> bool:
         return self.pos.seat == DEALER

@@ -123,6 +123,9 @@ TYPE_SLOTS = ((N1, N2), (V,), (A1, A2))
 """The sentence slots of each deck type."""
 _RANGE = range(N_CODES)
 _01 = bytes.maketrans(b"01", b"\0\1")
+_UNIFORM: dict[int, Fraction] = {}
+"""``Fraction(1, k)`` by ``k``, made once each: a uniform draw's probability
+(``chance_outcomes``), equal values, one object shared."""
 
 
 def bits(cards: Iterable[int]) -> int:
@@ -412,7 +415,10 @@ class AliceState(State):
         ph = self.phase
         if ph in (DRAW, FORCED, ROLES):
             acts = self.legal_actions()
-            p = Fraction(1, len(acts))
+            k = len(acts)
+            p = _UNIFORM.get(k)
+            if p is None:
+                p = _UNIFORM[k] = Fraction(1, k)
             return [(a, p) for a in acts]
         return None
 
