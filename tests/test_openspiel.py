@@ -320,3 +320,38 @@ def test_python_shortcuts_agree_with_pyspiel(gid: str) -> None:
         nodes += 1
     assert nodes > 0
     assert state.legal_actions() == pyspiel.State.legal_actions(state)
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_enumerated_chance_nodes_match_kifus_outcomes(gid: str) -> None:
+    """At every chance node kifu enumerates (a first player, a draw, a steal), the
+    bridge's outcomes (read through its identity table once the engine's objects are
+    known) are exactly kifu's ``chance_outcomes``: each action's number field as the id,
+    its probability as a float, ids strictly ascending; the same again at a fresh copy."""
+    from kifu.interop.bridge import chance_id
+
+    players, rules = SHORT[gid]
+    game = openspiel.load(gid, players, rules)
+    seen = 0
+    for seed in range(4):
+        r = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            pos: Position = state.pos
+            if state.is_chance_node():
+                if pos.plan() is None:
+                    want = sorted((chance_id(a), float(p), a)
+                                  for a, p in pos.state.chance_outcomes())
+                    ids = [i for i, _p, _a in want]
+                    assert ids == sorted(set(ids))
+                    got = pos._chance_actions()
+                    assert got[0] == ids
+                    assert list(got[1]) == [a for _i, _p, a in want]
+                    assert got[2] == [p for _i, p, _a in want]
+                    assert state.chance_outcomes() == [(i, p) for i, p, _a in want]
+                    seen += 1
+                ids, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(r.choices(ids, probs)[0])
+            else:
+                state.apply_action(r.choice(state.legal_actions()))
+    assert seen > 0

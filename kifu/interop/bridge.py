@@ -59,20 +59,6 @@ class Plan:
         self.piles = tuple(dict(Counter(pool)) for pool in pools)
 
 
-_PROB_ROWS: list[list[float]] = []
-"""``_PROB_ROWS[total][k]`` is ``k / total`` (a pick's probability with ``k`` copies of
-``total`` items left; rows made on demand, one per pile size met): one table read an
-outcome instead of a division, the values the division gives."""
-
-
-def _prob_row(total: int) -> list[float]:
-    rows = _PROB_ROWS
-    while len(rows) <= total:
-        t = len(rows)
-        rows.append([k / t for k in range(t + 1)] if t else [0.0])
-    return rows[total]
-
-
 class Codec:
     """One game's action ids and shuffle plans (subclassed per game below)."""
 
@@ -131,22 +117,27 @@ def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action], check:
     its identity cannot pass to another object. A fresh object past the table's bound,
     an action of a ranked kind, or (with ``check``: an engine that does not always list
     in id order, Alice) ids out of order go the generic way."""
-    ids = list(map(table.get, map(id, actions)))
-    if check and None not in ids and ids != sorted(ids):  # type: ignore[type-var]
+    try:  # every object known (the common case: no scan of the ids for a miss)
+        ids = list(map(table.__getitem__, map(id, actions)))
+    except KeyError:
+        pass
+    else:
+        if check and ids != sorted(ids):
+            return Codec.pairs(codec, actions)
+        return ids, actions  # type: ignore[return-value]
+    # an object met for the first time
+    if len(keep) > 4096:
         return Codec.pairs(codec, actions)
-    if None in ids:
-        if len(keep) > 4096:
-            return Codec.pairs(codec, actions)
-        for a in actions:
-            if id(a) not in table:
-                i = codec.fixed(a)
-                if i is None:
-                    return Codec.pairs(codec, actions)
-                keep.append(a)
-                table[id(a)] = i
-        ids = list(map(table.get, map(id, actions)))
-        if ids != sorted(ids):  # type: ignore[type-var]
-            return Codec.pairs(codec, actions)
+    for a in actions:
+        if id(a) not in table:
+            i = codec.fixed(a)
+            if i is None:
+                return Codec.pairs(codec, actions)
+            keep.append(a)
+            table[id(a)] = i
+    ids = list(map(table.get, map(id, actions)))
+    if ids != sorted(ids):  # type: ignore[type-var]
+        return Codec.pairs(codec, actions)
     return ids, actions  # type: ignore[return-value]
 
 
@@ -547,7 +538,8 @@ class Setup:
     """A game, its seat count, rules and returns, and the codec: what every position of one
     framework game shares."""
 
-    __slots__ = ("codec", "game", "players", "returns", "variant")
+    __slots__ = ("chance_keep", "chance_table", "codec", "game", "players", "returns",
+                 "variant")
 
     def __init__(self, game_id: str, players: int, rules: str = "", returns: str = "shares"):
         self.game = games.get(game_id)
@@ -559,6 +551,10 @@ class Setup:
         self.players = players
         self.returns = returns
         self.codec = codec_for(self.game)
+        # the chance ids of the engine's shared outcome objects, by identity (each object
+        # kept alive in chance_keep): Position._chance_actions
+        self.chance_table: dict[int, int] = {}
+        self.chance_keep: list[Action] = []
 
     def start(self) -> Position:
         return Position(self, self.game.new_state(self.players, self.variant))
@@ -654,10 +650,8 @@ class Position:
             left = self._pile
             if left is None:
                 left = self._left(plan)  # type: ignore[arg-type]
-            # ascending (the pile is built from a sorted pool); the pairs made by C-level
-            # zip and map, each probability read from the row of k / total
-            row = _prob_row(self._left_n)
-            return list(zip(left, map(row.__getitem__, left.values()), strict=True))
+            total = self._left_n  # ascending: built from a sorted pool
+            return [(c, k / total) for c, k in left.items()]
         ids, _acts, probs = self._chance_actions()
         return list(zip(ids, probs, strict=True))
 
@@ -718,25 +712,50 @@ class Position:
                 raise KifuError(f"{self.setup.game.id}: a dealer action with no outcomes "
                                 "and no plan here")
             acts, ps = zip(*outcomes, strict=True)
-            types = set(map(type, acts))
-            g = _ID_FIELD.get(types.pop()) if len(types) == 1 else None
-            ids = list(map(g, acts)) if g is not None else [chance_id(a) for a in acts]
             p0 = ps[0]
             # a uniform draw shares one Fraction object (count compares by identity first)
             if p0 is ps[-1] and ps.count(p0) == len(ps):
                 probs = [_float(p0)] * len(ps)
             else:
                 probs = list(map(_float, ps))
-            if ids != sorted(set(ids)):  # not strictly ascending: sort, or a shared id
-                if len(set(ids)) != len(ids):
-                    raise KifuError(f"{self.setup.game.id}: two dealer actions share a "
-                                    "chance id")
-                order = sorted(range(len(ids)), key=ids.__getitem__)
-                ids = [ids[i] for i in order]
-                acts = tuple(acts[i] for i in order)
-                probs = [probs[i] for i in order]
+            # the engines hand out shared outcome objects (Alice's cards): their ids are
+            # read from a table keyed by identity, filled the first time each is met (and
+            # checked there); a list of known objects in ascending order is taken as is
+            table = self.setup.chance_table
+            try:
+                ids = list(map(table.__getitem__, map(id, acts)))
+            except KeyError:
+                ids = None  # type: ignore[assignment]
+            if ids is None or ids != sorted(ids):
+                ids, acts, probs = self._chance_sorted(acts, probs)  # type: ignore[assignment]
             self._chance = (ids, acts, probs)  # type: ignore[assignment]
         return self._chance  # type: ignore[return-value]
+
+    def _chance_sorted(self, acts: tuple[Action, ...], probs: list[float]
+                       ) -> tuple[list[int], tuple[Action, ...], list[float]]:
+        """:meth:`_chance_actions` the general way: each outcome's id by its action
+        type's number field, the outcomes sorted by id, a shared id refused; the objects
+        are remembered in the setup's identity table (up to 4,096, kept alive there so
+        that no other object can take an identity over)."""
+        types = set(map(type, acts))
+        g = _ID_FIELD.get(types.pop()) if len(types) == 1 else None
+        ids = list(map(g, acts)) if g is not None else [chance_id(a) for a in acts]
+        if ids != sorted(set(ids)):  # not strictly ascending: sort, or a shared id
+            if len(set(ids)) != len(ids):
+                raise KifuError(f"{self.setup.game.id}: two dealer actions share a "
+                                "chance id")
+            order = sorted(range(len(ids)), key=ids.__getitem__)
+            ids = [ids[i] for i in order]
+            acts = tuple(acts[i] for i in order)
+            probs = [probs[i] for i in order]
+        keep = self.setup.chance_keep
+        if len(keep) < 4096:
+            table = self.setup.chance_table
+            for a, i in zip(acts, ids, strict=True):
+                if id(a) not in table:
+                    keep.append(a)
+                    table[id(a)] = i
+        return ids, acts, probs
 
     def _chance_action(self, action_id: int) -> Action:
         """kifu's dealer action of an enumerable chance outcome's id."""
