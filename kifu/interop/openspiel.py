@@ -167,7 +167,12 @@ class KifuState(pyspiel.State):
         return self.pos.seat == DEALER
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.pos.chance_outcomes()
+        pos = self.pos
+        left = pos._pile
+        if left is not None:  # a pick after the first of its pile: Position's, written out
+            total = pos._left_n  # ascending: built from a sorted pool
+            return [(c, k / total) for c, k in left.items()]
+        return pos.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
         self.pos.apply_id(action)
