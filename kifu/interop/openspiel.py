@@ -17,6 +17,7 @@ the observations and an example.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 try:
@@ -175,7 +176,43 @@ class KifuState(pyspiel.State):
         return pos.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self.pos.apply_id(action)
+        # pyspiel's C++ apply_action calls this at every step. Position.apply_id's two
+        # common cases are written out here (a Python call less a step): a player's legal
+        # id once the legal list is known, and a pick that does not end its pile; every
+        # other case (and any error) is Position.apply_id's own.
+        pos = self.pos
+        seat = pos.seat
+        if seat is not None and seat >= 0:
+            legal = pos._legal
+            if legal is not None:
+                ids = legal[0]
+                i = bisect_left(ids, action)
+                if i < len(ids) and ids[i] == action:
+                    act = legal[1][i]
+                    state = pos.state
+                    state.push(act)  # from the legal list: known legal
+                    pos.seat = seat = state.to_move
+                    pos.player = _TERMINAL if seat is None else seat
+                    pos.actions.append(act)
+                    pos._views = None
+                    pos._plan = False
+                    pos._legal = None
+                    pos._chance = None
+                    return
+        elif seat is not None:
+            pile = pos._pile
+            if pile is not None:
+                k = pile.get(action, 0)
+                picks = pos.picks
+                if k > 0 and len(picks) + 1 < pos._seg_end:
+                    if k == 1:
+                        del pile[action]
+                    else:
+                        pile[action] = k - 1
+                    pos._left_n -= 1
+                    picks.append(action)
+                    return
+        pos.apply_id(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.pos.action_text(DEALER if player < 0 else player, action)
