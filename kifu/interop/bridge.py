@@ -187,6 +187,7 @@ def _float(p: Any) -> float:
 
 
 _TILES = attrgetter("tiles")
+_TAKEN = attrgetter("taken")
 
 
 # --- the games ---------------------------------------------------------------------------
@@ -226,6 +227,34 @@ class TweakCodec(Codec):
 
     def group(self, action: Action) -> tuple[int, int, Any]:
         return 64 + 512 * action.card, 512, action.taken  # type: ignore[attr-defined]
+
+    def index(self, actions: Sequence[Action]) -> tuple[list[int], dict[int, Action]]:
+        # the generic definition written out: a placement's id is its card, captures are
+        # gathered by card and ranked by what they take (a sort by ``taken``, stable as
+        # the generic one), anything else by ``fixed``; no method call an action
+        place, capture = self._a.Place, self._a.Capture
+        ids: dict[int, Action] = {}
+        caps: dict[int, list[Action]] = {}
+        for x in actions:
+            t = type(x)
+            if t is place:
+                ids[x.card] = x  # type: ignore[attr-defined]
+            elif t is capture:
+                c = x.card  # type: ignore[attr-defined]
+                group = caps.get(c)
+                if group is None:
+                    caps[c] = [x]
+                else:
+                    group.append(x)
+            else:
+                ids[self.fixed(x)] = x  # type: ignore[index]
+        for c, members in caps.items():
+            _check_width("tweak", len(members), 512)
+            members.sort(key=_TAKEN)
+            base = 64 + 512 * c
+            for r, x in enumerate(members):
+                ids[base + r] = x
+        return sorted(ids), ids
 
     def plan(self, state: State) -> Plan | None:
         from kifu.games.tweak.state import DEAL
