@@ -10,7 +10,8 @@ so their games differ; the figure compared is CPU time per *kifu action* (dealer
 players; a shuffle is one kifu action however many picks OpenSpiel deals it in), with
 games per second beside it. Target (issue 38): the bridge costs at most 2x the native
 loop. ``python -m benchmarks.test_interop`` prints the table of docs/performance.md;
-``--one GAME LOOP N`` runs one loop for counting instructions under callgrind.
+``--one GAME LOOP N`` runs one loop for counting instructions under callgrind;
+``--split GAME N`` splits the OpenSpiel loop's cost at chance nodes (:func:`split`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import gc
 import random
 import sys
 import time
+from functools import partial
 
 import pytest
 
@@ -200,9 +202,63 @@ def one(gid: str, loop: str, games_n: int) -> None:
     print(f"{gid} {loop}: {plies} kifu actions")
 
 
+def split(gid: str, games_n: int, rounds: int = 3) -> dict[str, float]:
+    """Where the OpenSpiel loop's time goes at chance nodes: microseconds of CPU a game
+    (median of ``rounds``) of the native loop and of :func:`through_openspiel` as it is
+    (``full``), with each chance node's outcome list and the agent's draw from it replaced
+    by ``Position.chance_pick`` (``nolist``: the same outcome for the same draw), and with
+    that pick also applied by the state's ``_apply_action`` instead of pyspiel's C++
+    ``apply_action`` (``nocpp``). A diagnostic only: ``nolist`` skips what an OpenSpiel
+    user's loop does, ``nocpp`` leaves the history of the picks unrecorded."""
+    from statistics import median
+
+    from kifu.interop import openspiel
+
+    players, rules = SETTINGS[gid]
+    game = openspiel.load(gid, players, rules)
+
+    def loop(seeds: range, mode: str) -> None:
+        for seed in seeds:
+            r = random.Random(seed)
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    if mode == "full":
+                        outcomes = state.chance_outcomes()
+                        x, acc, pick = r.random(), 0.0, outcomes[-1][0]
+                        for a, p in outcomes:
+                            acc += p
+                            if x < acc:
+                                pick = a
+                                break
+                        state.apply_action(pick)
+                    elif mode == "nolist":
+                        state.apply_action(state.pos.chance_pick(r.random()))
+                    else:
+                        state._apply_action(state.pos.chance_pick(r.random()))
+                else:
+                    state.apply_action(r.choice(state.legal_actions()))
+
+    runs: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for mode in ("native", "full", "nolist", "nocpp"):
+            f = (lambda s: native(gid, s)) if mode == "native" else partial(loop, mode=mode)
+            f(range(1))
+            gc.collect()
+            gc.freeze()
+            t = time.process_time()
+            f(range(games_n))
+            runs.setdefault(mode, []).append(1e6 * (time.process_time() - t) / games_n)
+            gc.unfreeze()
+    return {mode: median(v) for mode, v in runs.items()}
+
+
 def main(argv: list[str]) -> None:
     if argv and argv[0] == "--one":
         one(argv[1], argv[2], int(argv[3]))
+        return
+    if argv and argv[0] == "--split":
+        print({k: round(v) for k, v in split(argv[1], int(argv[2])).items()}, "µs a game")
         return
     n = int(argv[0]) if argv else GAMES
     print("| game (players, rules) | native µs/action | OpenSpiel (× native) "

@@ -355,3 +355,33 @@ def test_enumerated_chance_nodes_match_kifus_outcomes(gid: str) -> None:
             else:
                 state.apply_action(r.choice(state.legal_actions()))
     assert seen > 0
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_state_shortcuts_agree_with_the_position(gid: str) -> None:
+    # KifuState's chance_outcomes and _apply_action do the position's common cases
+    # themselves (a pick inside its pile, a known legal id): at every node of a random
+    # game they must answer and move exactly as Position's own methods on a copy
+    players, rules = SHORT[gid]
+    game = openspiel.load(gid, players, rules)
+    state = game.new_initial_state()
+    r = random.Random(5)
+    picks = plays = 0
+    while not state.is_terminal():
+        pos: Position = state.pos
+        if state.is_chance_node():
+            assert state.chance_outcomes() == pos.chance_outcomes()
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            i = r.choices(ids, probs)[0]
+            picks += pos._pile is not None
+        else:
+            i = r.choice(state.legal_actions())
+            plays += 1
+        twin = pos.copy()
+        twin.apply_id(i)
+        state.apply_action(i)
+        assert (pos.state.to_line(), pos.picks, pos.seat, pos.player, pos.actions) == \
+            (twin.state.to_line(), twin.picks, twin.seat, twin.player, twin.actions)
+        if pos.seat == -1:  # the next node's outcomes too (a pile carried on)
+            assert state.chance_outcomes() == twin.chance_outcomes()
+    assert picks > 0 and plays > 0
