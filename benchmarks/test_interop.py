@@ -11,7 +11,8 @@ players; a shuffle is one kifu action however many picks OpenSpiel deals it in),
 games per second beside it. Target (issue 38): the bridge costs at most 2x the native
 loop. ``python -m benchmarks.test_interop`` prints the table of docs/performance.md;
 ``--one GAME LOOP N`` runs one loop for counting instructions under callgrind;
-``--split GAME N`` splits the OpenSpiel loop's cost at chance nodes (:func:`split`).
+``--split GAME N`` splits the OpenSpiel loop's cost at chance nodes (:func:`split`);
+``--rounds GAME N R [LOOP]`` gives a loop's ratio on R sets of N seeds (:func:`rounds`).
 """
 
 from __future__ import annotations
@@ -253,9 +254,34 @@ def split(gid: str, games_n: int, rounds: int = 3) -> dict[str, float]:
     return {mode: median(v) for mode, v in runs.items()}
 
 
+def rounds(gid: str, games_n: int, rounds_n: int, loop: str = "openspiel") -> list[float]:
+    """The ratio of ``loop`` to the native loop (CPU time a kifu action) on ``rounds_n``
+    sets of ``games_n`` seeds each (round *r*: seeds *r*·``games_n`` on), the two loops one
+    after the other in each round: more games than :func:`measure`'s, for a game whose
+    length varies much from seed to seed (TOWAI)."""
+    out = []
+    for r in range(rounds_n):
+        seeds = range(r * games_n, (r + 1) * games_n)
+        us = {}
+        for name in ("native", loop):
+            LOOPS[name](gid, range(1))
+            gc.collect()
+            gc.freeze()
+            t = time.process_time()
+            plies = LOOPS[name](gid, seeds)
+            us[name] = (time.process_time() - t) / plies
+            gc.unfreeze()
+        out.append(us[loop] / us["native"])
+    return out
+
+
 def main(argv: list[str]) -> None:
     if argv and argv[0] == "--one":
         one(argv[1], argv[2], int(argv[3]))
+        return
+    if argv and argv[0] == "--rounds":
+        ratios = rounds(argv[1], int(argv[2]), int(argv[3]), *argv[4:5])
+        print(argv[1], " ".join(f"{x:.2f}" for x in ratios))
         return
     if argv and argv[0] == "--split":
         print({k: round(v) for k, v in split(argv[1], int(argv[2])).items()}, "µs a game")
