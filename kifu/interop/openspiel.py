@@ -170,7 +170,7 @@ class KifuState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         pos = self.pos
         left = pos._pile
-        if left is not None:  # a pick after the first of its pile: Position's, written out
+        if left is not None:  # a pick whose pile is counted: Position's case, written out
             total = pos._left_n  # ascending: built from a sorted pool
             return [(c, k / total) for c, k in left.items()]
         return pos.chance_outcomes()
