@@ -28,6 +28,7 @@ from typing import ClassVar
 import msgspec
 
 from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
+from kifu.bots.inference import inferred_draw
 from kifu.bots.search import Param, SearchBot
 from kifu.core.game import Action, State
 from kifu.core.rng import Rng
@@ -50,6 +51,12 @@ class ExpertBot(SearchBot):
                        "1: value the true position (all-seeing; a yardstick); hands: every "
                        "hand seen but the deck's order drawn again in each world (all-seeing "
                        "but the deck; a diagnostic rung)", choices=("0", "1", "hands")),
+        "infer": Param(float, 0.0, 0.0, 1.0,
+                       "soft inference: worlds weighed by how likely the other seats' recent "
+                       "actions were under an epsilon-greedy model with this epsilon (0: off; "
+                       "only where the game's profile has a rewind hook)"),
+        "window": Param(int, 8, 1, 64,
+                        "soft inference: the other seats' last actions weighed"),
     }
 
     def choose(self, state: State) -> Action:
@@ -64,8 +71,15 @@ class ExpertBot(SearchBot):
         rng = Rng(self.rng.next64())
         cheat, margin = self.params["cheat"] != "0", self.params["margin"]
         hands = self.params["cheat"] == "hands"
+        worlds = None
+        eps = self.params["infer"]
+        if eps > 0 and not cheat:
+            got = inferred_draw(game, state, seat, self.profile.rewind,
+                                lvl.worlds + lvl.refine, rng, eps=eps,
+                                window=self.params["window"])
+            worlds = got[0] if got is not None else None
         rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,
-                                  hands=hands)
+                                  hands=hands, worlds=worlds)
         means = _means(rows)
         alive = list(range(len(acts)))
         if lvl.refine and not exact:
@@ -75,7 +89,7 @@ class ExpertBot(SearchBot):
             alive = sorted(set(ranked) | {0})
             more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],
                                   msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
-                                  margin, hands=hands)
+                                  margin, hands=hands, worlds=worlds)
             rows = [[r[i] for i in alive] for r in rows] + more
             means = _means(rows)
         best = 0

@@ -41,18 +41,21 @@ import msgspec
 
 from kifu.core.codes import field_codes, field_text
 from kifu.core.errors import KifuError, NotationError
-from kifu.core.game import Game, State
+from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import BoundedDeal, from_start
 from kifu.games.towai.actions import Deal, Give, Lead, Pass, Play, Rebuild, Stop
 from kifu.games.towai.cards import (
     COPIES,
     N_KINDS,
+    NIB,
     NUM,
     TOKEN,
     TWAI,
     TYPE,
+    count_of,
     counts_cards,
+    kind_mask,
     split_cards,
 )
 from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE
@@ -292,4 +295,123 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     return draw
 
 
-__all__ = ["Void", "gifts", "idle_since_rebuild", "rebuilt_pool", "voids", "world_sampler"]
+def rewind(state: State, seat: int, game: Game, window: int
+           ) -> Callable[[State, Rng], list[list[tuple[State, Action, float]]]] | None:
+    """The past positions of a world, for soft inference (:mod:`kifu.bots.inference`):
+    for the last ``window`` leads, follows, passes and stops of the other seats since the
+    round's deal and its last Swap, the position each was chosen in, as the world says it
+    was. ``None`` without a history from the beginning, during a Swap, or with no such
+    action.
+
+    Walking back from the world's present hands: a card a seat played returns to its hand;
+    the cards a seat drew leave it (which ones, the world does not say: a card of its hand
+    drawn uniformly; at a pass, the card drawn is among those that could have been played
+    on the top when the hand holds any, since a pass most plausibly means nothing to play,
+    and the pass itself is judged over every card the hand could have drawn, each an
+    alternative weighted by its copies). The seat's own hand, the field, the side and the
+    discards are the true ones; the deck of a past position is left empty (nothing that
+    judges a choice may read it)."""
+    if state.phase == SWAP_PHASE:  # type: ignore[attr-defined]
+        return None
+    s = from_start(game, state)
+    if s is None:
+        return None
+    history = state.history
+    start = 0
+    for j, a in enumerate(history):
+        if isinstance(a, (Deal, Give)):
+            start = j + 1
+    movers: list[int | None] = []
+    sizes: list[list[int]] = []
+    snaps: dict[int, State] = {}
+    decisions: list[int] = []
+    for j, a in enumerate(history):
+        if j >= start:
+            mover = s.to_move
+            movers.append(mover)
+            sizes.append([_size(z) for z in s.hl])  # type: ignore[attr-defined]
+            if mover is not None and mover >= 0 and mover != seat and \
+                    isinstance(a, (Lead, Play, Pass, Stop)):
+                decisions.append(j)
+                snaps[j] = s.copy()
+                if len(decisions) > window:
+                    del snaps[decisions.pop(0)]
+        s.push(a)
+    if s.key() != state.key() or not decisions:
+        return None
+    sizes.append([_size(z) for z in s.hl])  # type: ignore[attr-defined]
+    first = decisions[0]
+    steps_at = set(decisions)
+
+    def pick(rng: Rng, z: int, among: int | None = None) -> int:
+        """A card of count int ``z``, uniformly by copies (within the kinds of ``among``
+        when it holds any)."""
+        cards = counts_cards(z)
+        if among:
+            fit = [c for c in cards if among >> c & 1]
+            cards = fit or cards
+        return cards[rng.below(len(cards))]
+
+    def past(world: State, rng: Rng) -> list[list[tuple[State, Action, float]]]:
+        hands = list(world.hl)  # type: ignore[attr-defined]
+        steps: list[list[tuple[State, Action, float]]] = []
+        for j in range(len(history) - 1, first - 1, -1):
+            a = history[j]
+            m = movers[j - start]
+            before, after = sizes[j - start], sizes[j - start + 1]
+            played = isinstance(a, (Lead, Play))
+            passed = isinstance(a, Pass) and j in steps_at
+            for p in range(len(hands)):
+                if p == seat:
+                    continue
+                grew = after[p] - before[p] + (played and p == m)
+                if passed and p == m and grew > 0:
+                    grew -= 1  # the pass's own draw: below
+                for _ in range(grew):
+                    hands[p] -= NIB[pick(rng, hands[p])]
+            if played:
+                hands[m] += NIB[a.card]  # type: ignore[union-attr]
+            if j not in steps_at:
+                continue
+            snap = snaps[j]
+            if passed and after[m] > before[m]:  # type: ignore[index]
+                alts = []
+                for c in set(counts_cards(hands[m])):  # type: ignore[index]
+                    alts.append((_past(snap, hands, seat, m, hands[m] - NIB[c]), a,  # type: ignore[index]
+                                 float(count_of(hands[m], c))))  # type: ignore[index]
+                steps.append(alts)
+                playable = kind_mask(hands[m]) & _playable(snap, hands[m])  # type: ignore[index]
+                hands[m] -= NIB[pick(rng, hands[m], playable)]  # type: ignore[index]
+            else:
+                steps.append([(_past(snap, hands, seat, m, hands[m]), a, 1.0)])  # type: ignore[index]
+        return steps
+
+    return past
+
+
+def _past(snap: State, hands: list[int], seat: int, mover: int, own: int) -> State:
+    """``snap`` with the other seats' hands of the world (``mover``'s as ``own``) and no
+    deck."""
+    st = snap.copy()
+    hl = st.hl  # type: ignore[attr-defined]
+    for p in range(len(hl)):
+        if p != seat:
+            hl[p] = hands[p]
+    hl[mover] = own
+    st._deck, st._dtop = (), 0  # type: ignore[attr-defined]
+    return st
+
+
+def _playable(snap: State, hand: int) -> int:
+    """The kinds (a 17-bit mask) of ``hand`` the mover of ``snap`` could play there."""
+    st = snap.copy()
+    st.hl[st.mover] = hand  # type: ignore[attr-defined]
+    mask = 0
+    for a in st.legal_actions():
+        if isinstance(a, (Play, Lead)):
+            mask |= 1 << a.card
+    return mask
+
+
+__all__ = ["Void", "gifts", "idle_since_rebuild", "rebuilt_pool", "rewind", "voids",
+           "world_sampler"]
