@@ -57,6 +57,19 @@ class ExpertBot(SearchBot):
                        "only where the game's profile has a rewind hook)"),
         "window": Param(int, 8, 1, 64,
                         "soft inference: the other seats' last actions weighed"),
+        "ess": Param(float, 0.0, 0.0, 1.0,
+                     "soft inference: temper the weights so that their effective sample "
+                     "size is at least this share of the worlds used (0: untempered)"),
+        "weigh": Param(int, 0, 0, 1,
+                       "soft inference: 1 weighs the worlds drawn (a weighted mean over "
+                       "distinct worlds, the paired test at their effective number) instead "
+                       "of resampling them"),
+        "factor": Param(int, 2, 1, 16,
+                        "soft inference: candidate worlds drawn per world used"),
+        "assume": Param(int, 0, 0, 1,
+                        "soft inference: 1 draws the candidates from the game's proposal "
+                        "(the profile's propose: TOWAI reads every pass as a void) instead "
+                        "of the seat's sampler"),
     }
 
     def choose(self, state: State) -> Action:
@@ -72,15 +85,25 @@ class ExpertBot(SearchBot):
         cheat, margin = self.params["cheat"] != "0", self.params["margin"]
         hands = self.params["cheat"] == "hands"
         worlds = None
+        weights: list[float] | None = None
         eps = self.params["infer"]
         if eps > 0 and not cheat:
+            weigh = bool(self.params["weigh"])
             got = inferred_draw(game, state, seat, self.profile.rewind,
                                 lvl.worlds + lvl.refine, rng, eps=eps,
-                                window=self.params["window"])
-            worlds = got[0] if got is not None else None
+                                window=self.params["window"],
+                                factor=1 if weigh else self.params["factor"],
+                                ess=self.params["ess"], weigh=weigh,
+                                propose=self.profile.propose if self.params["assume"]
+                                else None)
+            if got is not None:
+                worlds = got[0]
+                weights = got[1].get("weights")
         rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,
                                   hands=hands, worlds=worlds)
-        means = _means(rows)
+        if weights is not None and not any(weights[:len(rows)]):
+            weights = None  # (every weight 0: the worlds count alike)
+        means = _means(rows, weights)
         alive = list(range(len(acts)))
         if lvl.refine and not exact:
             # the second stage: more worlds for the best third and the default (index 0)
@@ -91,7 +114,7 @@ class ExpertBot(SearchBot):
                                   msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
                                   margin, hands=hands, worlds=worlds)
             rows = [[r[i] for i in alive] for r in rows] + more
-            means = _means(rows)
+            means = _means(rows, weights)
         best = 0
         for i, m in enumerate(means):
             if m > means[best]:
@@ -105,13 +128,27 @@ class ExpertBot(SearchBot):
         if z == 0 or k < 2:
             return pick
         diffs = [r[best] - r[0] for r in rows]
+        if weights is not None:  # weighted: the variance at the effective number of worlds
+            w = weights[:k]
+            tw = sum(w)
+            keff = tw * tw / sum(x * x for x in w)
+            if keff < 2:
+                return acts[0]
+            var = sum(x * (d - gain) ** 2 for x, d in zip(w, diffs, strict=True)) / tw
+            return pick if gain > z * (var / (keff - 1)) ** 0.5 else acts[0]
         var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
 
 
-def _means(rows: list[list[float]]) -> list[float]:
+def _means(rows: list[list[float]], weights: list[float] | None = None) -> list[float]:
+    """Each column's mean over the rows (weighted by ``weights``, one per row, if given)."""
     k = len(rows)
-    return [sum(r[i] for r in rows) / k for i in range(len(rows[0]))]
+    if weights is None:
+        return [sum(r[i] for r in rows) / k for i in range(len(rows[0]))]
+    w = weights[:k]
+    tw = sum(w)
+    return [sum(x * r[i] for x, r in zip(w, rows, strict=True)) / tw
+            for i in range(len(rows[0]))]
 
 
 __all__ = ["ExpertBot"]

@@ -106,7 +106,8 @@ def resample(weights: Sequence[float], k: int, rng: Rng) -> list[int]:
 
 
 def inferred_draw(game: Game, state: State, seat: int, rewind_hook: Any, need: int,
-                  rng: Rng, *, eps: float, window: int, factor: int = FACTOR
+                  rng: Rng, *, eps: float, window: int, factor: int = FACTOR,
+                  propose: Any = None, ess: float = 0.0, weigh: bool = False
                   ) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) that returns, in turn, ``need``
     worlds resampled by weight from ``factor * need`` candidates, and a note of what was
@@ -119,14 +120,29 @@ def inferred_draw(game: Game, state: State, seat: int, rewind_hook: Any, need: i
     rewind: Rewind | None = rewind_hook(game, state, seat, window)
     if rewind is None:
         return None
-    sampler = game.world_sampler(state, seat)
+    sampler = game.world_sampler(state, seat) if propose is None else \
+        propose(game, state, seat)
     cands = [sampler(rng) for _ in range(factor * need)]
     policies: dict[int, Any] = {}
     weights = [likelihood(game, rewind(w, rng), eps, policies) for w in cands]
-    total = sum(weights)
-    ess = total * total / sum(w * w for w in weights) if total > 0 else 0.0
-    order = [cands[i] for i in resample(weights, need, rng)]
-    note = {"candidates": len(cands), "ess": ess, "zero": sum(1 for w in weights if w == 0)}
+    power = 1.0
+    if ess > 0 and _ess(weights) < ess * need:
+        lo, hi = 0.0, 1.0
+        for _ in range(12):  # bisection on the power (weight 0 stays 0)
+            mid = (lo + hi) / 2
+            if _ess(_temper(weights, mid)) >= ess * need:
+                lo = mid
+            else:
+                hi = mid
+        power = lo
+        weights = _temper(weights, power)
+    note: dict[str, Any] = {"candidates": len(cands), "ess": _ess(weights), "power": power,
+                            "zero": sum(1 for w in weights if w == 0)}
+    if weigh:
+        order = cands
+        note["weights"] = weights
+    else:
+        order = [cands[i] for i in resample(weights, need, rng)]
     it = iter(order)
 
     def draw(r: Rng) -> State:
@@ -134,6 +150,21 @@ def inferred_draw(game: Game, state: State, seat: int, rewind_hook: Any, need: i
         return w if w is not None else sampler(r)
 
     return draw, note
+
+
+def _ess(weights: Sequence[float]) -> float:
+    """The effective sample size of ``weights``: (sum w)^2 / sum w^2 (0 if all are 0)."""
+    total = sum(weights)
+    return total * total / sum(w * w for w in weights) if total > 0 else 0.0
+
+
+def _temper(weights: Sequence[float], power: float) -> list[float]:
+    """``weights`` raised to ``power``, scaled by the largest first (no underflow); a
+    weight 0 stays 0."""
+    top = max(weights)
+    if top <= 0:
+        return list(weights)
+    return [(w / top) ** power if w > 0 else 0.0 for w in weights]
 
 
 __all__ = ["FACTOR", "Rewind", "Step", "action_probability", "inferred_draw", "likelihood",

@@ -55,6 +55,9 @@ class Profile:
       (:mod:`kifu.bots.inference`): a function giving, for one world, the positions the
       other seats' last ``window`` actions were taken in, as that world says they were;
       ``None`` where it is not written (then ``expert`` plays on the sampler's worlds).
+      ``propose(game, state, seat)``: a sampler of candidate worlds for it that reads the
+      others' actions as a player of the model would have meant them (TOWAI: every pass
+      a void); ``None``: the seat's own sampler.
     """
 
     scores: Scores
@@ -71,6 +74,7 @@ class Profile:
     expert: dict = field(default_factory=dict)
     reshuffle: Callable[[Any, State, Any], State] | None = None
     rewind: Callable[[Any, State, int, int], Any] | None = None
+    propose: Callable[[Any, State, int], Any] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -198,6 +202,14 @@ def _towai_rewind(game: Any, state: State, seat: int, window: int) -> Any:
     return rewind(state, seat, game, window)
 
 
+def _towai_propose(game: Any, state: State, seat: int) -> Any:
+    """TOWAI's candidate worlds: every pass read as a void
+    (:func:`kifu.games.towai.worlds.assumed_sampler`)."""
+    from kifu.games.towai.worlds import assumed_sampler
+
+    return assumed_sampler(state, seat, game)
+
+
 def _graph_t_scores(state: State) -> list[float]:
     out = []
     for hs in state.heights:  # type: ignore[attr-defined]
@@ -308,7 +320,7 @@ PROFILES: dict[str, Profile] = {
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
                      levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle,
-                     rewind=_towai_rewind),
+                     rewind=_towai_rewind, propose=_towai_propose),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

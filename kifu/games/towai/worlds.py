@@ -124,11 +124,15 @@ def rebuilt_pool(state: State, seat: int, game: Game) -> Counter[int] | None:
     return _replay(state, seat, game)[1]
 
 
-def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[int] | None,
+def _replay(state: State, seat: int, game: Game, passes: bool = False
+            ) -> tuple[Counter[int], Counter[int] | None,
                                                           list[Void],
                                                           tuple[list[int], Counter[int]]]:
     """One pass over the history: (:func:`gifts`, :func:`rebuilt_pool`, :func:`voids`,
-    :func:`idle_since_rebuild`)."""
+    :func:`idle_since_rebuild`). ``passes``: every pass of another seat is read as a void
+    too (it held no card that could follow): not a fact, since a seat may pass with a
+    playable card, but what a player that passes only when it must would show
+    (:func:`assumed_sampler`)."""
     history = state.history
     bound: Counter[int] = Counter()
     pool: Counter[int] | None = None
@@ -166,6 +170,12 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
             elif isinstance(a, (Lead, Play)) and bound[a.card] > 0:
                 bound[a.card] -= 1
             bound = +bound
+        if passes and isinstance(a, Pass) and mover != seat and s.field:  # type: ignore[attr-defined]
+            top, side = s.field[-1], s.side  # type: ignore[attr-defined]
+            lacks.append(Void(mover, frozenset(  # type: ignore[arg-type]
+                c for c in range(N_KINDS) if TYPE[c] in (TWAI, side) and
+                (NUM[c] >= NUM[top] if side == 0 else NUM[c] <= NUM[top]))))
+            since.append(taken[mover])  # type: ignore[index]
         if isinstance(a, (Stop, Pass)):
             owner = -1
         elif isinstance(a, (Lead, Play)):
@@ -220,6 +230,19 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
 
 def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
+    return _sampler(state, seat, game, False)
+
+
+def assumed_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
+    """:func:`world_sampler` with every pass of another seat this round read as a void
+    (it held no card that could follow the top then, less the cards it took in since): the
+    proposal of soft inference (:mod:`kifu.bots.inference`), which then weighs the worlds
+    by the other actions. Not the seat's knowledge: a player may pass with a playable card
+    (ruling 6); the worlds of a player that passes only when it must."""
+    return _sampler(state, seat, game, True)
+
+
+def _sampler(state: State, seat: int, game: Game, passes: bool) -> Callable[[Rng], State]:
     n = state.n
     fields = state.to_line().split(" ")
     hands = [_cards(h) for h in fields[3].split("/")]
@@ -236,7 +259,7 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
               for p in others}
     unseen = [c for p in others for c in hidden[p]] + deck
     prev = (seat - 1) % n
-    bound, pool, lacks, (idle, outside) = _replay(state, seat, game)
+    bound, pool, lacks, (idle, outside) = _replay(state, seat, game, passes)
     lacks = [v for v in lacks if v.seat != seat]
     kinds: dict[int, list[int]] = {}
     for c in unseen:
@@ -413,5 +436,5 @@ def _playable(snap: State, hand: int) -> int:
     return mask
 
 
-__all__ = ["Void", "gifts", "idle_since_rebuild", "rebuilt_pool", "rewind", "voids",
-           "world_sampler"]
+__all__ = ["Void", "assumed_sampler", "gifts", "idle_since_rebuild", "rebuilt_pool", "rewind",
+           "voids", "world_sampler"]
