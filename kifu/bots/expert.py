@@ -54,22 +54,22 @@ class ExpertBot(SearchBot):
         "infer": Param(float, 0.0, 0.0, 1.0,
                        "soft inference: worlds weighed by how likely the other seats' recent "
                        "actions were under an epsilon-greedy model with this epsilon (0: off; "
-                       "only where the game's profile has a rewind hook)"),
+                       "only where the game's profile has a rewind hook)", quiet=True),
         "window": Param(int, 8, 1, 64,
-                        "soft inference: the other seats' last actions weighed"),
+                        "soft inference: the other seats' last actions weighed", quiet=True),
         "ess": Param(float, 0.0, 0.0, 1.0,
                      "soft inference: temper the weights so that their effective sample "
-                     "size is at least this share of the worlds used (0: untempered)"),
+                     "size is at least this share of the worlds used (0: untempered)", quiet=True),
         "weigh": Param(int, 0, 0, 1,
                        "soft inference: 1 weighs the worlds drawn (a weighted mean over "
                        "distinct worlds, the paired test at their effective number) instead "
-                       "of resampling them"),
+                       "of resampling them", quiet=True),
         "factor": Param(int, 2, 1, 16,
-                        "soft inference: candidate worlds drawn per world used"),
+                        "soft inference: candidate worlds drawn per world used", quiet=True),
         "assume": Param(int, 0, 0, 1,
                         "soft inference: 1 draws the candidates from the game's proposal "
                         "(the profile's propose: TOWAI reads every pass as a void) instead "
-                        "of the seat's sampler"),
+                        "of the seat's sampler", quiet=True),
     }
 
     def choose(self, state: State) -> Action:
