@@ -7,6 +7,10 @@ mean share over positions with a 95% interval (Student's t over positions) and t
 per position.
 
     python tools/inference_overlap.py --games 8 --worlds 60
+
+With ``--records FILE...`` (the ``-o`` records of ``kifu match`` runs with one ``expert``
+seat) it prints instead, per file, how often that seat played something other than the
+game's default choice (its ``greedy`` bot's) at a decision with more than one action.
 """
 
 from __future__ import annotations
@@ -47,12 +51,39 @@ def _overlap(world, state, seat) -> float:
     return ok / total if total else 1.0
 
 
+def deviations(path: str) -> tuple[int, int]:
+    """(decisions with a choice, those where the ``expert`` seat left the default)."""
+    from kifu.bots.evaluate import default_action
+    from kifu.notation.files import load_records
+    from kifu.notation.replay import replay
+
+    dev = total = 0
+    for loc in load_records(path):
+        rp = replay(loc)
+        players = loc.record.headers["Players"].split(", ")
+        seat = next(i for i, p in enumerate(players) if p.startswith("expert"))
+        state = rp.game.new_state(rp.state.n, rp.state.variant)
+        for a in rp.actions:
+            if state.to_move == seat and len(state.legal_actions()) > 1:
+                total += 1
+                dev += a != default_action(rp.game, state, seat)
+            state.push(a)
+    return total, dev
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--worlds", type=int, default=60)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--records", nargs="+", metavar="FILE")
     args = ap.parse_args()
+    if args.records:
+        for path in args.records:
+            total, dev = deviations(path)
+            print(f"{path}: left the default at {dev} of {total} decisions "
+                  f"({dev / total:.3f})")
+        return
     game = games.get("towai")
     variant = game.parse_rules("towai/1;wins=1")
     prof = profile("towai")
