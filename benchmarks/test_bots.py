@@ -118,6 +118,31 @@ def test_time_per_decision(benchmark, gid, bot) -> None:
     assert info["cpu_p95_ms"] <= p95_ms, info
 
 
+@pytest.mark.parametrize("bot", ["expert:infer=0.1", "expert:infer=0.1:window=16:ess=0.5",
+                                 "expert:infer=0.1:window=16:weigh=1"])
+def test_time_per_decision_with_inference(benchmark, bot) -> None:
+    """TOWAI's ``expert`` with soft inference (off by default; docs/bots.md, *The
+    evaluator*): the same games and bounds as ``expert``'s."""
+    found: dict = {}
+
+    def run() -> None:
+        found["cpu"], _ = decision_times("towai", bot)
+
+    benchmark.group = "expert with inference: time per decision"
+    benchmark.pedantic(run, rounds=1, warmup_rounds=0)
+    cpu = found["cpu"]
+    assert cpu, "no decision searched"
+    base = anchor_ms()
+    info = {"decisions": len(cpu), "cpu_median_ms": round(statistics.median(cpu), 2),
+            "cpu_p95_ms": round(percentile(cpu, 0.95), 2),
+            "anchor_chess_perft4_ms": round(base, 1)}
+    benchmark.extra_info.update(info)
+    print(f"\ntowai {bot}: {info}")
+    median_ms, p95_ms = BOUNDS["expert"]
+    assert info["cpu_median_ms"] <= median_ms, info
+    assert info["cpu_p95_ms"] <= p95_ms, info
+
+
 POSITIONS = 8
 """Positions per game for the evaluator's cost per level: the searched decisions of seat 0
 in seeded greedy games (``LADDER``), the first ``POSITIONS`` of them."""

@@ -77,7 +77,7 @@ def search_parameters() -> dict[str, dict[str, str]]:
     from kifu.bots.pimc import PimcBot
 
     return {cls.name: {k: f"{p.help} ({p.kind.__name__}, {p.span()})"
-                       for k, p in cls.PARAMS.items()}
+                       for k, p in cls.PARAMS.items() if not p.quiet}
             for cls in (ExpertBot, PimcBot, IsmctsBot)}
 
 

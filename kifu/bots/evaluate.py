@@ -48,7 +48,7 @@ errors are 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -362,7 +362,8 @@ probability below 2**-15. Levels with fewer worlds never conclude so."""
 
 
 def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], lvl: Level,
-                rng: Rng, omniscient: bool, margin: float = 0.0, *, hands: bool = False
+                rng: Rng, omniscient: bool, margin: float = 0.0, *, hands: bool = False,
+                worlds: Callable[[Rng], State] | None = None
                 ) -> tuple[list[list[float]], bool]:
     """Per world, the share of each of ``actions`` (or of the position itself when
     ``actions`` is empty), and whether every value is exact with one world. The engine of
@@ -371,12 +372,18 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
     ``hands=True`` (with ``omniscient``; a diagnostic, all-seeing): every world is the true
     position with the deck's order drawn again (the profile's ``reshuffle``), so every hand
     is known but not the order of the cards to come; a game without ``reshuffle`` gets the
-    true position."""
+    true position.
+
+    ``worlds`` (not with ``omniscient``): draws the worlds instead of the seat's sampler
+    (e.g. :func:`kifu.bots.inference.inferred_draw`'s resampled worlds); the check for a
+    one-world seat is then not made."""
     prof = profile(game.id)
     reshuffle = prof.reshuffle if hands and omniscient else None
     one_world = (omniscient and reshuffle is None) or _knows_all(state, seat)
     pool: list[State] = []
-    if reshuffle is not None:
+    if worlds is not None and not one_world and reshuffle is None:
+        draw = worlds
+    elif reshuffle is not None:
         def draw(r: Rng) -> State:
             return reshuffle(game, state, r)
     elif one_world:

@@ -19,6 +19,12 @@ cards its seat cannot see; use it only as that yardstick. ``expert:cheat=hands``
 diagnostic rung between the two: it sees every hand but not the deck's order (drawn again
 in each world by the profile's ``reshuffle``), which tells how much of the cheater's edge
 is the hands and how much the cards to come; it is all-seeing too.
+
+``expert:infer=EPS`` (off by default; TOWAI only, where the profile has a ``rewind``
+hook) plays on worlds weighed by soft inference (:mod:`kifu.bots.inference`): how likely
+the other seats' last ``window`` actions were in each under an epsilon-greedy model of
+their play. Measured against ``greedy`` it gained nothing with an interval
+(``docs/bots.md``, *Ladders of expert*, third session), so it stays off.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import ClassVar
 import msgspec
 
 from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
+from kifu.bots.inference import inferred_draw
 from kifu.bots.search import Param, SearchBot
 from kifu.core.game import Action, State
 from kifu.core.rng import Rng
@@ -50,6 +57,25 @@ class ExpertBot(SearchBot):
                        "1: value the true position (all-seeing; a yardstick); hands: every "
                        "hand seen but the deck's order drawn again in each world (all-seeing "
                        "but the deck; a diagnostic rung)", choices=("0", "1", "hands")),
+        "infer": Param(float, 0.0, 0.0, 1.0,
+                       "soft inference: worlds weighed by how likely the other seats' recent "
+                       "actions were under an epsilon-greedy model with this epsilon (0: off; "
+                       "only where the game's profile has a rewind hook)", quiet=True),
+        "window": Param(int, 8, 1, 64,
+                        "soft inference: the other seats' last actions weighed", quiet=True),
+        "ess": Param(float, 0.0, 0.0, 1.0,
+                     "soft inference: temper the weights so that their effective sample "
+                     "size is at least this share of the worlds used (0: untempered)", quiet=True),
+        "weigh": Param(int, 0, 0, 1,
+                       "soft inference: 1 weighs the worlds drawn (a weighted mean over "
+                       "distinct worlds, the paired test at their effective number) instead "
+                       "of resampling them", quiet=True),
+        "factor": Param(int, 2, 1, 16,
+                        "soft inference: candidate worlds drawn per world used", quiet=True),
+        "assume": Param(int, 0, 0, 1,
+                        "soft inference: 1 draws the candidates from the game's proposal "
+                        "(the profile's propose: TOWAI reads every pass as a void) instead "
+                        "of the seat's sampler", quiet=True),
     }
 
     def choose(self, state: State) -> Action:
@@ -64,9 +90,26 @@ class ExpertBot(SearchBot):
         rng = Rng(self.rng.next64())
         cheat, margin = self.params["cheat"] != "0", self.params["margin"]
         hands = self.params["cheat"] == "hands"
+        worlds = None
+        weights: list[float] | None = None
+        eps = self.params["infer"]
+        if eps > 0 and not cheat:
+            weigh = bool(self.params["weigh"])
+            got = inferred_draw(game, state, seat, self.profile.rewind,
+                                lvl.worlds + lvl.refine, rng, eps=eps,
+                                window=self.params["window"],
+                                factor=1 if weigh else self.params["factor"],
+                                ess=self.params["ess"], weigh=weigh,
+                                propose=self.profile.propose if self.params["assume"]
+                                else None)
+            if got is not None:
+                worlds = got[0]
+                weights = got[1].get("weights")
         rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,
-                                  hands=hands)
-        means = _means(rows)
+                                  hands=hands, worlds=worlds)
+        if weights is not None and not any(weights[:len(rows)]):
+            weights = None  # (every weight 0: the worlds count alike)
+        means = _means(rows, weights)
         alive = list(range(len(acts)))
         if lvl.refine and not exact:
             # the second stage: more worlds for the best third and the default (index 0)
@@ -75,9 +118,9 @@ class ExpertBot(SearchBot):
             alive = sorted(set(ranked) | {0})
             more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],
                                   msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
-                                  margin, hands=hands)
+                                  margin, hands=hands, worlds=worlds)
             rows = [[r[i] for i in alive] for r in rows] + more
-            means = _means(rows)
+            means = _means(rows, weights)
         best = 0
         for i, m in enumerate(means):
             if m > means[best]:
@@ -91,13 +134,27 @@ class ExpertBot(SearchBot):
         if z == 0 or k < 2:
             return pick
         diffs = [r[best] - r[0] for r in rows]
+        if weights is not None:  # weighted: the variance at the effective number of worlds
+            w = weights[:k]
+            tw = sum(w)
+            keff = tw * tw / sum(x * x for x in w)
+            if keff < 2:
+                return acts[0]
+            var = sum(x * (d - gain) ** 2 for x, d in zip(w, diffs, strict=True)) / tw
+            return pick if gain > z * (var / (keff - 1)) ** 0.5 else acts[0]
         var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
 
 
-def _means(rows: list[list[float]]) -> list[float]:
+def _means(rows: list[list[float]], weights: list[float] | None = None) -> list[float]:
+    """Each column's mean over the rows (weighted by ``weights``, one per row, if given)."""
     k = len(rows)
-    return [sum(r[i] for r in rows) / k for i in range(len(rows[0]))]
+    if weights is None:
+        return [sum(r[i] for r in rows) / k for i in range(len(rows[0]))]
+    w = weights[:k]
+    tw = sum(w)
+    return [sum(x * r[i] for x, r in zip(w, rows, strict=True)) / tw
+            for i in range(len(rows[0]))]
 
 
 __all__ = ["ExpertBot"]

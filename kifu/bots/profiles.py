@@ -51,6 +51,13 @@ class Profile:
       ``None`` where no seat is blind to anything but the hands (GRAPH-T deals every
       card; Lianxian's bag is drawn by chance actions) or where it is not written (Alice):
       there ``cheat=hands`` is the full cheater.
+    - ``rewind(game, state, seat, window)``: the game's hook for soft inference
+      (:mod:`kifu.bots.inference`): a function giving, for one world, the positions the
+      other seats' last ``window`` actions were taken in, as that world says they were;
+      ``None`` where it is not written (then ``expert`` plays on the sampler's worlds).
+      ``propose(game, state, seat)``: a sampler of candidate worlds for it that reads the
+      others' actions as a player of the model would have meant them (TOWAI: every pass
+      a void); ``None``: the seat's own sampler.
     """
 
     scores: Scores
@@ -66,6 +73,8 @@ class Profile:
     levels: dict | None = None
     expert: dict = field(default_factory=dict)
     reshuffle: Callable[[Any, State, Any], State] | None = None
+    rewind: Callable[[Any, State, int, int], Any] | None = None
+    propose: Callable[[Any, State, int], Any] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -186,6 +195,21 @@ def _towai_reshuffle(game: Any, state: State, rng: Any) -> State:
     return game.from_line(" ".join(f))
 
 
+def _towai_rewind(game: Any, state: State, seat: int, window: int) -> Any:
+    """TOWAI's past positions of a world (:func:`kifu.games.towai.worlds.rewind`)."""
+    from kifu.games.towai.worlds import rewind
+
+    return rewind(state, seat, game, window)
+
+
+def _towai_propose(game: Any, state: State, seat: int) -> Any:
+    """TOWAI's candidate worlds: every pass read as a void
+    (:func:`kifu.games.towai.worlds.assumed_sampler`)."""
+    from kifu.games.towai.worlds import assumed_sampler
+
+    return assumed_sampler(state, seat, game)
+
+
 def _graph_t_scores(state: State) -> list[float]:
     out = []
     for hs in state.heights:  # type: ignore[attr-defined]
@@ -295,7 +319,8 @@ PROFILES: dict[str, Profile] = {
                        solve=_graph_t_solve, exact=_graph_t_exact),
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
-                     levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle),
+                     levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle,
+                     rewind=_towai_rewind, propose=_towai_propose),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

@@ -29,6 +29,9 @@ class Param:
     high: float
     help: str
     choices: tuple[str, ...] = ()
+    quiet: bool = False
+    """Left out of the listings (``kifu games``: an experimental option, off by default,
+    documented in docs/bots.md); it is parsed like any other."""
 
     def span(self) -> str:
         """The values allowed, for listings: ``1..10000`` or ``fast|normal|deep``."""
@@ -90,7 +93,8 @@ class SearchBot(Bot):
     def describe(cls, game: Game) -> str:
         """``pimc:worlds=8:actions=...`` with this game's defaults, for listings."""
         defaults = getattr(profile(game.id), cls.name, {}) or {}
-        parts = [f"{k}={p.kind(defaults.get(k, p.default))}" for k, p in cls.PARAMS.items()]
+        parts = [f"{k}={p.kind(defaults.get(k, p.default))}" for k, p in cls.PARAMS.items()
+                 if not p.quiet]
         return ":".join([cls.name, *parts])
 
 

@@ -41,18 +41,21 @@ import msgspec
 
 from kifu.core.codes import field_codes, field_text
 from kifu.core.errors import KifuError, NotationError
-from kifu.core.game import Game, State
+from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import BoundedDeal, from_start
 from kifu.games.towai.actions import Deal, Give, Lead, Pass, Play, Rebuild, Stop
 from kifu.games.towai.cards import (
     COPIES,
     N_KINDS,
+    NIB,
     NUM,
     TOKEN,
     TWAI,
     TYPE,
+    count_of,
     counts_cards,
+    kind_mask,
     split_cards,
 )
 from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE
@@ -121,11 +124,15 @@ def rebuilt_pool(state: State, seat: int, game: Game) -> Counter[int] | None:
     return _replay(state, seat, game)[1]
 
 
-def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[int] | None,
+def _replay(state: State, seat: int, game: Game, passes: bool = False
+            ) -> tuple[Counter[int], Counter[int] | None,
                                                           list[Void],
                                                           tuple[list[int], Counter[int]]]:
     """One pass over the history: (:func:`gifts`, :func:`rebuilt_pool`, :func:`voids`,
-    :func:`idle_since_rebuild`)."""
+    :func:`idle_since_rebuild`). ``passes``: every pass of another seat is read as a void
+    too (it held no card that could follow): not a fact, since a seat may pass with a
+    playable card, but what a player that passes only when it must would show
+    (:func:`assumed_sampler`)."""
     history = state.history
     bound: Counter[int] = Counter()
     pool: Counter[int] | None = None
@@ -163,6 +170,12 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
             elif isinstance(a, (Lead, Play)) and bound[a.card] > 0:
                 bound[a.card] -= 1
             bound = +bound
+        if passes and isinstance(a, Pass) and mover != seat and s.field:  # type: ignore[attr-defined]
+            top, side = s.field[-1], s.side  # type: ignore[attr-defined]
+            lacks.append(Void(mover, frozenset(  # type: ignore[arg-type]
+                c for c in range(N_KINDS) if TYPE[c] in (TWAI, side) and
+                (NUM[c] >= NUM[top] if side == 0 else NUM[c] <= NUM[top]))))
+            since.append(taken[mover])  # type: ignore[index]
         if isinstance(a, (Stop, Pass)):
             owner = -1
         elif isinstance(a, (Lead, Play)):
@@ -217,6 +230,19 @@ def _replay(state: State, seat: int, game: Game) -> tuple[Counter[int], Counter[
 
 def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
+    return _sampler(state, seat, game, False)
+
+
+def assumed_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
+    """:func:`world_sampler` with every pass of another seat this round read as a void
+    (it held no card that could follow the top then, less the cards it took in since): the
+    proposal of soft inference (:mod:`kifu.bots.inference`), which then weighs the worlds
+    by the other actions. Not the seat's knowledge: a player may pass with a playable card
+    (ruling 6); the worlds of a player that passes only when it must."""
+    return _sampler(state, seat, game, True)
+
+
+def _sampler(state: State, seat: int, game: Game, passes: bool) -> Callable[[Rng], State]:
     n = state.n
     fields = state.to_line().split(" ")
     hands = [_cards(h) for h in fields[3].split("/")]
@@ -233,7 +259,7 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
               for p in others}
     unseen = [c for p in others for c in hidden[p]] + deck
     prev = (seat - 1) % n
-    bound, pool, lacks, (idle, outside) = _replay(state, seat, game)
+    bound, pool, lacks, (idle, outside) = _replay(state, seat, game, passes)
     lacks = [v for v in lacks if v.seat != seat]
     kinds: dict[int, list[int]] = {}
     for c in unseen:
@@ -292,4 +318,123 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     return draw
 
 
-__all__ = ["Void", "gifts", "idle_since_rebuild", "rebuilt_pool", "voids", "world_sampler"]
+def rewind(state: State, seat: int, game: Game, window: int
+           ) -> Callable[[State, Rng], list[list[tuple[State, Action, float]]]] | None:
+    """The past positions of a world, for soft inference (:mod:`kifu.bots.inference`):
+    for the last ``window`` leads, follows, passes and stops of the other seats since the
+    round's deal and its last Swap, the position each was chosen in, as the world says it
+    was. ``None`` without a history from the beginning, during a Swap, or with no such
+    action.
+
+    Walking back from the world's present hands: a card a seat played returns to its hand;
+    the cards a seat drew leave it (which ones, the world does not say: a card of its hand
+    drawn uniformly; at a pass, the card drawn is among those that could have been played
+    on the top when the hand holds any, since a pass most plausibly means nothing to play,
+    and the pass itself is judged over every card the hand could have drawn, each an
+    alternative weighted by its copies). The seat's own hand, the field, the side and the
+    discards are the true ones; the deck of a past position is left empty (nothing that
+    judges a choice may read it)."""
+    if state.phase == SWAP_PHASE:  # type: ignore[attr-defined]
+        return None
+    s = from_start(game, state)
+    if s is None:
+        return None
+    history = state.history
+    start = 0
+    for j, a in enumerate(history):
+        if isinstance(a, (Deal, Give)):
+            start = j + 1
+    movers: list[int | None] = []
+    sizes: list[list[int]] = []
+    snaps: dict[int, State] = {}
+    decisions: list[int] = []
+    for j, a in enumerate(history):
+        if j >= start:
+            mover = s.to_move
+            movers.append(mover)
+            sizes.append([_size(z) for z in s.hl])  # type: ignore[attr-defined]
+            if mover is not None and mover >= 0 and mover != seat and \
+                    isinstance(a, (Lead, Play, Pass, Stop)):
+                decisions.append(j)
+                snaps[j] = s.copy()
+                if len(decisions) > window:
+                    del snaps[decisions.pop(0)]
+        s.push(a)
+    if s.key() != state.key() or not decisions:
+        return None
+    sizes.append([_size(z) for z in s.hl])  # type: ignore[attr-defined]
+    first = decisions[0]
+    steps_at = set(decisions)
+
+    def pick(rng: Rng, z: int, among: int | None = None) -> int:
+        """A card of count int ``z``, uniformly by copies (within the kinds of ``among``
+        when it holds any)."""
+        cards = counts_cards(z)
+        if among:
+            fit = [c for c in cards if among >> c & 1]
+            cards = fit or cards
+        return cards[rng.below(len(cards))]
+
+    def past(world: State, rng: Rng) -> list[list[tuple[State, Action, float]]]:
+        hands = list(world.hl)  # type: ignore[attr-defined]
+        steps: list[list[tuple[State, Action, float]]] = []
+        for j in range(len(history) - 1, first - 1, -1):
+            a = history[j]
+            m = movers[j - start]
+            before, after = sizes[j - start], sizes[j - start + 1]
+            played = isinstance(a, (Lead, Play))
+            passed = isinstance(a, Pass) and j in steps_at
+            for p in range(len(hands)):
+                if p == seat:
+                    continue
+                grew = after[p] - before[p] + (played and p == m)
+                if passed and p == m and grew > 0:
+                    grew -= 1  # the pass's own draw: below
+                for _ in range(grew):
+                    hands[p] -= NIB[pick(rng, hands[p])]
+            if played:
+                hands[m] += NIB[a.card]  # type: ignore[union-attr]
+            if j not in steps_at:
+                continue
+            snap = snaps[j]
+            if passed and after[m] > before[m]:  # type: ignore[index]
+                alts = []
+                for c in set(counts_cards(hands[m])):  # type: ignore[index]
+                    alts.append((_past(snap, hands, seat, m, hands[m] - NIB[c]), a,  # type: ignore[index]
+                                 float(count_of(hands[m], c))))  # type: ignore[index]
+                steps.append(alts)
+                playable = kind_mask(hands[m]) & _playable(snap, hands[m])  # type: ignore[index]
+                hands[m] -= NIB[pick(rng, hands[m], playable)]  # type: ignore[index]
+            else:
+                steps.append([(_past(snap, hands, seat, m, hands[m]), a, 1.0)])  # type: ignore[index]
+        return steps
+
+    return past
+
+
+def _past(snap: State, hands: list[int], seat: int, mover: int, own: int) -> State:
+    """``snap`` with the other seats' hands of the world (``mover``'s as ``own``) and no
+    deck."""
+    st = snap.copy()
+    hl = st.hl  # type: ignore[attr-defined]
+    for p in range(len(hl)):
+        if p != seat:
+            hl[p] = hands[p]
+    hl[mover] = own
+    st._deck, st._dtop = (), 0  # type: ignore[attr-defined]
+    return st
+
+
+def _playable(snap: State, hand: int) -> int:
+    """The kinds (a 17-bit mask) of ``hand`` the mover of ``snap`` could play there."""
+    st = snap.copy()
+    st.hl[st.mover] = hand  # type: ignore[attr-defined]
+    mask = 0
+    for a in st.legal_actions():
+        if isinstance(a, (Play, Lead)):
+            mask |= 1 << a.card
+    return mask
+
+
+__all__ = ["Void", "assumed_sampler", "gifts", "idle_since_rebuild", "rebuilt_pool", "rewind",
+           "voids", "world_sampler"]

@@ -1,0 +1,129 @@
+"""How much soft inference tells a TOWAI seat about the other hands (issue 33, third
+session): over seeded all-``greedy`` one-round games, at every 7th decision, draw worlds
+for the seat to move, plainly and with :func:`kifu.bots.inference.inferred_draw` under each
+setting, and measure the share of the other seats' cards that a world puts in the right
+hand (1 = every hand known, as ``expert:cheat=hands`` sees them). Prints per setting the
+mean share over positions with a 95% interval (Student's t over positions) and the CPU ms
+per position.
+
+    python tools/inference_overlap.py --games 8 --worlds 60
+
+With ``--records FILE...`` (the ``-o`` records of ``kifu match`` runs with one ``expert``
+seat) it prints instead, per file, how often that seat played something other than the
+game's default choice (its ``greedy`` bot's) at a decision with more than one action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from collections import Counter
+
+from kifu import games
+from kifu.bots import make_bot
+from kifu.bots.inference import inferred_draw
+from kifu.bots.profiles import profile
+from kifu.core.game import DEALER
+from kifu.core.rng import Rng
+
+SETTINGS = [
+    ("sampler (no inference)", None),
+    ("infer=0.1 window=8 factor=2", {"eps": 0.1, "window": 8, "factor": 2}),
+    ("infer=0.1 window=16 factor=2", {"eps": 0.1, "window": 16, "factor": 2}),
+    ("infer=0.1 window=16 factor=2 ess=0.5", {"eps": 0.1, "window": 16, "factor": 2,
+                                              "ess": 0.5}),
+    ("infer=0.03 window=40 factor=4 assume=1", {"eps": 0.03, "window": 40, "factor": 4,
+                                                "assume": True}),
+    ("infer=0.03 window=40 factor=32 assume=1", {"eps": 0.03, "window": 40, "factor": 32,
+                                                 "assume": True}),
+]
+
+
+def _overlap(world, state, seat) -> float:
+    ok = total = 0
+    for p in range(state.n):
+        if p != seat:
+            a, b = Counter(world.hand_cards(p)), Counter(state.hand_cards(p))
+            ok += sum((a & b).values())
+            total += sum(b.values())
+    return ok / total if total else 1.0
+
+
+def deviations(path: str) -> tuple[int, int]:
+    """(decisions with a choice, those where the ``expert`` seat left the default)."""
+    from kifu.bots.evaluate import default_action
+    from kifu.notation.files import load_records
+    from kifu.notation.replay import replay
+
+    dev = total = 0
+    for loc in load_records(path):
+        rp = replay(loc)
+        players = loc.record.headers["Players"].split(", ")
+        seat = next(i for i, p in enumerate(players) if p.startswith("expert"))
+        state = rp.game.new_state(rp.state.n, rp.state.variant)
+        for a in rp.actions:
+            if state.to_move == seat and len(state.legal_actions()) > 1:
+                total += 1
+                dev += a != default_action(rp.game, state, seat)
+            state.push(a)
+    return total, dev
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--worlds", type=int, default=60)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--records", nargs="+", metavar="FILE")
+    args = ap.parse_args()
+    if args.records:
+        for path in args.records:
+            total, dev = deviations(path)
+            print(f"{path}: left the default at {dev} of {total} decisions "
+                  f"({dev / total:.3f})")
+        return
+    game = games.get("towai")
+    variant = game.parse_rules("towai/1;wins=1")
+    prof = profile("towai")
+    shares: dict[str, list[float]] = {name: [] for name, _ in SETTINGS}
+    cpu: dict[str, list[float]] = {name: [] for name, _ in SETTINGS}
+    for g in range(args.games):
+        rng = Rng(f"overlap:{g}")
+        state = game.new_state(args.players, variant)
+        bots = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(args.players)]
+        k = 0
+        while state.to_move is not None:
+            mover = state.to_move
+            if mover == DEALER:
+                state.push(game.chance_action(state, rng))
+                continue
+            if k % 7 == 6:
+                for name, opts in SETTINGS:
+                    r = Rng(g * 10_000 + k)
+                    t = time.process_time()
+                    got = None
+                    if opts is not None:
+                        got = inferred_draw(
+                            game, state, mover, prof.rewind, args.worlds, r,
+                            eps=opts["eps"], window=opts["window"], factor=opts["factor"],
+                            ess=opts.get("ess", 0.0),
+                            propose=prof.propose if opts.get("assume") else None)
+                    draw = got[0] if got is not None else game.world_sampler(state, mover)
+                    worlds = [draw(r) for _ in range(args.worlds)]
+                    cpu[name].append(1000 * (time.process_time() - t))
+                    shares[name].append(statistics.mean(_overlap(w, state, mover)
+                                                        for w in worlds))
+            k += 1
+            state.push(bots[mover].choose(state))
+    for name, _ in SETTINGS:
+        xs = shares[name]
+        m = statistics.mean(xs)
+        half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+        print(f"{name}: {m:.3f} [{m - half:.3f}, {m + half:.3f}] over {len(xs)} positions; "
+              f"{statistics.median(cpu[name]):.1f} ms CPU a position (median)")
+
+
+if __name__ == "__main__":
+    main()
