@@ -4,6 +4,7 @@ same deals (:mod:`kifu.lab.paired`, issue 33)."""
 from __future__ import annotations
 
 import json
+import os
 
 import msgspec
 import numpy as np
@@ -125,3 +126,21 @@ def test_main_says_what_is_wrong_with_a_bad_report(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert "not a kifu match --json report: it has no 'game'" in err
     assert "Traceback" not in err
+
+
+def test_main_stops_quietly_when_the_reader_goes_away(tmp_path) -> None:
+    """``python -m kifu.lab.paired ... | head -0``: exit 1 and no traceback on stderr (the
+    reader closed the pipe before the report was written)."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "a.json"
+    p.write_bytes(msgspec.json.encode(_report(["greedy", "random"], 4, deals=4)))
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before anything is written
+    proc = subprocess.run([sys.executable, "-m", "kifu.lab.paired", str(p), "greedy", str(p),
+                           "random"], stdout=w, stderr=subprocess.PIPE, text=True,
+                          check=False)
+    os.close(w)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr

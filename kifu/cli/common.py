@@ -3,11 +3,8 @@ files and writing outputs live in :mod:`kifu.notation.files`."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
-import os
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -76,7 +73,7 @@ def handle_errors(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from kifu.core.command import Terminated, command_scope
+        from kifu.core.command import Terminated, command_scope, reader_gone
 
         try:
             refuse_empty_paths()
@@ -89,9 +86,7 @@ def handle_errors(func: F) -> F:
         except KifuError as e:
             raise CliError(str(e)) from None
         except BrokenPipeError:  # the reader went away (| head): stop quietly
-            with contextlib.suppress(Exception):
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())  # no second error when Python exits
+            reader_gone()
             raise SystemExit(1) from None
         except OSError as e:
             why = e.strerror or str(e) or type(e).__name__

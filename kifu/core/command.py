@@ -14,6 +14,7 @@ import contextlib
 import contextvars
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -133,3 +134,13 @@ def deferred_signals() -> Iterator[None]:
             signal.signal(s, handler)
         for s in dict.fromkeys(got):
             signal.raise_signal(s)
+
+
+def reader_gone() -> None:
+    """After a ``BrokenPipeError`` on stdout (the reader went away, as ``| head`` does):
+    point stdout at the null device so that Python's flush at exit raises no second error.
+    The caller then stops quietly with its exit code."""
+    with contextlib.suppress(Exception):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+

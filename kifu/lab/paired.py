@@ -30,6 +30,7 @@ from typing import Any
 
 import msgspec
 
+from kifu.core.command import reader_gone
 from kifu.lab.stats import bootstrap_means
 
 RESAMPLES = 999
@@ -165,9 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, msgspec.DecodeError) as e:
         print(f"kifu.lab.paired: {e}", file=sys.stderr)
         return 1
-    print(f"{res.what}: {res.estimate:+.3f} [{res.low:+.3f}, {res.high:+.3f}] over "
-          f"{res.deals} deals (95%, bootstrap over deals)")
-    print(msgspec.json.encode(res).decode())
+    try:
+        print(f"{res.what}: {res.estimate:+.3f} [{res.low:+.3f}, {res.high:+.3f}] over "
+              f"{res.deals} deals (95%, bootstrap over deals)")
+        print(msgspec.json.encode(res).decode(), flush=True)
+    except BrokenPipeError:  # the reader went away (| head -1): stop quietly
+        reader_gone()
+        return 1
     return 0
 
 

@@ -32,6 +32,7 @@ import msgspec
 from kifu import games
 from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
 from kifu.bots.profiles import profile
+from kifu.core.command import reader_gone
 from kifu.core.executor import map_chunks
 from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
@@ -269,6 +270,16 @@ def format_summary(rows: Sequence[Row], game_ids: Sequence[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m kifu.lab.strength``: the run, its summary on stdout (exit 0); 1 when the
+    reader of stdout went away (``| head``), quietly."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        reader_gone()
+        return 1
+
+
+def _main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kifu.lab.strength", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=40)
