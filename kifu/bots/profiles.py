@@ -287,9 +287,11 @@ noise costs the most (docs/bots.md, *Ladders of expert*)."""
 NORMAL_AS_DEEP = {"worlds": 96, "refine": 192, "exact_nodes": 30000, "actions": 12}
 """The ``normal`` level of GRAPH-T and TWEAK since 2026-11-29 (third session): the common
 ``deep`` budget (:data:`kifu.bots.evaluate.LEVELS`), which their decisions afford within
-issue 33's bound (GRAPH-T median 133 / p95 327 ms CPU, TWEAK 200 / 457 ms). GRAPH-T's
-``expert`` gained +0.021 against ``ismcts`` paired on 60 deals (0.526 [0.509, 0.544]);
-docs/bots.md, *Ladders of expert*, third session. Their ``deep`` is then the same budget."""
+issue 33's bound (CPU median / p95: GRAPH-T 142 / 399 ms, TWEAK 200 / 418 ms). Paired
+against the common ``normal`` (TWEAK: three times it), over 100 deals: GRAPH-T's
+``expert`` +0.023 [+0.006, +0.039] against ``ismcts``, TWEAK's +0.016 [-0.008, +0.039]
+against ``greedy`` (docs/bots.md, *Ladders of expert*, third session). Their ``deep`` is
+then the same budget."""
 
 
 PROFILES: dict[str, Profile] = {
