@@ -201,3 +201,36 @@ def test_generate_with_a_search_bot():
     with pytest.raises(VariantError):
         list(generate_puzzles("graph-t", "double-dummy", count=1, seed=1, players=3,
                               bot="pimc:nope=1"))
+
+
+@pytest.mark.parametrize("gid, players, rules", [("graph-t", 4, "graph-t/1;grey=false;black=false"),
+                                                 ("tweak", 4, "tweak/1;rounds=1")])
+def test_expert_normal_is_the_deep_budget_in_graph_t_and_tweak(gid, players, rules):
+    """GRAPH-T's and TWEAK's `normal` level is the common `deep` budget (docs/bots.md,
+    "Ladders of expert", third session): `expert` chooses as `expert:level=deep` does from
+    the same stream, while TOWAI keeps three times the common `normal` and Alice the
+    common one."""
+    from kifu.bots.evaluate import LEVELS, level_of
+
+    game = games.get(gid)
+    for field in ("worlds", "refine", "exact_nodes"):
+        assert getattr(level_of(game, "normal"), field) == getattr(LEVELS["deep"], field)
+    assert level_of(games.get("towai"), "normal").worlds == 3 * LEVELS["normal"].worlds
+    assert level_of(games.get("alice"), "normal") == LEVELS["normal"]
+    rng = Rng(f"normal-is-deep:{gid}")
+    state = game.new_state(players, game.parse_rules(rules))
+    greedy = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(players)]
+    dealer = rng.fork(0)
+    compared = 0
+    while state.to_move is not None and compared < 3:
+        mover = state.to_move
+        if mover == DEALER:
+            state.push(game.chance_action(state, dealer))
+            continue
+        if len(state.legal_actions()) > 1 and len(state.history) % 3 == 0:
+            picks = {make_bot(game, spec, mover, Rng(compared)).choose(state)
+                     for spec in ("expert", "expert:level=deep")}
+            assert len(picks) == 1
+            compared += 1
+        state.push(greedy[mover].choose(state))
+    assert compared == 3

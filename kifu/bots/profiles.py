@@ -308,15 +308,25 @@ stage and solver nodes (the same nodes per world). Their decisions cost a fifth 
 33's time budget at the common level, and they are the games where the sampled worlds'
 noise costs the most (docs/bots.md, *Ladders of expert*)."""
 
+NORMAL_AS_DEEP = {"worlds": 96, "refine": 192, "exact_nodes": 30000, "actions": 12}
+"""The ``normal`` level of GRAPH-T and TWEAK since 2026-11-29 (third session): the common
+``deep`` budget (:data:`kifu.bots.evaluate.LEVELS`), which their decisions afford within
+issue 33's bound (CPU median / p95: GRAPH-T 142 / 399 ms, TWEAK 200 / 418 ms). Paired
+against the common ``normal`` (TWEAK: three times it), over 100 deals: GRAPH-T's
+``expert`` +0.023 [+0.006, +0.039] against ``ismcts``, TWEAK's +0.016 [-0.008, +0.039]
+against ``greedy`` (docs/bots.md, *Ladders of expert*, third session). Their ``deep`` is
+then the same budget."""
+
 
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
-                     expert={"margin": 0.5}, levels={"normal": NORMAL_X3},
+                     expert={"margin": 0.5}, levels={"normal": NORMAL_AS_DEEP},
                      reshuffle=_tweak_reshuffle),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
-                       solve=_graph_t_solve, exact=_graph_t_exact),
+                       solve=_graph_t_solve, exact=_graph_t_exact,
+                       levels={"normal": NORMAL_AS_DEEP}),
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
                      levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle,
