@@ -83,7 +83,9 @@ LEVELS: dict[str, Level] = {
     "fast": Level(name="fast", worlds=8, exact_nodes=400, actions=4, refine=8,
                   cost="8 worlds x one rollout per candidate; median 8-14 ms CPU a call"),
     "normal": Level(name="normal", worlds=24, exact_nodes=2000, actions=6, refine=48,
-                    cost="24 worlds x one rollout per candidate; median 22-54 ms CPU a call"),
+                    cost="24 worlds x one rollout per candidate; median 22-54 ms CPU a call "
+                    "(a game may scale it: TOWAI plays 72 worlds, GRAPH-T and TWEAK the deep "
+                    "budget; Profile.levels, docs/bots.md)"),
     "deep": Level(name="deep", worlds=96, exact_nodes=30000, actions=12, refine=192,
                   cost="96 worlds x one rollout per candidate; median 84-403 ms CPU a call"),
 }
