@@ -193,7 +193,11 @@ def generate(game_name, spec, count, seed, players, output, workers, budget_node
 
     try:
         found = choose(tap())
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
+        from kifu.core.command import Terminated
+
+        if isinstance(e, Terminated):  # SIGTERM or SIGHUP: stop, write nothing (docs/cli.md)
+            raise
         interrupted = True
         found = choose(raw)  # what was found so far, filtered the same way
     ticker.done()
