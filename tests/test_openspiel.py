@@ -323,6 +323,52 @@ def test_python_shortcuts_agree_with_pyspiel(gid: str) -> None:
 
 
 @pytest.mark.parametrize("gid", GAME_IDS)
+def test_pick_outcomes_and_legal_ids_are_worked_out_afresh(gid: str) -> None:
+    """At every pick of random games, the outcome list (read from a table of ready pairs
+    for TOWAI) is each item left in the pool with probability copies left / items left,
+    recounted from the plan's pool and the picks made; at every player node the legal ids
+    (read by the engine's shared legal tuple for TOWAI) are the generic definition's."""
+    from collections import Counter
+
+    from kifu.interop.bridge import Codec
+
+    players, rules = SHORT[gid]
+    game = openspiel.load(gid, players, rules)
+    codec = game.setup.codec
+    picks_seen = players_seen = 0
+    for seed in range(3):
+        r = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            pos: Position = state.pos
+            if state.is_chance_node():
+                plan = pos.plan()
+                if plan is not None:
+                    done, start = len(pos.picks), 0
+                    for pool, count in zip(plan.pools, plan.counts, strict=True):
+                        if done < start + count:
+                            left = Counter(pool) - Counter(pos.picks[start:])
+                            break
+                        start += count
+                    total = sum(left.values())
+                    want = [(c, left[c] / total) for c in sorted(left)]
+                    assert state.chance_outcomes() == want
+                    assert pos.chance_outcomes() == want
+                    picks_seen += 1
+                ids, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(r.choices(ids, probs)[0])
+            else:
+                acts = pos.state.legal_actions()
+                ids, by_id = Codec.index(codec, acts)
+                assert state.legal_actions() == ids
+                got_ids, got_acts = pos.legal_pairs()
+                assert got_ids == ids and list(got_acts) == [by_id[i] for i in ids]
+                players_seen += 1
+                state.apply_action(r.choice(state.legal_actions()))
+    assert picks_seen > 20 and players_seen > 20
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
 def test_enumerated_chance_nodes_match_kifus_outcomes(gid: str) -> None:
     """At every chance node kifu enumerates (a first player, a draw, a steal), the
     bridge's outcomes (read through its identity table once the engine's objects are

@@ -143,3 +143,21 @@ def test_push_fast_paths_give_the_general_paths_position(n, seed, cap):
                 state, a)
             fast.pop()
             assert (fast.key(), fast.turn) == before
+
+
+@SETTINGS
+@given(n=st.integers(2, 6), seed=st.integers(0, 2**32), fits=st.booleans())
+def test_legal_tuple_is_the_legal_list(n, seed, fits):
+    # every node of a random game, the dealer's too: the same actions in the same order,
+    # and at a player's node the same object for the same kind mask (what the bridge keys by)
+    state = GAME.new_state(n, TowaiVariant(wins=2, lead_fits=fits))
+    rng = Rng(seed)
+    while state.to_move is not None:
+        t = state.legal_tuple()
+        assert type(t) is tuple and list(t) == state.legal_actions()
+        if state.to_move != DEALER:
+            assert state.legal_tuple() is t
+        a = (GAME.chance_action(state, rng) if state.to_move == DEALER
+             else rng.choice(state.legal_actions()))
+        state.apply(a)
+    assert state.legal_tuple() == ()

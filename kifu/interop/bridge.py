@@ -65,6 +65,12 @@ class Codec:
     game_id: str
     num_actions: int
     max_chance: int
+    legal_of: Callable[[State], tuple[list[int], Sequence[Action]]] | None = None
+    """For a codec that has it (TOWAI): the legal (ids, actions) of a state straight from
+    the engine, without listing its actions first; ``None``: ``pairs(legal_actions())``."""
+    pick_bounds: tuple[int, int] | None = None
+    """(most copies of one item, most items in a pool) for a codec whose picks read their
+    outcome lists from a :func:`pick_table`; ``None``: each list is built pick by pick."""
     def fixed(self, action: Action) -> int | None:
         """The position-independent id of ``action``, or ``None`` for a ranked kind."""
         raise NotImplementedError
@@ -139,6 +145,18 @@ def _table_pairs(codec: Codec, table: dict[int, int], keep: list[Action], check:
     if ids != sorted(ids):  # type: ignore[type-var]
         return Codec.pairs(codec, actions)
     return ids, actions  # type: ignore[return-value]
+
+
+def pick_table(codes: int, copies: int, items: int) -> list[list[tuple[tuple[int, float], ...]]]:
+    """The outcomes of every pick made, ready: ``table[total][code][k]`` is the pair
+    ``(code, k / total)`` (one float object per ``k / total``, shared by the codes), so a
+    pick's outcome list is one subscript an outcome, no division and no new pair
+    (``Position.chance_outcomes``; the same values as dividing there)."""
+    table: list[list[tuple[tuple[int, float], ...]]] = [[]]
+    for total in range(1, items + 1):
+        ps = [k / total for k in range(copies + 1)]
+        table.append([tuple((c, p) for p in ps) for c in range(codes)])
+    return table
 
 
 TERMINAL = -4
@@ -317,6 +335,7 @@ class TowaiCodec(Codec):
     game_id = "towai"
     num_actions = 70
     max_chance = 17
+    pick_bounds = (4, 60)  # a kind has 4 copies at most; a pool is the 60 cards at most
 
     def __init__(self) -> None:
         from kifu.games.towai import actions as a
@@ -333,6 +352,22 @@ class TowaiCodec(Codec):
         self._keep: list[Action] = []
         # pairs: _table_pairs bound once (a C-level partial, not a method a step)
         self.pairs = partial(_table_pairs, self, self._table, self._keep, False)  # type: ignore[method-assign]
+        self._by_tuple: dict[int, tuple[list[int], tuple[Action, ...]]] = {}
+        self.legal_of = self._legal_of
+
+    def _legal_of(self, state: State) -> tuple[list[int], Sequence[Action]]:
+        """The legal (ids, actions) by the engine's shared legal tuple
+        (``TowaiState.legal_tuple``: one object per kind mask): its ids are worked out
+        once and kept beside it, keyed by its identity (the entry holds the tuple, so the
+        identity cannot pass to another object while the entry lives)."""
+        t = state.legal_tuple()  # type: ignore[attr-defined]
+        hit = self._by_tuple.get(id(t))
+        if hit is not None and hit[1] is t:
+            return hit
+        pair = (self.pairs(t)[0], t)
+        if len(self._by_tuple) < 8192 and t:
+            self._by_tuple[id(t)] = pair
+        return pair
 
     def fixed(self, action: Action) -> int | None:
         of = self._of.get(type(action))
@@ -567,8 +602,8 @@ class Setup:
     """A game, its seat count, rules and returns, and the codec: what every position of one
     framework game shares."""
 
-    __slots__ = ("chance_keep", "chance_table", "codec", "game", "players", "returns",
-                 "variant")
+    __slots__ = ("chance_keep", "chance_table", "codec", "game", "pick_rows", "players",
+                 "returns", "variant")
 
     def __init__(self, game_id: str, players: int, rules: str = "", returns: str = "shares"):
         self.game = games.get(game_id)
@@ -584,6 +619,10 @@ class Setup:
         # kept alive in chance_keep): Position._chance_actions
         self.chance_table: dict[int, int] = {}
         self.chance_keep: list[Action] = []
+        # the pick outcome table of a codec that has one (TOWAI): Position._rows
+        bounds = self.codec.pick_bounds
+        self.pick_rows = (pick_table(self.codec.max_chance, *bounds)
+                          if bounds is not None else None)
 
     def start(self) -> Position:
         return Position(self, self.game.new_state(self.players, self.variant))
@@ -597,8 +636,8 @@ class Position:
     """A kifu state with the picks of a shuffle being dealt: the state behind one OpenSpiel
     state or one PettingZoo environment. ``actions`` are the kifu actions played so far."""
 
-    __slots__ = ("_chance", "_left_n", "_legal", "_pile", "_plan", "_seg_end", "_views",
-                 "actions", "picks", "player", "seat", "setup", "state")
+    __slots__ = ("_chance", "_left_n", "_legal", "_pile", "_plan", "_rows", "_seg_end",
+                 "_views", "actions", "picks", "player", "seat", "setup", "state")
 
     def __init__(self, setup: Setup, state: State, actions: list[Action] | None = None,
                  picks: list[int] | None = None):
@@ -607,11 +646,12 @@ class Position:
         self.actions: list[Action] = actions if actions is not None else []
         self.picks: list[int] = picks if picks is not None else []
         self._plan: Plan | bool | None = False  # False: not worked out yet
-        self._legal: tuple[list[int], list[Action]] | None = None
+        self._legal: tuple[list[int], Sequence[Action]] | None = None
         self._chance: tuple[list[int], tuple[Action, ...], list[float]] | None = None
         self._pile: dict[int, int] | None = None  # what is left of the pile being dealt
         self._seg_end = 0  # the number of picks at which that pile is dealt out
         self._left_n = 0  # the items left in that pile (the sum of its counts)
+        self._rows = setup.pick_rows  # the setup's pick outcome table, or None
         self.seat: int | None = state.to_move
         self.player = _player(self.seat)
         self._views: dict[int, str] | None = None  # view(seat) of this kifu state, asked once
@@ -637,19 +677,26 @@ class Position:
         ids, acts = self.legal_pairs()
         return ids, dict(zip(ids, acts, strict=True))
 
-    def legal_pairs(self) -> tuple[list[int], list[Action]]:
+    def legal_pairs(self) -> tuple[list[int], Sequence[Action]]:
         """The legal ids (ascending) of the seat to move and, in the same order, their
         actions (shared: callers must not change them)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.setup.codec.pairs(self.state.legal_actions())
+            legal = self._legal = self._legal_pairs()
         return legal
+
+    def _legal_pairs(self) -> tuple[list[int], Sequence[Action]]:
+        codec = self.setup.codec
+        of = codec.legal_of
+        if of is not None:
+            return of(self.state)
+        return codec.pairs(self.state.legal_actions())
 
     def legal_ids(self) -> list[int]:
         """The legal ids of the seat to move, ascending (shared: do not change it)."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.setup.codec.pairs(self.state.legal_actions())
+            legal = self._legal = self._legal_pairs()
         return legal[0]
 
     def action_of(self, action_id: int) -> Action:
@@ -680,6 +727,10 @@ class Position:
             if left is None:
                 left = self._left(plan)  # type: ignore[arg-type]
             total = self._left_n  # ascending: built from a sorted pool
+            rows = self._rows
+            if rows is not None:  # the pairs made before: one subscript an outcome
+                row = rows[total]
+                return [row[c][k] for c, k in left.items()]
             return [(c, k / total) for c, k in left.items()]
         ids, _acts, probs = self._chance_actions()
         return list(zip(ids, probs, strict=True))

@@ -161,7 +161,10 @@ class KifuState(pyspiel.State):
             return [c for c, _p in pos.chance_outcomes()]
         legal = pos._legal
         if legal is None:  # Position.legal_ids, written out: a call less a step
-            legal = pos._legal = pos.setup.codec.pairs(pos.state.legal_actions())
+            codec = pos.setup.codec
+            of = codec.legal_of
+            legal = pos._legal = (of(pos.state) if of is not None
+                                  else codec.pairs(pos.state.legal_actions()))
         return list(legal[0])
 
     def is_chance_node(self) -> bool:
@@ -171,6 +174,10 @@ class KifuState(pyspiel.State):
         pos = self.pos
         left = pos._pile
         if left is not None:  # a pick whose pile is counted: Position's case, written out
+            rows = pos._rows
+            if rows is not None:  # Position.chance_outcomes's table, written out
+                row = rows[pos._left_n]
+                return [row[c][k] for c, k in left.items()]
             total = pos._left_n  # ascending: built from a sorted pool
             return [(c, k / total) for c, k in left.items()]
         return pos.chance_outcomes()

@@ -354,6 +354,34 @@ class TowaiState(State):
             return list(FIRSTS[: self.n])
         return []  # DEAL and REBUILD: shuffles are not enumerable; OVER: nothing
 
+    def legal_tuple(self) -> tuple[Action, ...]:
+        """:meth:`legal_actions` as the engine's shared tuple (the memo of the kind mask,
+        not a copy: the same object for the same hand and field), the same actions in the
+        same order; the OpenSpiel bridge keys its action ids by it. ``legal_actions``
+        repeats these lines instead of calling this (a call less on the engine's hot
+        path); ``tests/test_towai_props.py`` checks the two agree."""
+        phase = self.phase
+        if phase == PLAY:
+            m = (self.hl[self.mover] + SEVENS) & _FOLLOW[self.side][self.field[-1]]
+            r = _PLAY_LISTS.get(m)
+            return r if r is not None else _play_list(m)
+        if phase == CHAIN:
+            m = (self.hl[self.mover] + SEVENS) & _COMBO[self.side][self.field[-1]]
+            r = _CHAIN_LISTS.get(m)
+            return r if r is not None else _chain_list(m)
+        if phase == LEAD:
+            p = (self.hl[self.mover] + SEVENS) & EIGHTS
+            key = ((p & FITS8[0]) | (p & FITS8[1]) << SEAT_BITS if self._fits
+                   else p | p << SEAT_BITS)
+            r = _LEAD_LISTS.get(key)
+            return r if r is not None else _lead_list(key)
+        if phase == SWAP_PHASE:
+            return _give_list(
+                (self.hl[(self.mover + len(self.given)) % self.n] + SEVENS) & EIGHTS)
+        if phase == FIRST:
+            return FIRSTS[: self.n]
+        return ()
+
     def count_legal(self) -> int:
         phase = self.phase
         if phase == PLAY:
