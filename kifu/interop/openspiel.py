@@ -18,6 +18,7 @@ the observations and an example.
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import partial
 from typing import Any
 
 try:
@@ -126,6 +127,19 @@ class KifuGame(pyspiel.Game):
         return KifuObserver(self, perfect_recall)
 
 
+class _PlayerReader(partial):
+    """``partial(getattr, position, "player")``: the state's ``current_player`` as a
+    C-level callable (pyspiel's C++ ``apply_action`` calls ``current_player`` back at
+    every step; a Python method costs about 70 ns more a call). A deep copy is the
+    reader itself: :meth:`KifuState.__setattr__` binds a new one to the state's own
+    position whenever ``pos`` or ``current_player`` is set (pyspiel's ``clone`` deep-copies
+    each attribute of a Python state on its own, so a copied reader would read a second
+    copy of the position)."""
+
+    def __deepcopy__(self, memo: dict) -> _PlayerReader:
+        return self
+
+
 class KifuState(pyspiel.State):
     """An OpenSpiel state over a :class:`kifu.interop.bridge.Position`."""
 
@@ -133,7 +147,18 @@ class KifuState(pyspiel.State):
         super().__init__(game)
         self.pos = position if position is not None else game.setup.start()
 
-    def current_player(self) -> int:
+    def __setattr__(self, name: str, value: Any) -> None:
+        # ``pos`` and ``current_player`` are set together: by __init__, and by pyspiel's
+        # clone and deserialization (which set every attribute of the original's
+        # ``__dict__``); the reader always reads this state's own position
+        if name == "current_player":
+            value = _PlayerReader(getattr, self.pos, "player")
+        pyspiel.State.__setattr__(self, name, value)
+        if name == "pos":
+            pyspiel.State.__setattr__(self, "current_player",
+                                      _PlayerReader(getattr, value, "player"))
+
+    def current_player(self) -> int:  # shadowed by each state's reader (__setattr__)
         # kifu's DEALER is OpenSpiel's CHANCE (-1); C++ asks this at every apply_action:
         # the position keeps the answer (``Position.player``)
         return self.pos.player
