@@ -221,6 +221,38 @@ def test_serialization_goes_through_the_record(gid: str) -> None:
     assert str(copy) == str(state)
 
 
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_clones_and_deserialized_states_read_their_own_position(gid: str) -> None:
+    """``pos`` is a slot and ``current_player`` a C-level reader of it, both set again by
+    ``KifuState.__setattr__`` when pyspiel's clone or deserialization sets the copied
+    ``__dict__``: a copy's player must follow the copy's own moves, not the original's."""
+    players, rules = SHORT[gid]
+    game = openspiel.load(gid, players, rules)
+    state = game.new_initial_state()
+    r = random.Random(2)
+    seen = 0
+    while not state.is_terminal() and seen < 40:
+        copies = [state.clone(), game.deserialize_state(state.serialize())]
+        for c in copies:
+            assert c.pos is not state.pos and c.pos is c.position
+            assert c.current_player() == state.current_player() == state.pos.player
+            assert c.history() == state.history() and str(c) == str(state)
+        if state.is_chance_node():
+            ids, probs = zip(*state.chance_outcomes(), strict=True)
+            a = r.choices(ids, probs)[0]
+        else:
+            a = r.choice(state.legal_actions())
+        before = state.current_player()
+        copies[0].apply_action(a)  # the clone moves on, the original stays
+        assert state.current_player() == before and state.pos.player == before
+        assert copies[0].current_player() == copies[0].pos.player
+        state.apply_action(a)
+        assert copies[0].current_player() == state.current_player()
+        assert str(copies[0]) == str(state)
+        seen += 1
+    assert seen > 10
+
+
 def test_bad_parameters_are_refused() -> None:
     from kifu.core.errors import KifuError
 

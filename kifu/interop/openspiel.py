@@ -141,22 +141,32 @@ class _PlayerReader(partial):
 
 
 class KifuState(pyspiel.State):
-    """An OpenSpiel state over a :class:`kifu.interop.bridge.Position`."""
+    """An OpenSpiel state over a :class:`kifu.interop.bridge.Position` (``pos``)."""
+
+    # ``pos`` is a slot: every method reads it, and a slot is read in about 6 ns where an
+    # attribute of a pybind11 object's ``__dict__`` takes about 27 (a step reads it four
+    # times). pyspiel's clone and serialization copy the ``__dict__`` only, so the position
+    # is there too, as ``position``; __setattr__ keeps the two (and the reader) together.
+    __slots__ = ("__dict__", "pos")
 
     def __init__(self, game: KifuGame, position: Position | None = None) -> None:
         super().__init__(game)
         self.pos = position if position is not None else game.setup.start()
 
     def __setattr__(self, name: str, value: Any) -> None:
-        # ``pos`` and ``current_player`` are set together: by __init__, and by pyspiel's
-        # clone and deserialization (which set every attribute of the original's
-        # ``__dict__``); the reader always reads this state's own position
+        # ``pos`` (or ``position``) and ``current_player`` are set together: by __init__,
+        # and by pyspiel's clone and deserialization (which set every item of the
+        # original's ``__dict__``: ``position``, ``current_player``); the reader always
+        # reads this state's own position
+        put = pyspiel.State.__setattr__
+        if name == "pos" or name == "position":
+            put(self, "pos", value)
+            put(self, "position", value)
+            put(self, "current_player", _PlayerReader(getattr, value, "player"))
+            return
         if name == "current_player":
             value = _PlayerReader(getattr, self.pos, "player")
-        pyspiel.State.__setattr__(self, name, value)
-        if name == "pos":
-            pyspiel.State.__setattr__(self, "current_player",
-                                      _PlayerReader(getattr, value, "player"))
+        put(self, name, value)
 
     def current_player(self) -> int:  # shadowed by each state's reader (__setattr__)
         # kifu's DEALER is OpenSpiel's CHANCE (-1); C++ asks this at every apply_action:
