@@ -132,9 +132,9 @@ class _PlayerReader(partial):
     C-level callable (pyspiel's C++ ``apply_action`` calls ``current_player`` back at
     every step; a Python method costs about 70 ns more a call). A deep copy is the
     reader itself: :meth:`KifuState.__setattr__` binds a new one to the state's own
-    position whenever ``pos`` or ``current_player`` is set (pyspiel's ``clone`` deep-copies
-    each attribute of a Python state on its own, so a copied reader would read a second
-    copy of the position)."""
+    position whenever ``pos``, ``position`` or ``current_player`` is set (pyspiel's
+    ``clone`` deep-copies each attribute of a Python state on its own, so a copied reader
+    would read a second copy of the position)."""
 
     def __deepcopy__(self, memo: dict) -> _PlayerReader:
         return self
