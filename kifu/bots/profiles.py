@@ -58,6 +58,9 @@ class Profile:
       ``propose(game, state, seat)``: a sampler of candidate worlds for it that reads the
       others' actions as a player of the model would have meant them (TOWAI: every pass
       a void); ``None``: the seat's own sampler.
+    - ``policies()``: the game's rollout policies beside its bots, by name (policies that
+      may read the whole world they play in, so they are never offered as players), for
+      ``rollout`` and ``expert:rollout``; ``None``: the game's bots only.
     """
 
     scores: Scores
@@ -75,6 +78,7 @@ class Profile:
     reshuffle: Callable[[Any, State, Any], State] | None = None
     rewind: Callable[[Any, State, int, int], Any] | None = None
     propose: Callable[[Any, State, int], Any] | None = None
+    policies: Callable[[], dict] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -210,6 +214,13 @@ def _towai_propose(game: Any, state: State, seat: int) -> Any:
     return assumed_sampler(state, seat, game)
 
 
+def _tweak_policies() -> dict:
+    """TWEAK's rollout policies (:data:`kifu.games.tweak.bots.POLICIES`)."""
+    from kifu.games.tweak.bots import POLICIES
+
+    return POLICIES
+
+
 def _graph_t_scores(state: State) -> list[float]:
     out = []
     for hs in state.heights:  # type: ignore[attr-defined]
@@ -322,7 +333,7 @@ PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
                      expert={"margin": 0.5}, levels={"normal": NORMAL_AS_DEEP},
-                     reshuffle=_tweak_reshuffle),
+                     reshuffle=_tweak_reshuffle, policies=_tweak_policies),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact,
