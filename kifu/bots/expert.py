@@ -102,6 +102,9 @@ class ExpertBot(SearchBot):
             return legal[0]
         game, seat = self.game, self.seat
         lvl = level_of(game, self.params["level"])
+        over = (self.profile.expert.get("levels") or {}).get(lvl.name)
+        if over:
+            lvl = msgspec.structs.replace(lvl, **over)
         if self.params["worlds"]:
             k = self.params["worlds"]
             lvl = msgspec.structs.replace(lvl, worlds=k, refine=2 * k)

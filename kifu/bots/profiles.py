@@ -44,7 +44,10 @@ class Profile:
       search with more than two players), or ``None`` where the solver does not reach.
     - ``levels``: per evaluator level, fields of :class:`kifu.bots.evaluate.Level` this game
       sets otherwise (``{"normal": {"worlds": 12}}``).
-    - ``expert``: the default parameters of the ``expert`` bot for this game.
+    - ``expert``: the default parameters of the ``expert`` bot for this game; its key
+      ``levels`` (per level, fields of :class:`kifu.bots.evaluate.Level`) sets the
+      ``expert``'s levels otherwise than ``levels`` does for the evaluator (e.g. fewer
+      worlds where its rollout policy costs more).
     - ``reshuffle(game, state, rng)``: the true position with the face-down piles no seat sees
       (the deck's order) drawn again and every hand kept: the world of the diagnostic
       ``expert:cheat=hands``, which sees every hand but not the order of the deck.
@@ -329,10 +332,20 @@ against ``greedy`` (docs/bots.md, *Ladders of expert*, third session). Their ``d
 then the same budget."""
 
 
+TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics",
+                "levels": {"normal": {"worlds": 64, "refine": 128}}}
+"""TWEAK's ``expert`` since 2026-11-29 (fourth session): half share, half margin; rollouts
+by the ``tactics`` policy (``greedy`` that also uses its Thief and Bomb,
+:class:`kifu.games.tweak.bots.TacticsPolicy`), which cost about twice ``greedy``'s, so 64
++ 128 worlds at ``normal`` instead of the level's 96 + 192 to stay within issue 33's
+decision time
+(docs/bots.md, *Ladders of expert*, fourth session)."""
+
+
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
-                     expert={"margin": 0.5}, levels={"normal": NORMAL_AS_DEEP},
+                     expert=TWEAK_EXPERT, levels={"normal": NORMAL_AS_DEEP},
                      reshuffle=_tweak_reshuffle, policies=_tweak_policies),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
