@@ -146,3 +146,25 @@ def test_expert_with_tactics_rollouts_plays_legal_actions_deterministically():
         return out
 
     assert game_actions() == game_actions()
+
+
+def test_tweak_expert_defaults_to_tactics_rollouts_at_its_own_normal_level(monkeypatch):
+    import kifu.bots.expert as expert_mod
+
+    seen: list[tuple[int, str | None]] = []
+    real = expert_mod.sample_rows
+
+    def spy(game, state, seat, acts, lvl, rng, *args, **kw):
+        seen.append((lvl.worlds, kw.get("policy")))
+        return real(game, state, seat, acts, lvl, rng, *args, **kw)
+
+    monkeypatch.setattr(expert_mod, "sample_rows", spy)
+    state = next(s for s in _positions(1) if len(s.legal_actions()) > 2)
+    make_bot(GAME, "expert", state.to_move, Rng(3)).choose(state)
+    assert seen[0] == (64, "tactics") and seen[1] == (128, "tactics")
+    seen.clear()
+    make_bot(GAME, "expert:level=fast:rollout=profile", state.to_move, Rng(3)).choose(state)
+    assert seen[0] == (8, None)
+    seen.clear()
+    make_bot(GAME, "expert:worlds=5", state.to_move, Rng(3)).choose(state)
+    assert seen[0] == (5, "tactics") and seen[1] == (10, "tactics")

@@ -25,6 +25,13 @@ hook) plays on worlds weighed by soft inference (:mod:`kifu.bots.inference`): ho
 the other seats' last ``window`` actions were in each under an epsilon-greedy model of
 their play. Measured against ``greedy`` it gained nothing with an interval
 (``docs/bots.md``, *Ladders of expert*, third session), so it stays off.
+
+``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
+of the game, or one of the profile's ``policies``) and ``expert:worlds=K`` sets the first
+stage's worlds (the second twice as many); a profile's ``expert`` defaults may set them
+and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out with
+``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
+(``docs/bots.md``, *Ladders of expert*, fourth session).
 """
 
 from __future__ import annotations
