@@ -1,5 +1,7 @@
 """TWEAK bots. They read only what their seat can see: their hand, their T! cards, the
-table, the target and the deck's size (legal actions depend on nothing else)."""
+table, the target and the deck's size (legal actions depend on nothing else). The one
+exception, :class:`TacticsPolicy`, is a rollout policy for the searchers' sampled worlds,
+never a player: it reads a Thief's victim's hand."""
 
 from __future__ import annotations
 
