@@ -263,11 +263,11 @@ class _Rollout:
     """Plays a world on with the profile's policy from a 64-bit seed and returns the
     seat's share at the end (or the profile's leaf estimate at its horizon)."""
 
-    def __init__(self, game: Game, prof: Profile, n: int):
+    def __init__(self, game: Game, prof: Profile, n: int, policy: str | None = None):
         self.game = game
         self.profile = prof
         self.rng = Rng(0)
-        cls = game.bots.get(prof.rollout) or game.bots["random"]
+        cls = policy_class(game, prof, policy or prof.rollout)
         self.policy: list[Bot] = [cls(s, self.rng) for s in range(n)]
 
     def run(self, state: State, seed: int, seat: int, margin: float = 0.0) -> float:
@@ -296,6 +296,20 @@ class _Rollout:
                 return leaf_share(state, self.profile, seat)
             state.push(policy[mover].choose(state))
             decisions += 1
+
+
+def policy_class(game: Game, prof: Profile, name: str) -> type[Bot]:
+    """The rollout policy ``name``: one of the profile's own policies
+    (``Profile.policies``), else the game's bot of that name; the profile's own
+    ``rollout`` falls back to ``random`` where the game has no such bot, any other name
+    raises ``ValueError``."""
+    extra = prof.policies() if prof.policies is not None else {}
+    cls = extra.get(name) or game.bots.get(name)
+    if cls is None:
+        if name != prof.rollout:
+            raise ValueError(f"{game.id} has no rollout policy {name!r}")
+        cls = game.bots["random"]
+    return cls
 
 
 def leaf_share(state: State, prof: Profile, seat: int) -> float:
@@ -365,7 +379,7 @@ probability below 2**-15. Levels with fewer worlds never conclude so."""
 
 def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], lvl: Level,
                 rng: Rng, omniscient: bool, margin: float = 0.0, *, hands: bool = False,
-                worlds: Callable[[Rng], State] | None = None
+                worlds: Callable[[Rng], State] | None = None, policy: str | None = None
                 ) -> tuple[list[list[float]], bool]:
     """Per world, the share of each of ``actions`` (or of the position itself when
     ``actions`` is empty), and whether every value is exact with one world. The engine of
@@ -378,7 +392,10 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
 
     ``worlds`` (not with ``omniscient``): draws the worlds instead of the seat's sampler
     (e.g. :func:`kifu.bots.inference.inferred_draw`'s resampled worlds); the check for a
-    one-world seat is then not made."""
+    one-world seat is then not made.
+
+    ``policy``: the rollout policy by name (:func:`policy_class`) instead of the
+    profile's ``rollout``."""
     prof = profile(game.id)
     reshuffle = prof.reshuffle if hands and omniscient else None
     one_world = (omniscient and reshuffle is None) or _knows_all(state, seat)
@@ -396,7 +413,7 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         pool = [draw(rng) for _ in range(min(ONE_WORLD_DRAWS, lvl.worlds))]
         if len(pool) == ONE_WORLD_DRAWS and len({w.key() for w in pool}) == 1:
             one_world = True
-    rollout = _Rollout(game, prof, state.n)
+    rollout = _Rollout(game, prof, state.n, policy)
     per_world = lvl.exact_nodes if one_world else lvl.exact_nodes // lvl.worlds
     exact_ok = per_world > 0
     if exact_ok:  # judged on the first world: the others are about as large

@@ -25,18 +25,26 @@ hook) plays on worlds weighed by soft inference (:mod:`kifu.bots.inference`): ho
 the other seats' last ``window`` actions were in each under an epsilon-greedy model of
 their play. Measured against ``greedy`` it gained nothing with an interval
 (``docs/bots.md``, *Ladders of expert*, third session), so it stays off.
+
+``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
+of the game, or one of the profile's ``policies``) and ``expert:worlds=K`` sets the first
+stage's worlds (the second twice as many); a profile's ``expert`` defaults may set them
+and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out with
+``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
+(``docs/bots.md``, *Ladders of expert*, fourth session).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
-from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
+from kifu.bots.evaluate import LEVELS, candidates, level_of, policy_class, sample_rows
 from kifu.bots.inference import inferred_draw
 from kifu.bots.search import Param, SearchBot
-from kifu.core.game import Action, State
+from kifu.core.errors import VariantError
+from kifu.core.game import Action, Game, State
 from kifu.core.rng import Rng
 
 
@@ -76,7 +84,24 @@ class ExpertBot(SearchBot):
                         "soft inference: 1 draws the candidates from the game's proposal "
                         "(the profile's propose: TOWAI reads every pass as a void) instead "
                         "of the seat's sampler", quiet=True),
+        "rollout": Param(str, "profile", 0, 0,
+                         "the rollout policy: the profile's, the game's greedy or random "
+                         "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb)",
+                         choices=("profile", "greedy", "random", "tactics"),
+                         quiet=True),
+        "worlds": Param(int, 0, 0, 10_000,
+                        "worlds of the first stage instead of the level's (the second "
+                        "stage twice as many; 0: the level's)", quiet=True),
     }
+
+    def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
+        super().__init__(seat, rng, game, **params)
+        name = self.params["rollout"]
+        if name != "profile":
+            try:
+                policy_class(self.game, self.profile, name)
+            except ValueError as e:
+                raise VariantError(f"bot expert: rollout={name}: {e}") from None
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -84,6 +109,12 @@ class ExpertBot(SearchBot):
             return legal[0]
         game, seat = self.game, self.seat
         lvl = level_of(game, self.params["level"])
+        over = (self.profile.expert.get("levels") or {}).get(lvl.name)
+        if over:
+            lvl = msgspec.structs.replace(lvl, **over)
+        if self.params["worlds"]:
+            k = self.params["worlds"]
+            lvl = msgspec.structs.replace(lvl, worlds=k, refine=2 * k)
         acts = candidates(game, state, self.profile, lvl.actions)  # the default first
         if len(acts) == 1:
             return acts[0]
@@ -105,8 +136,9 @@ class ExpertBot(SearchBot):
             if got is not None:
                 worlds = got[0]
                 weights = got[1].get("weights")
+        policy = None if self.params["rollout"] == "profile" else self.params["rollout"]
         rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,
-                                  hands=hands, worlds=worlds)
+                                  hands=hands, worlds=worlds, policy=policy)
         if weights is not None and not any(weights[:len(rows)]):
             weights = None  # (every weight 0: the worlds count alike)
         means = _means(rows, weights)
@@ -118,7 +150,7 @@ class ExpertBot(SearchBot):
             alive = sorted(set(ranked) | {0})
             more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],
                                   msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
-                                  margin, hands=hands, worlds=worlds)
+                                  margin, hands=hands, worlds=worlds, policy=policy)
             rows = [[r[i] for i in alive] for r in rows] + more
             means = _means(rows, weights)
         best = 0

@@ -44,7 +44,10 @@ class Profile:
       search with more than two players), or ``None`` where the solver does not reach.
     - ``levels``: per evaluator level, fields of :class:`kifu.bots.evaluate.Level` this game
       sets otherwise (``{"normal": {"worlds": 12}}``).
-    - ``expert``: the default parameters of the ``expert`` bot for this game.
+    - ``expert``: the default parameters of the ``expert`` bot for this game; its key
+      ``levels`` (per level, fields of :class:`kifu.bots.evaluate.Level`) sets the
+      ``expert``'s levels otherwise than ``levels`` does for the evaluator (e.g. fewer
+      worlds where its rollout policy costs more).
     - ``reshuffle(game, state, rng)``: the true position with the face-down piles no seat sees
       (the deck's order) drawn again and every hand kept: the world of the diagnostic
       ``expert:cheat=hands``, which sees every hand but not the order of the deck.
@@ -58,6 +61,9 @@ class Profile:
       ``propose(game, state, seat)``: a sampler of candidate worlds for it that reads the
       others' actions as a player of the model would have meant them (TOWAI: every pass
       a void); ``None``: the seat's own sampler.
+    - ``policies()``: the game's rollout policies beside its bots, by name (policies that
+      may read the whole world they play in, so they are never offered as players), for
+      ``rollout`` and ``expert:rollout``; ``None``: the game's bots only.
     """
 
     scores: Scores
@@ -75,6 +81,7 @@ class Profile:
     reshuffle: Callable[[Any, State, Any], State] | None = None
     rewind: Callable[[Any, State, int, int], Any] | None = None
     propose: Callable[[Any, State, int], Any] | None = None
+    policies: Callable[[], dict] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -210,6 +217,13 @@ def _towai_propose(game: Any, state: State, seat: int) -> Any:
     return assumed_sampler(state, seat, game)
 
 
+def _tweak_policies() -> dict:
+    """TWEAK's rollout policies (:data:`kifu.games.tweak.bots.POLICIES`)."""
+    from kifu.games.tweak.bots import POLICIES
+
+    return POLICIES
+
+
 def _graph_t_scores(state: State) -> list[float]:
     out = []
     for hs in state.heights:  # type: ignore[attr-defined]
@@ -318,11 +332,22 @@ against ``greedy`` (docs/bots.md, *Ladders of expert*, third session). Their ``d
 then the same budget."""
 
 
+TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics",
+                "levels": {"normal": {"worlds": 64, "refine": 128}}}
+"""TWEAK's ``expert`` since 2026-11-29 (fourth session): half share, half margin; rollouts
+by the ``tactics`` policy (``greedy`` that also uses its Thief and Bomb,
+:class:`kifu.games.tweak.bots.TacticsPolicy`), which cost about twice ``greedy``'s, so 64
++ 128 worlds at ``normal`` instead of the level's 96 + 192 to stay within issue 33's
+decision time. Against ``pimc``, over 60 fresh deals: 0.534 [0.517, 0.551], +0.031
+[+0.014, +0.049] over the bot before it (docs/bots.md, *Ladders of expert*, fourth
+session)."""
+
+
 PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
-                     expert={"margin": 0.5}, levels={"normal": NORMAL_AS_DEEP},
-                     reshuffle=_tweak_reshuffle),
+                     expert=TWEAK_EXPERT, levels={"normal": NORMAL_AS_DEEP},
+                     reshuffle=_tweak_reshuffle, policies=_tweak_policies),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact,
