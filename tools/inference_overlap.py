@@ -1,12 +1,14 @@
-"""How much soft inference tells a TOWAI seat about the other hands (issue 33, third
-session): over seeded all-``greedy`` one-round games, at every 7th decision, draw worlds
-for the seat to move, plainly and with :func:`kifu.bots.inference.inferred_draw` under each
-setting, and measure the share of the other seats' cards that a world puts in the right
-hand (1 = every hand known, as ``expert:cheat=hands`` sees them). Prints per setting the
-mean share over positions with a 95% interval (Student's t over positions) and the CPU ms
-per position.
+"""How much soft inference tells a seat about the other hands (issue 33, third session:
+TOWAI; fourth: TWEAK with ``--game tweak``): over seeded all-``greedy`` one-round games,
+at every 7th decision, draw worlds for the seat to move, plainly and with
+:func:`kifu.bots.inference.inferred_draw` under each setting, and measure the share of the
+other seats' cards that a world puts in the right hand (1 = every hand known, as
+``expert:cheat=hands`` sees them). Prints per setting the mean share over positions with a
+95% interval (Student's t over positions), its difference from the sampler's paired
+position by position, and the CPU ms per position.
 
     python tools/inference_overlap.py --games 8 --worlds 60
+    python tools/inference_overlap.py --game tweak --games 8 --worlds 60
 
 With ``--records FILE...`` (the ``-o`` records of ``kifu match`` runs with one ``expert``
 seat) it prints instead, per file, how often that seat played something other than the
@@ -28,6 +30,22 @@ from kifu.bots.profiles import profile
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 
+RULES = {"towai": "towai/1;wins=1", "tweak": "tweak/1;rounds=1"}
+"""The one-round rules each game is measured under (as its ladders are)."""
+
+TWEAK_SETTINGS = [
+    ("sampler (no inference)", None),
+    ("infer=0.1 window=3 factor=2", {"eps": 0.1, "window": 3, "factor": 2}),
+    ("infer=0.1 window=8 factor=2", {"eps": 0.1, "window": 8, "factor": 2}),
+    ("infer=0.1 window=8 factor=4", {"eps": 0.1, "window": 8, "factor": 4}),
+    ("infer=0.2 window=8 factor=4", {"eps": 0.2, "window": 8, "factor": 4}),
+    ("infer=0.1 window=8 factor=4 ess=0.5", {"eps": 0.1, "window": 8, "factor": 4,
+                                             "ess": 0.5}),
+    ("infer=0.1 window=16 factor=4", {"eps": 0.1, "window": 16, "factor": 4}),
+    ("infer=0.1 window=8 factor=16", {"eps": 0.1, "window": 8, "factor": 16}),
+]
+"""TWEAK's settings (``--game tweak``)."""
+
 SETTINGS = [
     ("sampler (no inference)", None),
     ("infer=0.1 window=8 factor=2", {"eps": 0.1, "window": 8, "factor": 2}),
@@ -41,11 +59,16 @@ SETTINGS = [
 ]
 
 
+def _hand(state, p: int):
+    """Seat ``p``'s hand as card codes (TOWAI: ``hand_cards``; TWEAK: ``hands``)."""
+    return state.hand_cards(p) if hasattr(state, "hand_cards") else state.hands[p]
+
+
 def _overlap(world, state, seat) -> float:
     ok = total = 0
     for p in range(state.n):
         if p != seat:
-            a, b = Counter(world.hand_cards(p)), Counter(state.hand_cards(p))
+            a, b = Counter(_hand(world, p)), Counter(_hand(state, p))
             ok += sum((a & b).values())
             total += sum(b.values())
     return ok / total if total else 1.0
@@ -73,6 +96,7 @@ def deviations(path: str) -> tuple[int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", choices=sorted(RULES), default="towai")
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--worlds", type=int, default=60)
     ap.add_argument("--players", type=int, default=4)
@@ -84,11 +108,12 @@ def main() -> None:
             print(f"{path}: left the default at {dev} of {total} decisions "
                   f"({dev / total:.3f})")
         return
-    game = games.get("towai")
-    variant = game.parse_rules("towai/1;wins=1")
-    prof = profile("towai")
-    shares: dict[str, list[float]] = {name: [] for name, _ in SETTINGS}
-    cpu: dict[str, list[float]] = {name: [] for name, _ in SETTINGS}
+    game = games.get(args.game)
+    variant = game.parse_rules(RULES[args.game])
+    prof = profile(args.game)
+    settings = TWEAK_SETTINGS if args.game == "tweak" else SETTINGS
+    shares: dict[str, list[float]] = {name: [] for name, _ in settings}
+    cpu: dict[str, list[float]] = {name: [] for name, _ in settings}
     for g in range(args.games):
         rng = Rng(f"overlap:{g}")
         state = game.new_state(args.players, variant)
@@ -100,7 +125,7 @@ def main() -> None:
                 state.push(game.chance_action(state, rng))
                 continue
             if k % 7 == 6:
-                for name, opts in SETTINGS:
+                for name, opts in settings:
                     r = Rng(g * 10_000 + k)
                     t = time.process_time()
                     got = None
@@ -117,11 +142,16 @@ def main() -> None:
                                                         for w in worlds))
             k += 1
             state.push(bots[mover].choose(state))
-    for name, _ in SETTINGS:
+    for name, _ in settings:
         xs = shares[name]
         m = statistics.mean(xs)
         half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-        print(f"{name}: {m:.3f} [{m - half:.3f}, {m + half:.3f}] over {len(xs)} positions; "
+        base = shares[settings[0][0]]
+        ds = [x - y for x, y in zip(xs, base, strict=True)]
+        dm = statistics.mean(ds)
+        dh = 1.96 * statistics.stdev(ds) / math.sqrt(len(ds))
+        print(f"{name}: {m:.3f} [{m - half:.3f}, {m + half:.3f}] over {len(xs)} positions, "
+              f"paired - sampler {dm:+.3f} [{dm - dh:+.3f}, {dm + dh:+.3f}]; "
               f"{statistics.median(cpu[name]):.1f} ms CPU a position (median)")
 
 
