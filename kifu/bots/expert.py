@@ -33,7 +33,7 @@ from typing import ClassVar
 
 import msgspec
 
-from kifu.bots.evaluate import LEVELS, candidates, level_of, sample_rows
+from kifu.bots.evaluate import LEVELS, Level, candidates, level_of, sample_rows
 from kifu.bots.inference import inferred_draw
 from kifu.bots.search import Param, SearchBot
 from kifu.core.game import Action, State
@@ -72,6 +72,10 @@ class ExpertBot(SearchBot):
                        "of resampling them", quiet=True),
         "factor": Param(int, 2, 1, 16,
                         "soft inference: candidate worlds drawn per world used", quiet=True),
+        "worlds": Param(int, 0, 0, 1000,
+                        "the first stage's worlds instead of the level's (0: the level's); "
+                        "the second stage's worlds and the solver's nodes scale alike (the "
+                        "nodes per world stay the level's)", quiet=True),
         "assume": Param(int, 0, 0, 1,
                         "soft inference: 1 draws the candidates from the game's proposal "
                         "(the profile's propose: TOWAI reads every pass as a void) instead "
@@ -84,6 +88,8 @@ class ExpertBot(SearchBot):
             return legal[0]
         game, seat = self.game, self.seat
         lvl = level_of(game, self.params["level"])
+        if self.params["worlds"] and self.params["worlds"] != lvl.worlds:
+            lvl = _scaled(lvl, self.params["worlds"])
         acts = candidates(game, state, self.profile, lvl.actions)  # the default first
         if len(acts) == 1:
             return acts[0]
@@ -144,6 +150,14 @@ class ExpertBot(SearchBot):
             return pick if gain > z * (var / (keff - 1)) ** 0.5 else acts[0]
         var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
+
+
+def _scaled(lvl: Level, worlds: int) -> Level:
+    """``lvl`` with ``worlds`` first-stage worlds, its second stage and solver nodes scaled
+    by the same factor (at least one world and no fewer nodes per world)."""
+    f = worlds / lvl.worlds
+    return msgspec.structs.replace(lvl, worlds=worlds, refine=round(lvl.refine * f),
+                                   exact_nodes=round(lvl.exact_nodes * f))
 
 
 def _means(rows: list[list[float]], weights: list[float] | None = None) -> list[float]:
