@@ -43,6 +43,8 @@ TWEAK_SETTINGS = [
                                              "ess": 0.5}),
     ("infer=0.1 window=16 factor=4", {"eps": 0.1, "window": 16, "factor": 4}),
     ("infer=0.1 window=8 factor=16", {"eps": 0.1, "window": 8, "factor": 16}),
+    ("infer=0.1 window=8 weigh=1 (weighted mean)", {"eps": 0.1, "window": 8, "factor": 1,
+                                                    "weigh": True}),
 ]
 """TWEAK's settings (``--game tweak``)."""
 
@@ -133,13 +135,16 @@ def main() -> None:
                         got = inferred_draw(
                             game, state, mover, prof.rewind, args.worlds, r,
                             eps=opts["eps"], window=opts["window"], factor=opts["factor"],
-                            ess=opts.get("ess", 0.0),
+                            ess=opts.get("ess", 0.0), weigh=opts.get("weigh", False),
                             propose=prof.propose if opts.get("assume") else None)
                     draw = got[0] if got is not None else game.world_sampler(state, mover)
                     worlds = [draw(r) for _ in range(args.worlds)]
                     cpu[name].append(1000 * (time.process_time() - t))
-                    shares[name].append(statistics.mean(_overlap(w, state, mover)
-                                                        for w in worlds))
+                    ws = got[1].get("weights") if got is not None else None
+                    if not ws or not any(ws):  # (weigh=1: the weighted mean)
+                        ws = [1.0] * len(worlds)
+                    shares[name].append(sum(x * _overlap(w, state, mover) for x, w in
+                                            zip(ws, worlds, strict=True)) / sum(ws))
             k += 1
             state.push(bots[mover].choose(state))
     for name, _ in settings:
