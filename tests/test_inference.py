@@ -475,3 +475,22 @@ def test_tweak_expert_with_inference_is_deterministic():
     names = ["expert:level=fast:infer=0.1", "greedy", "greedy"]
     got = play_actions(game, names, "i1", variant)
     assert got == play_actions(game, names, "i1", variant)
+
+
+def test_expert_worlds_parameter_scales_the_level():
+    """``expert:worlds=K`` (to trade worlds for inference's cost): the first stage's
+    worlds, the second stage and the solver's nodes scaled by the same factor; the
+    level's own count plays exactly as the default."""
+    from kifu.bots.evaluate import level_of
+    from kifu.bots.expert import _scaled
+
+    game = _tweak()
+    lvl = level_of(game, "normal")
+    two_thirds = _scaled(lvl, lvl.worlds * 2 // 3)
+    assert (two_thirds.worlds, two_thirds.refine, two_thirds.exact_nodes) == \
+        (lvl.worlds * 2 // 3, round(lvl.refine * 2 / 3), round(lvl.exact_nodes * 2 / 3))
+    variant = game.parse_rules("tweak/1;rounds=1")
+    fast = level_of(game, "fast").worlds
+    same = [f"expert:level=fast:worlds={fast}", "greedy", "greedy"]
+    assert play_actions(game, same, "w1", variant) == \
+        play_actions(game, ["expert:level=fast", "greedy", "greedy"], "w1", variant)
