@@ -1,5 +1,6 @@
 """How much soft inference tells a seat about the other hands (issue 33, third session:
-TOWAI; fourth: TWEAK with ``--game tweak``): over seeded all-``greedy`` one-round games,
+TOWAI; fourth: TWEAK with ``--game tweak``): over seeded one-round games of ``--bot`` in
+every seat (``greedy``, the model's own policy, unless told),
 at every 7th decision, draw worlds for the seat to move, plainly and with
 :func:`kifu.bots.inference.inferred_draw` under each setting, and measure the share of the
 other seats' cards that a world puts in the right hand (1 = every hand known, as
@@ -45,6 +46,9 @@ TWEAK_SETTINGS = [
     ("infer=0.1 window=8 factor=16", {"eps": 0.1, "window": 8, "factor": 16}),
     ("infer=0.1 window=8 weigh=1 (weighted mean)", {"eps": 0.1, "window": 8, "factor": 1,
                                                     "weigh": True}),
+    ("infer=0.3 window=8 weigh=1 (weighted mean)", {"eps": 0.3, "window": 8, "factor": 1,
+                                                    "weigh": True}),
+    ("infer=0.3 window=8 factor=2", {"eps": 0.3, "window": 8, "factor": 2}),
 ]
 """TWEAK's settings (``--game tweak``)."""
 
@@ -102,6 +106,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--worlds", type=int, default=60)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--bot", default="greedy",
+                    help="the bot every seat plays (default greedy: the model's own policy)")
     ap.add_argument("--records", nargs="+", metavar="FILE")
     args = ap.parse_args()
     if args.records:
@@ -119,7 +125,7 @@ def main() -> None:
     for g in range(args.games):
         rng = Rng(f"overlap:{g}")
         state = game.new_state(args.players, variant)
-        bots = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(args.players)]
+        bots = [make_bot(game, args.bot, s, rng.fork(s + 1)) for s in range(args.players)]
         k = 0
         while state.to_move is not None:
             mover = state.to_move
