@@ -11,9 +11,12 @@ position by position, and the CPU ms per position.
     python tools/inference_overlap.py --games 8 --worlds 60
     python tools/inference_overlap.py --game tweak --games 8 --worlds 60
 
-With ``--records FILE...`` (the ``-o`` records of ``kifu match`` runs with one ``expert``
-seat) it prints instead, per file, how often that seat played something other than the
-game's default choice (its ``greedy`` bot's) at a decision with more than one action.
+With ``--deviations`` it counts how often ``--bot`` itself leaves the game's default
+choice (``python tools/inference_overlap.py --game tweak --bot pimc --games 6
+--deviations``). With ``--records FILE...`` (the ``-o`` records of ``kifu match`` runs
+with one ``expert`` seat) it prints instead, per file, how often that seat played
+something other than the game's default choice (its ``greedy`` bot's) at a decision with
+more than one action.
 """
 
 from __future__ import annotations
@@ -100,6 +103,30 @@ def deviations(path: str) -> tuple[int, int]:
     return total, dev
 
 
+def played_deviations(game, variant, bot: str, games_: int, players: int) -> tuple[int, int]:
+    """(decisions with a choice, those where the seat left the game's default choice) over
+    ``games_`` seeded one-round games of ``bot`` in every seat: how often the policy the
+    inference models (epsilon-greedy on the default) is left by ``bot`` itself."""
+    from kifu.bots.evaluate import default_action
+
+    dev = total = 0
+    for g in range(games_):
+        rng = Rng(f"dev:{g}")
+        state = game.new_state(players, variant)
+        bots = [make_bot(game, bot, s, rng.fork(s + 1)) for s in range(players)]
+        while state.to_move is not None:
+            mover = state.to_move
+            if mover == DEALER:
+                state.push(game.chance_action(state, rng))
+                continue
+            action = bots[mover].choose(state)
+            if len(state.legal_actions()) > 1:
+                total += 1
+                dev += action != default_action(game, state, mover)
+            state.push(action)
+    return total, dev
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=sorted(RULES), default="towai")
@@ -109,6 +136,9 @@ def main() -> None:
     ap.add_argument("--bot", default="greedy",
                     help="the bot every seat plays (default greedy: the model's own policy)")
     ap.add_argument("--records", nargs="+", metavar="FILE")
+    ap.add_argument("--deviations", action="store_true",
+                    help="count instead how often --bot leaves the default choice in "
+                         "--games games of --bot in every seat")
     args = ap.parse_args()
     if args.records:
         for path in args.records:
@@ -120,6 +150,11 @@ def main() -> None:
     variant = game.parse_rules(RULES[args.game])
     prof = profile(args.game)
     settings = TWEAK_SETTINGS if args.game == "tweak" else SETTINGS
+    if args.deviations:
+        total, dev = played_deviations(game, variant, args.bot, args.games, args.players)
+        print(f"{args.bot}: left the default at {dev} of {total} decisions "
+              f"({dev / total:.3f})")
+        return
     shares: dict[str, list[float]] = {name: [] for name, _ in settings}
     cpu: dict[str, list[float]] = {name: [] for name, _ in settings}
     for g in range(args.games):
