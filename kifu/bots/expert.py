@@ -20,11 +20,13 @@ diagnostic rung between the two: it sees every hand but not the deck's order (dr
 in each world by the profile's ``reshuffle``), which tells how much of the cheater's edge
 is the hands and how much the cards to come; it is all-seeing too.
 
-``expert:infer=EPS`` (off by default; TOWAI only, where the profile has a ``rewind``
+``expert:infer=EPS`` (off by default; TOWAI and TWEAK, where the profile has a ``rewind``
 hook) plays on worlds weighed by soft inference (:mod:`kifu.bots.inference`): how likely
 the other seats' last ``window`` actions were in each under an epsilon-greedy model of
-their play. Measured against ``greedy`` it gained nothing with an interval
-(``docs/bots.md``, *Ladders of expert*, third session), so it stays off.
+their play. It gained nothing with an interval in either game (``docs/bots.md``, *Ladders
+of expert*, third and fourth sessions), so it stays off. ``expert:worlds=K`` trades worlds
+for its cost (the first stage's worlds; the second stage and the solver's nodes scale
+alike).
 """
 
 from __future__ import annotations
