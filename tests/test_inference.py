@@ -1,5 +1,5 @@
-"""Soft inference (kifu/bots/inference.py) and TOWAI's rewind hook
-(kifu/games/towai/worlds.py: ``rewind``)."""
+"""Soft inference (kifu/bots/inference.py) and the games' rewind hooks: TOWAI's
+(kifu/games/towai/worlds.py: ``rewind``) and TWEAK's (kifu/games/tweak/worlds.py)."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def test_expert_with_inference_is_deterministic_and_off_by_default_elsewhere():
     # infer=0 is the sampler's worlds, as before
     plain = ["expert:level=fast:infer=0", "greedy", "greedy"]
     assert play_actions(game, plain, "i1", variant) == play_actions(game, plain, "i1", variant)
-    for gid in ("tweak", "graph-t", "lianxian", "alice"):
+    for gid in ("graph-t", "lianxian", "alice"):
         assert profile(gid).rewind is None
 
 
@@ -281,3 +281,216 @@ def test_assumed_worlds_read_every_pass_as_a_void():
     assert checked["assumed"] >= 10
     assert kept["assumed"] >= 0.7 * checked["assumed"]
     assert kept["assumed"] > kept["plain"]
+
+
+# --- TWEAK -------------------------------------------------------------------------------
+
+# p1 (G2 B1 B2) is to move, the table O1 B3, the target 9: no capture fits, greedy places
+# its cheapest card, B1.
+TWEAK_LINE = ("tweak/1;rounds=1 T1 r1d3 t9 0,0,0,0 R3G6B5/G2B1B2/R2Y4B2/O5G1G3 O1B3 "
+              "B6O3O3O1Y1R4O6R5G2R3O4Y2B4O2Y2O2R1B3G3R6G4Y1B1Y5Y3R1 !T!S!J!T!T!J!J!T!S!B "
+              "-/R2Y6/-/Y3G1G5 -/-/-/-")
+
+
+def _tweak():
+    return games.get("tweak")
+
+
+def test_tweak_likelihood_by_hand():
+    """A world in which p1 held a 5 (B5 + O1 + B3 = 9, a TWEAK) makes its observed
+    placing of B1 a deviation from greedy: its weight falls from (1 - eps) + eps / 3 to
+    eps / 4 (three places and the capture)."""
+    from kifu.games.tweak.actions import PLACE, Capture
+    from kifu.games.tweak.cards import CODE_OF
+
+    game = _tweak()
+    pos = game.from_line(TWEAK_LINE)
+    b1, b5, g2 = CODE_OF["B1"], CODE_OF["B5"], CODE_OF["G2"]
+    assert len(pos.legal_actions()) == 3
+    eps = 0.2
+    assert likelihood(game, [[(pos, PLACE[b1], 1.0)]], eps) == pytest.approx(0.8 + 0.2 / 3)
+    other = pos.copy()
+    other.hands = (pos.hands[0], tuple(sorted((b1, CODE_OF["B2"], b5))), *pos.hands[2:])
+    assert g2 not in other.hands[1]
+    assert Capture(b5, tuple(sorted((CODE_OF["O1"], CODE_OF["B3"])))) in \
+        other.legal_actions()
+    assert len(other.legal_actions()) == 4
+    assert likelihood(game, [[(other, PLACE[b1], 1.0)]], eps) == pytest.approx(0.2 / 4)
+    # both steps at once: the product
+    assert likelihood(game, [[(pos, PLACE[b1], 1.0)], [(other, PLACE[b1], 1.0)]], eps) == \
+        pytest.approx((0.8 + 0.2 / 3) * 0.05)
+
+
+def _tweak_greedy_position(seed: int, decisions: int, players: int = 4):
+    """A TWEAK position of a seeded all-greedy one-round game after ``decisions`` player
+    decisions (dealer actions after them played), its history from the start."""
+    game = _tweak()
+    state = game.new_state(players, game.parse_rules("tweak/1;rounds=1"))
+    rng = Rng(seed)
+    bots = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(players)]
+    k = 0
+    while state.to_move is not None:
+        if state.to_move == DEALER:
+            state.push(game.chance_action(state, rng))
+            continue
+        if k >= decisions:
+            break
+        state.push(bots[state.to_move].choose(state))
+        k += 1
+    return game, state
+
+
+def _tweak_true_past(game, state, seat, window):
+    """Independently of ``rewind``: the true positions of the other seats' last ``window``
+    decisions (not a pass), newest first, and whether another seat than ``seat`` drew a
+    card from the deck into its hand at or after each."""
+    from kifu.games.tweak.actions import Pass as TPass
+    from kifu.games.tweak.actions import Steal
+
+    s = game.new_state(state.n, state.variant)
+    out: list[list] = []
+    for a in state.history:
+        mover = s.to_move
+        if mover not in (None, DEALER, seat) and not isinstance(a, TPass):
+            out.append([s.copy(), a, False])
+        before = [len(h) for h in s.hands]
+        dpos = s.dpos
+        loser = s.victim if isinstance(a, Steal) else mover if hasattr(a, "card") else -1
+        s.push(a)
+        if s.dpos > dpos and any(len(s.hands[p]) - before[p] + (p == loser) > 0
+                                 for p in range(s.n) if p != seat):
+            for e in out:
+                e[2] = True
+    return [tuple(e) for e in reversed(out[-window:])]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_tweak_rewind_gives_the_true_past_of_the_true_world(seed):
+    """Rewinding the true position itself: every past position has the true public part
+    (phase, mover, table, piles, held T! cards, target, deck and T! pile positions),
+    ``seat``'s true hand, every other hand with the true backs, the true cards in the
+    hands and the deck together, and the observed action legal; the mover's true hand is
+    always one of the step's alternatives (which of a hand's cards of one back was drawn,
+    the world does not say: each is an alternative), their priors sum to 1; where no
+    other seat drew since, the step is exactly the true position."""
+    from collections import Counter
+
+    from kifu.games.tweak.cards import DEFAULT_BACKS
+
+    exact = several = 0
+    for decisions in range(2, 60, 5):
+        game, state = _tweak_greedy_position(seed, decisions)
+        if state.to_move in (None, DEALER):
+            break
+        seat = state.to_move
+        hook = profile("tweak").rewind(game, state, seat, 6)
+        truth = _tweak_true_past(game, state, seat, 6)
+        if hook is None:
+            assert not truth
+            continue
+        steps = hook(state.copy(), Rng(seed))
+        assert len(steps) == len(truth)
+
+        def unseen(st, seat=seat):
+            return Counter(c for p in range(st.n) if p != seat for c in st.hands[p]) \
+                + Counter(st.deck_left())
+
+        for step, (true, action, drew) in zip(steps, truth, strict=True):
+            m = true.to_move
+            assert sum(prior for _, _, prior in step) == pytest.approx(1.0)
+            assert true.hands[m] in [past.hands[m] for past, _, _ in step]
+            several += len(step) > 1
+            for past, act, prior in step:
+                assert act == action and prior > 0
+                assert act in past.legal_actions()
+                pub = ("phase", "mover", "table", "piles", "held", "target", "dpos", "tpos",
+                       "tused", "jdelta", "queue")
+                assert [getattr(past, f) for f in pub] == [getattr(true, f) for f in pub]
+                assert len(past.deck) == len(true.deck)
+                assert past.hands[seat] == true.hands[seat]
+                for p in range(state.n):
+                    assert sorted(DEFAULT_BACKS[c] for c in past.hands[p]) == \
+                        sorted(DEFAULT_BACKS[c] for c in true.hands[p])
+                assert unseen(past) == unseen(true)
+            if not drew:
+                assert len(step) == 1 and step[0][0].key() == true.key()
+                exact += 1
+    assert exact > 0
+
+
+def test_tweak_rewind_of_a_sampled_world_agrees_with_the_world():
+    """For sampled worlds: the past deck is the world's deck with the cards drawn since
+    on top (their backs those shown as the targets), every past position legal for the
+    observed action, and the same stream gives the same past."""
+    for seed in range(3):
+        game, state = _tweak_greedy_position(seed, 23)
+        seat = state.to_move
+        hook = profile("tweak").rewind(game, state, seat, 8)
+        draw = game.world_sampler(state, seat)
+        rng = Rng(seed)
+        for _ in range(20):
+            w = draw(rng)
+            steps = hook(w, Rng(7))
+            assert [[(p.key(), a) for p, a, _ in st] for st in steps] == \
+                [[(p.key(), a) for p, a, _ in st] for st in hook(w, Rng(7))]
+            truth = _tweak_true_past(game, state, seat, 8)
+            assert len(steps) == len(truth)
+            now = w.deck_left()
+            for st, (true, action, _) in zip(steps, truth, strict=True):
+                for past, act, _ in st:
+                    assert act == action and act in past.legal_actions()
+                    left = past.deck_left()
+                    assert len(left) == len(true.deck_left())
+                    assert left[len(left) - len(now):] == now  # the world's deck below
+                    assert past.target == true.target  # the drawn cards' backs, as shown
+
+
+def test_tweak_inference_moves_the_worlds_toward_the_truth():
+    """Over seeded all-greedy TWEAK games, the real position gets a higher weight than the
+    average sampled world at most decisions (the model is the opponents' own policy)."""
+    game = _tweak()
+    hook_of = profile("tweak").rewind
+    higher = total = 0
+    for seed in range(3):
+        for decisions in range(6, 40, 6):
+            _, state = _tweak_greedy_position(seed, decisions)
+            if state.to_move in (None, DEALER):
+                break
+            seat = state.to_move
+            hook = hook_of(game, state, seat, 8)
+            if hook is None:
+                continue
+            rng = Rng(seed * 100 + decisions)
+            true_w = likelihood(game, hook(state.copy(), rng), 0.1)
+            draw = game.world_sampler(state, seat)
+            mean_w = sum(likelihood(game, hook(draw(rng), rng), 0.1) for _ in range(30)) / 30
+            total += 1
+            higher += true_w >= mean_w * (1 - 1e-9)  # (every world alike late in a round)
+    assert total >= 8 and higher >= 0.75 * total
+
+
+def test_tweak_expert_with_inference_is_deterministic():
+    game = _tweak()
+    variant = game.parse_rules("tweak/1;rounds=1")
+    names = ["expert:level=fast:infer=0.1", "greedy", "greedy"]
+    got = play_actions(game, names, "i1", variant)
+    assert got == play_actions(game, names, "i1", variant)
+
+
+def test_expert_worlds_parameter_scales_the_level():
+    """``expert:worlds=K`` (to trade worlds for inference's cost): the first stage's
+    worlds, the second stage and the solver's nodes scaled by the same factor; the
+    level's own count plays exactly as the default."""
+    from kifu.bots.evaluate import level_of
+    from kifu.bots.expert import _scaled
+
+    game = _tweak()
+    lvl = level_of(game, "normal")
+    two_thirds = _scaled(lvl, lvl.worlds * 2 // 3)
+    assert (two_thirds.worlds, two_thirds.refine, two_thirds.exact_nodes) == \
+        (lvl.worlds * 2 // 3, round(lvl.refine * 2 / 3), round(lvl.exact_nodes * 2 / 3))
+    variant = game.parse_rules("tweak/1;rounds=1")
+    fast = level_of(game, "fast").worlds
+    same = [f"expert:level=fast:worlds={fast}", "greedy", "greedy"]
+    assert play_actions(game, same, "w1", variant) == \
+        play_actions(game, ["expert:level=fast", "greedy", "greedy"], "w1", variant)

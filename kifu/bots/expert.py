@@ -20,18 +20,20 @@ diagnostic rung between the two: it sees every hand but not the deck's order (dr
 in each world by the profile's ``reshuffle``), which tells how much of the cheater's edge
 is the hands and how much the cards to come; it is all-seeing too.
 
-``expert:infer=EPS`` (off by default; TOWAI only, where the profile has a ``rewind``
+``expert:infer=EPS`` (off by default; TOWAI and TWEAK, where the profile has a ``rewind``
 hook) plays on worlds weighed by soft inference (:mod:`kifu.bots.inference`): how likely
 the other seats' last ``window`` actions were in each under an epsilon-greedy model of
-their play. Measured against ``greedy`` it gained nothing with an interval
-(``docs/bots.md``, *Ladders of expert*, third session), so it stays off.
+their play. It gained nothing with an interval in either game (``docs/bots.md``, *Ladders
+of expert*, third and fourth sessions), so it stays off.
 
 ``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
 of the game, or one of the profile's ``policies``) and ``expert:worlds=K`` sets the first
 stage's worlds (the second twice as many); a profile's ``expert`` defaults may set them
 and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out with
 ``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
-(``docs/bots.md``, *Ladders of expert*, fourth session).
+(``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` where it
+differs from the level's (after those defaults) scales the second stage and the solver's
+nodes alike.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from kifu.bots.evaluate import LEVELS, candidates, level_of, policy_class, sample_rows
+from kifu.bots.evaluate import LEVELS, Level, candidates, level_of, policy_class, sample_rows
 from kifu.bots.inference import inferred_draw
 from kifu.bots.search import Param, SearchBot
 from kifu.core.errors import VariantError
@@ -80,6 +82,11 @@ class ExpertBot(SearchBot):
                        "of resampling them", quiet=True),
         "factor": Param(int, 2, 1, 16,
                         "soft inference: candidate worlds drawn per world used", quiet=True),
+        "worlds": Param(int, 0, 0, 1000,
+                        "the first stage's worlds instead of the level's (after the game's "
+                        "own expert levels; 0: the level's); the second stage's worlds and "
+                        "the solver's nodes scale alike (the nodes per world stay the "
+                        "level's)", quiet=True),
         "assume": Param(int, 0, 0, 1,
                         "soft inference: 1 draws the candidates from the game's proposal "
                         "(the profile's propose: TOWAI reads every pass as a void) instead "
@@ -89,9 +96,6 @@ class ExpertBot(SearchBot):
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb)",
                          choices=("profile", "greedy", "random", "tactics"),
                          quiet=True),
-        "worlds": Param(int, 0, 0, 10_000,
-                        "worlds of the first stage instead of the level's (the second "
-                        "stage twice as many; 0: the level's)", quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
@@ -112,9 +116,8 @@ class ExpertBot(SearchBot):
         over = (self.profile.expert.get("levels") or {}).get(lvl.name)
         if over:
             lvl = msgspec.structs.replace(lvl, **over)
-        if self.params["worlds"]:
-            k = self.params["worlds"]
-            lvl = msgspec.structs.replace(lvl, worlds=k, refine=2 * k)
+        if self.params["worlds"] and self.params["worlds"] != lvl.worlds:
+            lvl = _scaled(lvl, self.params["worlds"])
         acts = candidates(game, state, self.profile, lvl.actions)  # the default first
         if len(acts) == 1:
             return acts[0]
@@ -176,6 +179,14 @@ class ExpertBot(SearchBot):
             return pick if gain > z * (var / (keff - 1)) ** 0.5 else acts[0]
         var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
+
+
+def _scaled(lvl: Level, worlds: int) -> Level:
+    """``lvl`` with ``worlds`` first-stage worlds, its second stage and solver nodes scaled
+    by the same factor (at least one world and no fewer nodes per world)."""
+    f = worlds / lvl.worlds
+    return msgspec.structs.replace(lvl, worlds=worlds, refine=round(lvl.refine * f),
+                                   exact_nodes=round(lvl.exact_nodes * f))
 
 
 def _means(rows: list[list[float]], weights: list[float] | None = None) -> list[float]:

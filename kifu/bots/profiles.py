@@ -209,6 +209,13 @@ def _towai_rewind(game: Any, state: State, seat: int, window: int) -> Any:
     return rewind(state, seat, game, window)
 
 
+def _tweak_rewind(game: Any, state: State, seat: int, window: int) -> Any:
+    """TWEAK's past positions of a world (:func:`kifu.games.tweak.worlds.rewind`)."""
+    from kifu.games.tweak.worlds import rewind
+
+    return rewind(state, seat, game, window)
+
+
 def _towai_propose(game: Any, state: State, seat: int) -> Any:
     """TOWAI's candidate worlds: every pass read as a void
     (:func:`kifu.games.towai.worlds.assumed_sampler`)."""
@@ -347,7 +354,8 @@ PROFILES: dict[str, Profile] = {
     "tweak": Profile(_tweak_scores, scale=10.0, margin=1.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
                      expert=TWEAK_EXPERT, levels={"normal": NORMAL_AS_DEEP},
-                     reshuffle=_tweak_reshuffle, policies=_tweak_policies),
+                     reshuffle=_tweak_reshuffle, policies=_tweak_policies,
+                     rewind=_tweak_rewind),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact,

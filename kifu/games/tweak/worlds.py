@@ -36,10 +36,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kifu.core.codes import field_codes, field_text
-from kifu.core.game import Game, State
+from kifu.core.game import DEALER, Action, Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import BoundedDeal, from_start
-from kifu.games.tweak.actions import Deal, Steal
+from kifu.games.tweak.actions import Deal, Pass, Steal
 from kifu.games.tweak.cards import DEFAULT_BACKS, TOKEN, split_cards
 
 TOP = "top"
@@ -135,4 +135,164 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
     return draw
 
 
-__all__ = ["back_bounds", "world_sampler"]
+def rewind(state: State, seat: int, game: Game, window: int
+           ) -> Callable[[State, Rng], list[list[tuple[State, Action, float]]]] | None:
+    """The past positions of a world, for soft inference (:mod:`kifu.bots.inference`): for
+    the other seats' last ``window`` decisions of this round (a card placed or captured, a
+    T! card used, a card given up to a Bomb; not the forced pass of an empty hand), the
+    position each was taken in, as the world says it was. ``None`` without a history from
+    the beginning of the game, or with no such decision.
+
+    Walking back from the world's present: the cards that left the deck after an action
+    go back on it, top first (the table's and ``seat``'s own with their known faces,
+    another seat's draw as a card of its hand with the back shown as the target then,
+    one of those drawn uniformly by copies when the hand holds several: the world does
+    not say which); then a card that left a hand (placed, captured with, stolen by a
+    Thief) goes back to it. The sampler's bounds per back (:func:`back_bounds`) make every
+    such step possible. A past position is the true one with the other seats' hands, the
+    deck's unseen part and the T! pile's unseen part as the world has them then, so what
+    judges a choice there (even a Shifter, which shows the deck's top) reads only the
+    world."""
+    s = from_start(game, state)
+    if s is None:
+        return None
+    history = state.history
+    start = 0
+    for j, a in enumerate(history):
+        if isinstance(a, Deal):
+            start = j + 1
+    backs = state.variant.backs or DEFAULT_BACKS
+    n = state.n
+    # per action since the deal: the card that left a hand (seat, code) or None, and the
+    # cards that left the deck, in deck order, as (place, known): place -1 the table
+    # (known: its face), a seat (known: its back; the face for ``seat``)
+    left: list[tuple[int, int] | None] = []
+    moves: list[list[tuple[int, int]]] = []
+    snaps: dict[int, State] = {}
+    decisions: list[int] = []
+    for j, a in enumerate(history):
+        if j < start:
+            s.push(a)
+            continue
+        mover = s.to_move
+        before = [len(h) for h in s.hands]  # type: ignore[attr-defined]
+        victim, dpos = s.victim, s.dpos  # type: ignore[attr-defined]
+        if mover is not None and mover != DEALER and mover != seat and \
+                not isinstance(a, Pass):
+            decisions.append(j)
+            snaps[j] = s.copy()
+            if len(decisions) > window:
+                del snaps[decisions.pop(0)]
+        s.push(a)
+        out = None
+        if isinstance(a, Steal):
+            out = (victim, a.card)
+        elif mover is not None and mover >= 0 and hasattr(a, "card"):
+            out = (mover, a.card)  # type: ignore[attr-defined]
+        left.append(out)
+        drawn = s.deck[dpos:s.dpos]  # type: ignore[attr-defined]
+        mv: list[tuple[int, int]] = []
+        for p in range(n):
+            k = len(s.hands[p]) - before[p] + (out is not None and out[0] == p)  # type: ignore[attr-defined]
+            for c in drawn[len(mv):len(mv) + max(k, 0)]:
+                mv.append((p, c if p == seat else backs[c]))
+        mv += [(-1, c) for c in drawn[len(mv):]]
+        moves.append(mv)
+    if s.key() != state.key() or not decisions:
+        return None
+    first = decisions[0]
+    steps_at = set(decisions)
+    now_tpos = state.tpos  # type: ignore[attr-defined]
+    true_tpile = state.tpile  # type: ignore[attr-defined]
+
+    def past(world: State, rng: Rng) -> list[list[tuple[State, Action, float]]]:
+        hands = [list(h) for h in world.hands]  # type: ignore[attr-defined]
+        # per other seat, every hand it may have held, with its prior (module docstring of
+        # kifu.bots.inference: a step is judged over these alternatives)
+        dist: list[dict[tuple[int, ...], float]] = [{tuple(sorted(h)): 1.0} for h in hands]
+        deck = list(world.deck_left())  # type: ignore[attr-defined]
+        tleft = world.tpile_left()  # type: ignore[attr-defined]
+        steps: list[list[tuple[State, Action, float]]] = []
+        back: list[int] = []  # the cards back on the deck, newest first
+        for j in range(len(history) - 1, first - 1, -1):
+            i = j - start
+            for p, x in reversed(moves[i]):
+                if p < 0 or p == seat:
+                    c = x
+                    if p == seat:
+                        hands[p].remove(c)
+                else:
+                    hand = hands[p]
+                    fit = [c for c in hand if backs[c] == x] or hand  # (bounds: never empty)
+                    if not fit:
+                        return steps
+                    c = fit[rng.below(len(fit))]
+                    hand.remove(c)
+                    dist[p] = _undraw(dist[p], x, backs)
+                back.append(c)
+            out = left[i]
+            if out is not None:
+                hands[out[0]].append(out[1])
+                if out[0] != seat:
+                    dist[out[0]] = {tuple(sorted((*h, out[1]))): w
+                                    for h, w in dist[out[0]].items()}
+            if j not in steps_at:
+                continue
+            snap = snaps[j]
+            m = snap.to_move
+            st = snap.copy()
+            st.hands = tuple(tuple(sorted(h)) if p != seat else snap.hands[p]  # type: ignore[attr-defined]
+                             for p, h in enumerate(hands))
+            st.deck = snap.deck[:snap.dpos] + tuple(reversed(back)) + tuple(deck)  # type: ignore[attr-defined]
+            st.tpile = true_tpile[:now_tpos] + tleft  # type: ignore[attr-defined]
+            alts: list[tuple[State, Action, float]] = []
+            mine = st.hands[m]  # type: ignore[attr-defined, index]
+            for h, w in dist[m].items():  # type: ignore[index]
+                alt = st
+                if h != mine:
+                    alt = st.copy()
+                    alt.hands = (*st.hands[:m], h, *st.hands[m + 1:])  # type: ignore[attr-defined, index, operator]
+                    alt.deck = _swapped(st.deck, snap.dpos, mine, h, backs)  # type: ignore[attr-defined]
+                alts.append((alt, history[j], w))
+            steps.append(alts)
+        return steps
+
+    return past
+
+
+def _swapped(deck: tuple[int, ...], dpos: int, mine: tuple[int, ...], alt: tuple[int, ...],
+             backs: tuple[int, ...]) -> tuple[int, ...]:
+    """``deck`` (its unseen part from ``dpos``) as it is when a hand is ``alt`` instead of
+    ``mine`` (the same backs): each card ``alt`` holds beyond ``mine`` was, in ``mine``'s
+    tracing, drawn later and lies in the deck; there it is the card of the same back that
+    ``mine`` holds instead."""
+    out = list(deck)
+    extra = list(mine)
+    for c in alt:
+        if c in extra:
+            extra.remove(c)
+            continue
+        y = next((y for y in extra if backs[y] == backs[c]), None)
+        if y is None or c not in out[dpos:]:
+            continue
+        extra.remove(y)
+        out[out.index(c, dpos)] = y
+    return tuple(out)
+
+
+def _undraw(dist: dict[tuple[int, ...], float], back: int, backs: tuple[int, ...]
+            ) -> dict[tuple[int, ...], float]:
+    """A hand's alternatives before a card of ``back`` was drawn into it: each hand less
+    one of its cards of that back, chosen uniformly by copies (normalised; hands with no
+    such card drop out; all of them dropping, the alternatives stay as they were)."""
+    out: dict[tuple[int, ...], float] = {}
+    for h, w in dist.items():
+        fit = [k for k, c in enumerate(h) if backs[c] == back]
+        for k in fit:
+            key = h[:k] + h[k + 1:]
+            out[key] = out.get(key, 0.0) + w / len(fit)
+    total = sum(out.values())
+    return {h: w / total for h, w in out.items()} if total > 0 else dist
+
+
+__all__ = ["back_bounds", "rewind", "world_sampler"]
