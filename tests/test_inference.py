@@ -74,11 +74,13 @@ def test_resample_is_systematic_and_deterministic():
     assert sorted(set(resample([0.0, 0.0, 0.0], 9, Rng(1)))) == [0, 1, 2]  # all 0: uniform
 
 
-def _greedy_position(seed: int, decisions: int, players: int = 4):
-    """A TOWAI position of a seeded all-greedy one-round game after ``decisions`` player
-    decisions (dealer actions after them played), its history from the start."""
-    game = _towai()
-    state = game.new_state(players, game.parse_rules("towai/1;wins=1"))
+def _greedy_position(seed: int, decisions: int, players: int = 4, game=None,
+                     rules: str = "towai/1;wins=1"):
+    """A position (TOWAI unless ``game`` is given) of a seeded all-greedy one-round game
+    after ``decisions`` player decisions (dealer actions after them played), its history
+    from the start."""
+    game = game if game is not None else _towai()
+    state = game.new_state(players, game.parse_rules(rules))
     rng = Rng(seed)
     bots = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(players)]
     k = 0
@@ -324,20 +326,7 @@ def test_tweak_likelihood_by_hand():
 def _tweak_greedy_position(seed: int, decisions: int, players: int = 4):
     """A TWEAK position of a seeded all-greedy one-round game after ``decisions`` player
     decisions (dealer actions after them played), its history from the start."""
-    game = _tweak()
-    state = game.new_state(players, game.parse_rules("tweak/1;rounds=1"))
-    rng = Rng(seed)
-    bots = [make_bot(game, "greedy", s, rng.fork(s + 1)) for s in range(players)]
-    k = 0
-    while state.to_move is not None:
-        if state.to_move == DEALER:
-            state.push(game.chance_action(state, rng))
-            continue
-        if k >= decisions:
-            break
-        state.push(bots[state.to_move].choose(state))
-        k += 1
-    return game, state
+    return _greedy_position(seed, decisions, players, _tweak(), "tweak/1;rounds=1")
 
 
 def _tweak_true_past(game, state, seat, window):
