@@ -27,13 +27,12 @@ their play. It gained nothing with an interval in either game (``docs/bots.md``,
 of expert*, third and fourth sessions), so it stays off.
 
 ``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
-of the game, or one of the profile's ``policies``) and ``expert:worlds=K`` sets the first
-stage's worlds (the second twice as many); a profile's ``expert`` defaults may set them
-and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out with
-``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
-(``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` where it
-differs from the level's (after those defaults) scales the second stage and the solver's
-nodes alike.
+of the game, or one of the profile's ``policies``); a profile's ``expert`` defaults may
+set it and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out
+with ``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
+(``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` sets the
+first stage's worlds where K differs from the level's (after those defaults), the second
+stage's worlds and the solver's nodes scaled alike.
 """
 
 from __future__ import annotations
