@@ -168,3 +168,34 @@ def test_tweak_expert_defaults_to_tactics_rollouts_at_its_own_normal_level(monke
     seen.clear()
     make_bot(GAME, "expert:worlds=5", state.to_move, Rng(3)).choose(state)
     assert seen[0] == (5, "tactics") and seen[1] == (10, "tactics")
+
+
+def test_expert_others_parameter_rolls_out_the_other_seats_with_their_own_policy():
+    """``expert:others=greedy``: in each rollout the seat valued plays the rollout policy
+    (``tactics``), every other seat ``greedy``; each mover is asked of the right one."""
+    from kifu.bots.evaluate import _Rollout
+
+    bot = make_bot(GAME, "expert:level=fast:others=greedy", 0, Rng(1))
+    assert bot.params["others"] == "greedy"
+    with pytest.raises(VariantError, match="others=tactics"):
+        make_bot(games.get("graph-t"), "expert:others=tactics", 0, Rng(1))
+    roll = _Rollout(GAME, profile("tweak"), 4, "tactics", "greedy")
+    asked: list[tuple[int, type]] = []
+    for group in (roll.policy, roll.others):
+        for b in group:
+            real = b.choose
+
+            def spy(state, real=real, b=b):
+                asked.append((state.to_move, type(b)))
+                return real(state)
+            b.choose = spy
+    state = GAME.new_state(4, VARIANT)
+    rng = Rng("others")
+    while state.to_move == DEALER:
+        state.push(GAME.chance_action(state, rng))
+    seat = state.to_move
+    share = roll.run(state.copy(), 12345, seat)
+    assert 0.0 <= share <= 1.0
+    assert {m for m, _ in asked} == {0, 1, 2, 3}
+    for mover, cls in asked:
+        assert cls is (TacticsPolicy if mover == seat else GreedyBot)

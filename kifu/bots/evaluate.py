@@ -263,12 +263,17 @@ class _Rollout:
     """Plays a world on with the profile's policy from a 64-bit seed and returns the
     seat's share at the end (or the profile's leaf estimate at its horizon)."""
 
-    def __init__(self, game: Game, prof: Profile, n: int, policy: str | None = None):
+    def __init__(self, game: Game, prof: Profile, n: int, policy: str | None = None,
+                 others: str | None = None):
         self.game = game
         self.profile = prof
         self.rng = Rng(0)
         cls = policy_class(game, prof, policy or prof.rollout)
         self.policy: list[Bot] = [cls(s, self.rng) for s in range(n)]
+        self.others: list[Bot] | None = None
+        if others is not None:  # the other seats' policy, where it differs
+            ocls = policy_class(game, prof, others)
+            self.others = [ocls(s, self.rng) for s in range(n)]
 
     def run(self, state: State, seed: int, seat: int, margin: float = 0.0) -> float:
         """The seat's share at the end of the rollout; with ``margin`` > 0, mixed with the
@@ -278,6 +283,9 @@ class _Rollout:
         horizon = self.profile.horizon
         chance = self.game.chance_action
         policy = self.policy
+        if self.others is not None:
+            policy = [p if s == seat else q
+                      for s, (p, q) in enumerate(zip(policy, self.others, strict=True))]
         rng = self.rng
         decisions = 0
         while True:
@@ -379,8 +387,8 @@ probability below 2**-15. Levels with fewer worlds never conclude so."""
 
 def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], lvl: Level,
                 rng: Rng, omniscient: bool, margin: float = 0.0, *, hands: bool = False,
-                worlds: Callable[[Rng], State] | None = None, policy: str | None = None
-                ) -> tuple[list[list[float]], bool]:
+                worlds: Callable[[Rng], State] | None = None, policy: str | None = None,
+                others: str | None = None) -> tuple[list[list[float]], bool]:
     """Per world, the share of each of ``actions`` (or of the position itself when
     ``actions`` is empty), and whether every value is exact with one world. The engine of
     :func:`evaluate`, exposed for the bots that build on it.
@@ -395,7 +403,8 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
     one-world seat is then not made.
 
     ``policy``: the rollout policy by name (:func:`policy_class`) instead of the
-    profile's ``rollout``."""
+    profile's ``rollout``; ``others``: the other seats' policy in the rollouts, where it
+    differs from the seat's own."""
     prof = profile(game.id)
     reshuffle = prof.reshuffle if hands and omniscient else None
     one_world = (omniscient and reshuffle is None) or _knows_all(state, seat)
@@ -413,7 +422,7 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
         pool = [draw(rng) for _ in range(min(ONE_WORLD_DRAWS, lvl.worlds))]
         if len(pool) == ONE_WORLD_DRAWS and len({w.key() for w in pool}) == 1:
             one_world = True
-    rollout = _Rollout(game, prof, state.n, policy)
+    rollout = _Rollout(game, prof, state.n, policy, others)
     per_world = lvl.exact_nodes if one_world else lvl.exact_nodes // lvl.worlds
     exact_ok = per_world > 0
     if exact_ok:  # judged on the first world: the others are about as large

@@ -95,16 +95,21 @@ class ExpertBot(SearchBot):
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb)",
                          choices=("profile", "greedy", "random", "tactics"),
                          quiet=True),
+        "others": Param(str, "same", 0, 0,
+                        "the other seats' rollout policy, where it differs from the "
+                        "seat's own (same: the rollout policy for every seat)",
+                        choices=("same", "greedy", "random", "tactics"), quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
         super().__init__(seat, rng, game, **params)
-        name = self.params["rollout"]
-        if name != "profile":
-            try:
-                policy_class(self.game, self.profile, name)
-            except ValueError as e:
-                raise VariantError(f"bot expert: rollout={name}: {e}") from None
+        for key, skip in (("rollout", "profile"), ("others", "same")):
+            name = self.params[key]
+            if name != skip:
+                try:
+                    policy_class(self.game, self.profile, name)
+                except ValueError as e:
+                    raise VariantError(f"bot expert: {key}={name}: {e}") from None
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -139,8 +144,9 @@ class ExpertBot(SearchBot):
                 worlds = got[0]
                 weights = got[1].get("weights")
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]
+        others = None if self.params["others"] == "same" else self.params["others"]
         rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,
-                                  hands=hands, worlds=worlds, policy=policy)
+                                  hands=hands, worlds=worlds, policy=policy, others=others)
         if weights is not None and not any(weights[:len(rows)]):
             weights = None  # (every weight 0: the worlds count alike)
         means = _means(rows, weights)
@@ -152,7 +158,8 @@ class ExpertBot(SearchBot):
             alive = sorted(set(ranked) | {0})
             more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],
                                   msgspec.structs.replace(lvl, worlds=lvl.refine), rng, cheat,
-                                  margin, hands=hands, worlds=worlds, policy=policy)
+                                  margin, hands=hands, worlds=worlds, policy=policy,
+                                  others=others)
             rows = [[r[i] for i in alive] for r in rows] + more
             means = _means(rows, weights)
         best = 0
