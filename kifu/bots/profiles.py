@@ -345,9 +345,9 @@ TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics",
 by the ``tactics`` policy (``greedy`` that also uses its Thief and Bomb,
 :class:`kifu.games.tweak.bots.TacticsPolicy`), which cost about twice ``greedy``'s, so 64
 + 128 worlds at ``normal`` instead of the level's 96 + 192 to stay within issue 33's
-decision time. Against ``pimc``, over 60 fresh deals: 0.534 [0.517, 0.551], +0.031
-[+0.014, +0.049] over the bot before it (docs/bots.md, *Ladders of expert*, fourth
-session)."""
+decision time. Against ``pimc``, over 120 fresh deals: 0.530 [0.516, 0.543]; over the 60
+of them where the bot before it was run too, +0.031 [+0.014, +0.049] over it (docs/bots.md,
+*Ladders of expert*, fourth session)."""
 
 
 PROFILES: dict[str, Profile] = {
