@@ -92,13 +92,16 @@ class ExpertBot(SearchBot):
                         "of the seat's sampler", quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
-                         "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb)",
-                         choices=("profile", "greedy", "random", "tactics"),
+                         "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
+                         "TOWAI: greedy that sheds its Twai in combos) or finish (TOWAI: "
+                         "tactics that looks for a way out on a small hand)",
+                         choices=("profile", "greedy", "random", "tactics", "finish"),
                          quiet=True),
         "others": Param(str, "same", 0, 0,
                         "the other seats' rollout policy, where it differs from the "
                         "seat's own (same: the rollout policy for every seat)",
-                        choices=("same", "greedy", "random", "tactics"), quiet=True),
+                        choices=("same", "greedy", "random", "tactics", "finish"),
+                        quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):

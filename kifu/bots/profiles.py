@@ -231,6 +231,13 @@ def _tweak_policies() -> dict:
     return POLICIES
 
 
+def _towai_policies() -> dict:
+    """TOWAI's rollout policies (:data:`kifu.games.towai.bots.POLICIES`)."""
+    from kifu.games.towai.bots import POLICIES
+
+    return POLICIES
+
+
 def _graph_t_scores(state: State) -> list[float]:
     out = []
     for hs in state.heights:  # type: ignore[attr-defined]
@@ -363,7 +370,8 @@ PROFILES: dict[str, Profile] = {
     "towai": Profile(_towai_scores, scale=3.0, rollout="greedy", horizon=None,
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
                      levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle,
-                     rewind=_towai_rewind, propose=_towai_propose),
+                     rewind=_towai_rewind, propose=_towai_propose,
+                     policies=_towai_policies),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

@@ -100,6 +100,65 @@ def greedy_choice(state: TowaiState, legal: list[Action]) -> Action:
     return STOP
 
 
+class TacticsPolicy(GreedyBot):
+    """A rollout policy, not a bot: ``greedy`` that also sheds its Twai cards in combos.
+
+    ``greedy`` ends a combo rather than play a Twai of the number, unless the Twai is its
+    last card or the flip lets a held card of the number follow: it keeps its Twai cards for
+    flips. Played against three ``greedy``, that keeping costs it: this policy, which
+    continues every combo with a Twai of the number whenever ``greedy`` would stop (the
+    lowest card code when more than one fits), scores about 0.55 against them (docs/bots.md,
+    *Fifth session: TOWAI rollouts*). ``expert``'s departures from ``greedy`` are often
+    such combos, and ``greedy`` rollouts never play them, so the worlds valued them as a
+    player who never sheds that way.
+
+    With ``out_cards`` > 0 (the subclass :class:`FinishPolicy`), a mover holding at most
+    that many cards first looks for a line that goes out this turn (:func:`out_line`, at
+    most ``out_nodes`` nodes) and plays its first action. That search reads the deck and the
+    other hands (a Draw's cards, the Swaps' gifts), which is fair inside a sampled world
+    (its hands are that world's truth) but not for a player: neither policy is offered as
+    one (``Towai.bots`` does not list them), though this one without the search reads only
+    the mover's own hand.
+
+    Deterministic: every other choice is ``greedy``'s.
+    """
+
+    name = "tactics"
+    out_cards = 0
+    out_nodes = 300
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, TowaiState)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return tactics_choice(state, legal, self.out_cards, self.out_nodes)
+
+
+class FinishPolicy(TacticsPolicy):
+    """:class:`TacticsPolicy` that first looks for a way out this turn with at most three
+    cards in hand (a rollout policy: the search reads the world)."""
+
+    name = "finish"
+    out_cards = 3
+
+
+def tactics_choice(state: TowaiState, legal: list[Action], out_cards: int = 0,
+                   out_nodes: int = 300) -> Action:
+    """:class:`TacticsPolicy`'s choice among ``legal`` (more than one action)."""
+    if out_cards and state.phase in (LEAD, PLAY, CHAIN) and \
+            state.hand_size(state.turn) <= out_cards:  # type: ignore[arg-type]
+        line = out_line(state, out_nodes)
+        if line:
+            return line[0]
+    pick = greedy_choice(state, legal)
+    if type(pick) is Stop:
+        for a in legal:
+            if type(a) is Play:
+                return a  # only a Twai of the number is left to continue with
+    return pick
+
+
 def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None:
     """A line of the player to move that goes out before the turn ends whatever the other
     players give in Swaps (their choices are searched), or None (also when the search
@@ -169,4 +228,10 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
         return None
 
 
-__all__ = ["GreedyBot", "greedy_choice", "out_line"]
+POLICIES: dict[str, type[Bot]] = {"tactics": TacticsPolicy, "finish": FinishPolicy}
+"""TOWAI's rollout policies beside its bots (for the searchers' profiles: they are never
+players)."""
+
+
+__all__ = ["POLICIES", "FinishPolicy", "GreedyBot", "TacticsPolicy", "greedy_choice",
+           "out_line", "tactics_choice"]
