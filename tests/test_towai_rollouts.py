@@ -22,6 +22,7 @@ from kifu.games.towai.bots import (
     GreedyBot,
     TacticsPolicy,
     greedy_choice,
+    out_line,
 )
 from kifu.games.towai.cards import NUM, TWAI, TYPE
 from kifu.games.towai.state import CHAIN, LEAD, PLAY, SWAP_PHASE
@@ -150,6 +151,22 @@ def test_finish_goes_out_where_it_departs_from_tactics():
                 assert _goes_out(state, seat)
                 state.pop()
     assert departures > 0 and outs > departures
+
+
+def test_out_line_leaves_the_state_as_it_was_when_it_runs_out_of_nodes():
+    """The go-out search runs in place; stopped by its node budget mid-line it must still
+    undo its plays (else a rollout goes on from a corrupted world)."""
+    stopped = 0
+    for g in range(30):
+        for state in _positions(g):
+            if state.phase not in (LEAD, PLAY, CHAIN):
+                continue
+            before, hist = state.to_line(), list(state.history)
+            for limit in (1, 3, 10):
+                line = out_line(state, limit)
+                assert state.to_line() == before and state.history == hist
+                stopped += line is None
+    assert stopped > 0
 
 
 def test_policies_are_rollout_policies_not_players():

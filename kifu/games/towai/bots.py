@@ -163,7 +163,8 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
     """A line of the player to move that goes out before the turn ends whatever the other
     players give in Swaps (their choices are searched), or None (also when the search
     passes ``node_limit`` nodes). A rebuild during a Draw cannot change the player's hand,
-    so it is played in one fixed order (the pool sorted)."""
+    so it is played in one fixed order (the pool sorted). ``state`` is searched in place
+    and left as it was, also when the search runs out of nodes."""
     player = state.turn
     if state.phase not in (LEAD, PLAY, CHAIN):
         return None
@@ -222,9 +223,12 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
         memo[key] = result
         return result
 
+    depth = len(state.history)
     try:
         return search()
     except Budget:
+        while len(state.history) > depth:  # the search stopped mid-line: undo its plays
+            state.pop()
         return None
 
 
