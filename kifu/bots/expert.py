@@ -33,6 +33,12 @@ with ``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worl
 (``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` sets the
 first stage's worlds where K differs from the level's (after those defaults), the second
 stage's worlds and the solver's nodes scaled alike.
+
+Quiet parameters of the decision itself (``docs/bots.md``, *Ladders of expert*, fifth
+session; none gained with an interval in TOWAI, so all are off): ``refine`` and ``keep``
+set the second stage's worlds and how many of the best candidates it values beside the
+default; ``sure=1`` plays the profile's sure win (``Profile.sure``: TOWAI's go-out line
+through no Swap, the same in every world the seat allows) before any search.
 """
 
 from __future__ import annotations
