@@ -33,6 +33,12 @@ with ``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worl
 (``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` sets the
 first stage's worlds where K differs from the level's (after those defaults), the second
 stage's worlds and the solver's nodes scaled alike.
+
+Quiet parameters of the decision itself (``docs/bots.md``, *Ladders of expert*, fifth
+session; none gained with an interval in TOWAI, so all are off): ``refine`` and ``keep``
+set the second stage's worlds and how many of the best candidates it values beside the
+default; ``sure=1`` plays the profile's sure win (``Profile.sure``: TOWAI's go-out line
+through no Swap, the same in every world the seat allows) before any search.
 """
 
 from __future__ import annotations
@@ -102,6 +108,16 @@ class ExpertBot(SearchBot):
                         "seat's own (same: the rollout policy for every seat)",
                         choices=("same", "greedy", "random", "tactics", "finish"),
                         quiet=True),
+        "refine": Param(int, -1, -1, 4000,
+                        "the second stage's worlds instead of the level's (after worlds=; "
+                        "-1: the level's, 0: no second stage)", quiet=True),
+        "sure": Param(int, 0, 0, 1,
+                      "1: play the game's sure win first where its profile has one (TOWAI: "
+                      "a line out this turn whatever the hidden cards; no search then)",
+                      quiet=True),
+        "keep": Param(int, 0, 0, 64,
+                      "the candidates the second stage values beside the default (0: the "
+                      "best third, at least two)", quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
@@ -119,12 +135,18 @@ class ExpertBot(SearchBot):
         if len(legal) == 1:
             return legal[0]
         game, seat = self.game, self.seat
+        if self.params["sure"] and self.profile.sure is not None:
+            won = self.profile.sure(state)
+            if won is not None:
+                return won
         lvl = level_of(game, self.params["level"])
         over = (self.profile.expert.get("levels") or {}).get(lvl.name)
         if over:
             lvl = msgspec.structs.replace(lvl, **over)
         if self.params["worlds"] and self.params["worlds"] != lvl.worlds:
             lvl = _scaled(lvl, self.params["worlds"])
+        if self.params["refine"] >= 0:
+            lvl = msgspec.structs.replace(lvl, refine=self.params["refine"])
         acts = candidates(game, state, self.profile, lvl.actions)  # the default first
         if len(acts) == 1:
             return acts[0]
@@ -156,7 +178,7 @@ class ExpertBot(SearchBot):
         alive = list(range(len(acts)))
         if lvl.refine and not exact:
             # the second stage: more worlds for the best third and the default (index 0)
-            keep = max(2, -(-len(acts) // 3))
+            keep = self.params["keep"] or max(2, -(-len(acts) // 3))
             ranked = sorted(alive, key=lambda i: -means[i])[:keep]
             alive = sorted(set(ranked) | {0})
             more, _ = sample_rows(game, state, seat, [acts[i] for i in alive],

@@ -64,6 +64,10 @@ class Profile:
     - ``policies()``: the game's rollout policies beside its bots, by name (policies that
       may read the whole world they play in, so they are never offered as players), for
       ``rollout`` and ``expert:rollout``; ``None``: the game's bots only.
+    - ``sure(state)``: an action of the seat to move that wins for sure whatever the cards
+      it cannot see are (a fair check: it reads only what the seat knows), or ``None``;
+      ``expert:sure=1`` plays it before any search (TOWAI: a line out this turn,
+      :func:`kifu.games.towai.bots.sure_out_line`). ``None``: no such check.
     """
 
     scores: Scores
@@ -82,6 +86,7 @@ class Profile:
     rewind: Callable[[Any, State, int, int], Any] | None = None
     propose: Callable[[Any, State, int], Any] | None = None
     policies: Callable[[], dict] | None = None
+    sure: Callable[[State], Action | None] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -222,6 +227,23 @@ def _towai_propose(game: Any, state: State, seat: int) -> Any:
     from kifu.games.towai.worlds import assumed_sampler
 
     return assumed_sampler(state, seat, game)
+
+
+def _towai_sure(state: State) -> Action | None:
+    """TOWAI: the first action of a line that empties the mover's hand this turn whatever
+    the hidden cards are (:func:`kifu.games.towai.bots.sure_out_line`; none through a
+    Swap), or ``None``. Going out wins the round, so this is a sure win of the game when
+    ``wins`` is 1 (one round); with more rounds it is still a round won."""
+    from kifu.games.towai.bots import sure_out_line
+
+    if len(state.legal_actions()) < 2:
+        return None
+    line = sure_out_line(state.copy(), SURE_OUT_NODES)  # type: ignore[arg-type]
+    return line[0] if line else None
+
+
+SURE_OUT_NODES = 2000
+"""TOWAI: the node budget of the go-out check (:func:`_towai_sure`) at each decision."""
 
 
 def _tweak_policies() -> dict:
@@ -371,7 +393,7 @@ PROFILES: dict[str, Profile] = {
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
                      levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle,
                      rewind=_towai_rewind, propose=_towai_propose,
-                     policies=_towai_policies),
+                     policies=_towai_policies, sure=_towai_sure),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

@@ -166,6 +166,22 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
     passes ``node_limit`` nodes). A rebuild during a Draw cannot change the player's hand,
     so it is played in one fixed order (the pool sorted). ``state`` is searched in place
     and left as it was, also when the search runs out of nodes."""
+    return _out_search(state, node_limit, swaps=True)
+
+
+def sure_out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None:
+    """A line of the player to move that goes out before the turn ends whatever the hidden
+    cards are, or None (also past ``node_limit`` nodes): :func:`out_line` without the lines
+    through a Swap (what the player receives there is a card it cannot see). What is left
+    reads only the player's hand and the public field (a Draw moves the others' cards, a
+    rebuild the deck's, never the player's), so the answer is the same in every world the
+    player's information allows: a fair check for a seat's bot."""
+    return _out_search(state, node_limit, swaps=False)
+
+
+def _out_search(state: TowaiState, node_limit: int, swaps: bool) -> list[Action] | None:
+    """The search of :func:`out_line` (``swaps``: through Swaps too, the other players'
+    gifts searched) and :func:`sure_out_line` (not)."""
     player = state.turn
     if state.phase not in (LEAD, PLAY, CHAIN):
         return None
@@ -192,6 +208,8 @@ def out_line(state: TowaiState, node_limit: int = 20_000) -> list[Action] | None
             state.pop()
             return None if r is None else [rebuild, *r]
         turn = state.turn
+        if phase == SWAP_PHASE and not swaps:
+            return None
         if phase not in (LEAD, PLAY, CHAIN, SWAP_PHASE) or (turn != player and phase !=
                                                               SWAP_PHASE):
             return None
@@ -239,4 +257,4 @@ players)."""
 
 
 __all__ = ["POLICIES", "FinishPolicy", "GreedyBot", "TacticsPolicy", "greedy_choice",
-           "out_line", "tactics_choice"]
+           "out_line", "sure_out_line", "tactics_choice"]
