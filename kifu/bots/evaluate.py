@@ -54,6 +54,7 @@ from typing import Any
 import msgspec
 
 from kifu.bots.profiles import Profile, pairwise, profile, soft_margins, tiebreak_keys
+from kifu.bots.search import fair_choice
 from kifu.core.game import DEALER, Action, Bot, Game, State
 from kifu.core.rng import MASK64, Rng
 
@@ -328,22 +329,29 @@ def leaf_share(state: State, prof: Profile, seat: int) -> float:
 
 # --- the evaluator ----------------------------------------------------------------------
 
-def default_action(game: Game, state: State, seat: int) -> Action:
+def default_action(game: Game, state: State, seat: int, *, fair: bool = True) -> Action:
     """The game's default choice for the seat to move: its ``greedy`` bot's (the random
-    bot's where it has none), from a fixed stream (it does not consume the caller's)."""
+    bot's where it has none), from a fixed stream (it does not consume the caller's).
+    A bot that peeks (``Bot.peeks``: TWEAK's ``greedy``) is asked in worlds drawn from the
+    seat's information (:func:`kifu.bots.search.fair_choice`); ``fair=False``: asked of
+    the true position (for all-seeing values)."""
     cls = game.bots.get("greedy") or game.bots["random"]
-    return cls(seat, Rng(0)).choose(state)
+    if not fair:
+        return cls(seat, Rng(0)).choose(state)
+    return fair_choice(game, cls, state, seat)
 
 
-def candidates(game: Game, state: State, prof: Profile, limit: int) -> list[Action]:
+def candidates(game: Game, state: State, prof: Profile, limit: int, *,
+               fair: bool = True) -> list[Action]:
     """The actions valued: the profile's candidates (or every legal action), the game's
-    default choice first, the rest in legal order."""
+    default choice first (:func:`default_action`; ``fair=False`` for all-seeing values),
+    the rest in legal order."""
     legal = state.legal_actions()
     if prof.candidates is not None and len(legal) > 1:
         legal = prof.candidates(state, legal, limit)
     if len(legal) <= 1:
         return legal
-    pick = default_action(game, state, state.to_move)  # type: ignore[arg-type]
+    pick = default_action(game, state, state.to_move, fair=fair)  # type: ignore[arg-type]
     if pick in legal:
         return [pick] + [a for a in legal if a != pick]
     return legal
@@ -473,7 +481,8 @@ def evaluate(game: Game, state: State, seat: int, *, level: str = "normal", seed
         v = shares(state, game.id)[seat]
         return Evaluation(seat, v, 0.0, (), 1, True, omniscient, lvl.name)
     to_move = state.to_move == seat
-    acts = candidates(game, state, profile(game.id), lvl.actions) if to_move else []
+    acts = (candidates(game, state, profile(game.id), lvl.actions, fair=not omniscient)
+            if to_move else [])
     rows, exact = sample_rows(game, state, seat, acts, lvl, Rng(seed), omniscient)
     k = len(rows)
     if not to_move:

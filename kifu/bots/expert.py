@@ -147,7 +147,9 @@ class ExpertBot(SearchBot):
             lvl = _scaled(lvl, self.params["worlds"])
         if self.params["refine"] >= 0:
             lvl = msgspec.structs.replace(lvl, refine=self.params["refine"])
-        acts = candidates(game, state, self.profile, lvl.actions)  # the default first
+        # the default first (the cheater's from the true position, as all it values)
+        acts = candidates(game, state, self.profile, lvl.actions,
+                          fair=self.params["cheat"] != "1")
         if len(acts) == 1:
             return acts[0]
         rng = Rng(self.rng.next64())

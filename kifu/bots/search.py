@@ -113,6 +113,9 @@ class Rollout:
         # random (a random default would be a random move whenever the search is unsure)
         prior = game.bots.get("greedy") or cls
         self.prior = [prior(s, self.rng) for s in range(n)] if prior is not cls else self.policy
+        # whether the search values the true position (all-seeing): then the default may
+        # be asked of it even where the prior peeks (``fair_choice``)
+        self.sees_all = False
 
     def run(self, state: State, seed: int, horizon: int | None = None) -> list[float]:
         """Play ``state`` (mutated) until the end or ``horizon`` player decisions."""
@@ -145,6 +148,29 @@ def searchable(state: State, prof: Profile, limit: int) -> list:
     return prof.candidates(state, legal, limit)
 
 
+DEFAULT_WORLDS = 8
+"""Worlds in which a default choice is asked of a bot that peeks (``Bot.peeks``)."""
+
+
+def fair_choice(game: Game, cls: type[Bot], state: State, seat: int) -> Any:
+    """``cls``'s choice for ``seat`` (to move in ``state``), from a fixed stream. A bot that
+    may read what the seat cannot see (``Bot.peeks``: TWEAK's ``greedy`` turns up the
+    deck's top card when it weighs a Shifter) is asked in ``DEFAULT_WORLDS`` worlds drawn
+    from the seat's information instead, and its most frequent legal choice is returned
+    (ties: legal order), so the choice owes nothing to a hidden card."""
+    if not cls.peeks or state.view(seat) == state.to_line():
+        return cls(seat, Rng(0)).choose(state)
+    legal = state.legal_actions()
+    count = dict.fromkeys(legal, 0)
+    draw = game.world_sampler(state, seat)
+    rng = Rng("default")
+    for _ in range(DEFAULT_WORLDS):
+        pick = cls(seat, Rng(0)).choose(draw(rng))
+        if pick in count:
+            count[pick] += 1
+    return max(legal, key=lambda a: count[a])  # the first of the most frequent
+
+
 def policy_first(actions: list, rollout: Rollout, state: State) -> list:
     """``actions`` with the default choice first (the game's ``greedy`` bot, else the
     rollout policy), so that a tie, or a difference the search cannot tell from noise,
@@ -153,9 +179,13 @@ def policy_first(actions: list, rollout: Rollout, state: State) -> list:
         return actions
     mover = state.to_move
     assert mover is not None and mover >= 0
-    seed = rollout.rng.state
-    pick = rollout.prior[mover].choose(state)
-    rollout.rng.state = seed
+    prior = rollout.prior[mover]
+    if prior.peeks and not rollout.sees_all:
+        pick = fair_choice(rollout.game, type(prior), state, mover)
+    else:
+        seed = rollout.rng.state
+        pick = prior.choose(state)
+        rollout.rng.state = seed
     if pick in actions:
         return [pick] + [a for a in actions if a != pick]
     return actions
@@ -170,4 +200,5 @@ def best_index(values: Sequence[float]) -> int:
     return best
 
 
-__all__ = ["Param", "Rollout", "SearchBot", "best_index", "policy_first", "searchable"]
+__all__ = ["DEFAULT_WORLDS", "Param", "Rollout", "SearchBot", "best_index", "fair_choice",
+           "policy_first", "searchable"]

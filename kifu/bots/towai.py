@@ -18,6 +18,7 @@ class OutBot(Bot):
     search written out, kept as a cross-check); otherwise plays as ``greedy``."""
 
     name = "out"
+    peeks = True  # an oracle: reads the other hands
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, TowaiState)

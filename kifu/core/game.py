@@ -247,6 +247,11 @@ class Bot(ABC):
     """A deterministic player: the same seed and the same positions give the same choices."""
 
     name: ClassVar[str]
+    peeks: ClassVar[bool] = False
+    """Whether :meth:`choose` may read a part of the position its seat cannot see (an
+    oracle, or a heuristic that looks at a hidden card). Such a bot is labelled so in
+    ``docs/bots.md``, and the searchers ask it for their default choice only in worlds
+    sampled from the seat's information (``kifu.bots.evaluate.default_action``)."""
 
     def __init__(self, seat: int, rng: Rng):
         self.seat = seat

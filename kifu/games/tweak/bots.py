@@ -1,7 +1,10 @@
-"""TWEAK bots. They read only what their seat can see: their hand, their T! cards, the
-table, the target and the deck's size (legal actions depend on nothing else). The one
-exception, :class:`TacticsPolicy`, is a rollout policy for the searchers' sampled worlds,
-never a player: it reads a Thief's victim's hand."""
+"""TWEAK bots. They read what their seat can see: their hand, their T! cards, the table,
+the target and the deck's size (legal actions depend on nothing else), with two
+exceptions. ``greedy`` weighs a Shifter by playing it and looking at the capture it makes,
+so it sees the deck's top card the Shifter turns up: it *peeks* there (``Bot.peeks``; the
+searchers ask it for their default choice only in sampled worlds). It is kept as it is:
+it is the ladders' fixed opponent. :class:`TacticsPolicy` is a rollout policy for the
+searchers' sampled worlds, never a player: it reads a Thief's victim's hand."""
 
 from __future__ import annotations
 
@@ -40,9 +43,13 @@ def cheapest_place(state: TweakState, hand: tuple[int, ...]) -> Action:
 class GreedyBot(Bot):
     """Takes the capture worth most points now (a TWEAK's T! card counts 2); uses a Joker or
     a Shifter only when that makes a strictly better capture; otherwise places its least
-    valuable card. As a Bomb victim it gives up its least valuable card."""
+    valuable card. As a Bomb victim it gives up its least valuable card.
+
+    It peeks: to weigh a Shifter it plays it, which turns up the deck's top card, a card
+    its seat cannot see (``peeks``; module docstring)."""
 
     name = "greedy"
+    peeks = True
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, TweakState)
