@@ -99,11 +99,20 @@ class ExpertBot(SearchBot):
                         "the other seats' rollout policy, where it differs from the "
                         "seat's own (same: the rollout policy for every seat)",
                         choices=("same", "greedy", "random", "tactics"), quiet=True),
+        "default": Param(str, "game", 0, 0,
+                         "the choice the z-test keeps unless clearly beaten: game (the "
+                         "game's default, its greedy bot's choice in the real position), "
+                         "or a rollout policy's (greedy, tactics, rollout: the seat's own) "
+                         "most frequent choice over 16 of the seat's sampled worlds (the "
+                         "cheater: in the true position)",
+                         choices=("game", "greedy", "tactics", "rollout"), quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
         super().__init__(seat, rng, game, **params)
-        for key, skip in (("rollout", "profile"), ("others", "same")):
+        for key, skip in (("rollout", "profile"), ("others", "same"), ("default", "game")):
+            if key == "default" and self.params[key] == "rollout":
+                continue
             name = self.params[key]
             if name != skip:
                 try:
@@ -127,6 +136,11 @@ class ExpertBot(SearchBot):
             return acts[0]
         rng = Rng(self.rng.next64())
         cheat, margin = self.params["cheat"] != "0", self.params["margin"]
+        name = self.params["default"]
+        if name != "game":
+            name = self.params["rollout"] if name == "rollout" else name
+            acts = _rollout_default(game, state, seat, acts, name, self.profile, cheat,
+                                    Rng(f"default:{rng.state}"))
         hands = self.params["cheat"] == "hands"
         worlds = None
         weights: list[float] | None = None
@@ -185,6 +199,38 @@ class ExpertBot(SearchBot):
             return pick if gain > z * (var / (keff - 1)) ** 0.5 else acts[0]
         var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
+
+
+DEFAULT_WORLDS = 16
+"""Worlds over which ``expert:default=POLICY`` takes the policy's most frequent choice."""
+
+
+def _rollout_default(game: Game, state: State, seat: int, acts: list[Action], name: str,
+                     prof: Any, cheat: bool, rng: Rng) -> list[Action]:
+    """``acts`` reordered: the policy ``name``'s most frequent choice over
+    ``DEFAULT_WORLDS`` of the seat's sampled worlds first (the true position for the
+    cheater), the rest in legal order; ties in legal order. A fair seat's policy is
+    never asked of the real position: a policy may read the world it plays in (TWEAK's
+    ``tactics`` a Thief's victim's hand; even ``greedy`` looks at the deck's top card
+    when it weighs a Shifter), so the order owes nothing to a card the seat cannot see.
+    A choice outside ``acts`` is not counted; with none counted ``acts`` is kept."""
+    cls = policy_class(game, prof, name)
+    if cheat:
+        worlds = [state.copy()]
+    else:
+        draw = game.world_sampler(state, seat)
+        worlds = [draw(rng) for _ in range(DEFAULT_WORLDS)]
+    count = dict.fromkeys(acts, 0)
+    for w in worlds:
+        a = cls(seat, Rng(rng.next64())).choose(w)
+        if a in count:
+            count[a] += 1
+    if not any(count.values()):
+        return acts
+    order = {a: i for i, a in enumerate(state.legal_actions())}
+    rest = sorted(acts, key=lambda a: order.get(a, len(order)))
+    best = max(rest, key=lambda a: count[a])  # the first of the most frequent
+    return [best] + [a for a in rest if a != best]
 
 
 def _scaled(lvl: Level, worlds: int) -> Level:
