@@ -28,11 +28,18 @@ of expert*, third and fourth sessions), so it stays off.
 
 ``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
 of the game, or one of the profile's ``policies``); a profile's ``expert`` defaults may
-set it and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out
-with ``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
-(``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` sets the
-first stage's worlds where K differs from the level's (after those defaults), the second
-stage's worlds and the solver's nodes scaled alike.
+set it and, under ``levels``, the ``expert``'s own levels; ``expert:others=NAME`` rolls
+out the other seats with another policy. TWEAK's ``expert`` rolls out its own seat with
+``tactics`` (``greedy`` that also uses its Thief and Bomb) and the others with ``greedy``,
+at 96 + 192 worlds (``docs/bots.md``, *Ladders of expert*, fourth and fifth sessions).
+
+``expert:default=POLICY`` (quiet; ``game`` by default) takes the choice the z-test keeps
+from a rollout policy's most frequent choice over 16 of the seat's sampled worlds instead
+of the game's ``greedy`` bot in the real position (TWEAK's ``greedy`` looks at the deck's
+top card when it weighs a Shifter; the worlds' form owes nothing to a hidden card).
+
+``expert:worlds=K`` sets the first stage's worlds where K differs from the level's (after
+those defaults), the second stage's worlds and the solver's nodes scaled alike.
 """
 
 from __future__ import annotations

@@ -349,7 +349,7 @@ by ``greedy`` (``others``), which costs 0.27 against 0.43 ms a rollout and so bu
 world kept: 45,000 nodes a call) within issue 33's decision time. Against ``greedy``,
 paired with the fourth session's bot on fresh deals planned before they ran (seed 2032,
 40 deals): +0.059 [+0.005, +0.114] (80 deals with the screen's: +0.054 [+0.016,
-+0.092]); against ``pimc`` on seed 2032 (30 deals x 6 orders): 0.539 [0.509, 0.568]
++0.092]); against ``pimc`` on seed 2032 (30 deals x 6 orders): 0.539 [0.507, 0.570]
 (docs/bots.md, *Ladders of expert*, fifth session). The fourth session's bot (64 + 128,
 ``tactics`` for every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh
 deals."""

@@ -1,7 +1,10 @@
-"""TWEAK bots. They read only what their seat can see: their hand, their T! cards, the
-table, the target and the deck's size (legal actions depend on nothing else). The one
-exception, :class:`TacticsPolicy`, is a rollout policy for the searchers' sampled worlds,
-never a player: it reads a Thief's victim's hand."""
+"""TWEAK bots. They read what their seat can see: their hand, their T! cards, the table,
+the target and the deck's size (legal actions depend on nothing else), with one lapse:
+``greedy`` weighs a Shifter by pushing it and looking at the captures then, which shows it
+the deck's top card (found in issue 33's fifth session; left as it is, ``greedy`` being
+every ladder's fixed opponent; ``expert:default=greedy`` asks it of sampled worlds only).
+:class:`TacticsPolicy` is a rollout policy for the searchers' sampled worlds, never a
+player: it reads a Thief's victim's hand."""
 
 from __future__ import annotations
 
