@@ -149,6 +149,36 @@ def test_time_per_decision_with_inference(benchmark, gid, bot) -> None:
     assert info["cpu_p95_ms"] <= p95_ms, info
 
 
+@pytest.mark.parametrize(("gid", "bot"), [
+    ("tweak", "expert:others=greedy:worlds=96"), ("tweak", "expert:default=tactics"),
+])
+def test_time_per_decision_tweak_fifth(benchmark, gid, bot) -> None:
+    """TWEAK's ``expert`` variants of issue 33's fifth session (docs/bots.md, *Ladders of
+    expert*): the other seats rolled out with ``greedy`` (cheaper than ``tactics``:
+    0.27 against 0.43 ms a 4-player one-round rollout), which buys 96 + 192 worlds; the
+    z-test's default from ``tactics`` over 16 sampled worlds. The same games and bounds
+    as ``expert``'s."""
+    found: dict = {}
+
+    def run() -> None:
+        found["cpu"], found["wall"] = decision_times(gid, bot)
+
+    benchmark.group = "expert, TWEAK variants: time per decision"
+    benchmark.pedantic(run, rounds=1, warmup_rounds=0)
+    cpu = found["cpu"]
+    assert cpu, "no decision searched"
+    base = anchor_ms()
+    info = {"decisions": len(cpu), "cpu_median_ms": round(statistics.median(cpu), 2),
+            "cpu_p95_ms": round(percentile(cpu, 0.95), 2), "cpu_max_ms": round(max(cpu), 2),
+            "wall_median_ms": round(statistics.median(found["wall"]), 2),
+            "anchor_chess_perft4_ms": round(base, 1)}
+    benchmark.extra_info.update(info)
+    print(f"\n{gid} {bot}: {info}")
+    median_ms, p95_ms = BOUNDS["expert"]
+    assert info["cpu_median_ms"] <= median_ms, info
+    assert info["cpu_p95_ms"] <= p95_ms, info
+
+
 POSITIONS = 8
 """Positions per game for the evaluator's cost per level: the searched decisions of seat 0
 in seeded greedy games (``LADDER``), the first ``POSITIONS`` of them."""

@@ -152,22 +152,26 @@ def test_tweak_expert_defaults_to_tactics_rollouts_at_its_own_normal_level(monke
     import kifu.bots.expert as expert_mod
 
     seen: list[tuple[int, str | None]] = []
+    others: list[tuple[str | None, int]] = []
     real = expert_mod.sample_rows
 
     def spy(game, state, seat, acts, lvl, rng, *args, **kw):
         seen.append((lvl.worlds, kw.get("policy")))
+        others.append((kw.get("others"), lvl.exact_nodes))
         return real(game, state, seat, acts, lvl, rng, *args, **kw)
 
     monkeypatch.setattr(expert_mod, "sample_rows", spy)
     state = next(s for s in _positions(1) if len(s.legal_actions()) > 2)
     make_bot(GAME, "expert", state.to_move, Rng(3)).choose(state)
-    assert seen[0] == (64, "tactics") and seen[1] == (128, "tactics")
+    # since the fifth session: the others rolled out with greedy, 96 + 192 worlds
+    assert seen[0] == (96, "tactics") and seen[1] == (192, "tactics")
+    assert others[0] == ("greedy", 45000)
     seen.clear()
     make_bot(GAME, "expert:level=fast:rollout=profile", state.to_move, Rng(3)).choose(state)
     assert seen[0] == (8, None)
     seen.clear()
-    make_bot(GAME, "expert:worlds=5", state.to_move, Rng(3)).choose(state)
-    assert seen[0] == (5, "tactics") and seen[1] == (10, "tactics")
+    make_bot(GAME, "expert:worlds=6", state.to_move, Rng(3)).choose(state)
+    assert seen[0] == (6, "tactics") and seen[1] == (12, "tactics")
 
 
 def test_expert_others_parameter_rolls_out_the_other_seats_with_their_own_policy():

@@ -28,11 +28,20 @@ of expert*, third and fourth sessions), so it stays off.
 
 ``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
 of the game, or one of the profile's ``policies``); a profile's ``expert`` defaults may
-set it and, under ``levels``, the ``expert``'s own levels. TWEAK's ``expert`` rolls out
-with ``tactics`` (``greedy`` that also uses its Thief and Bomb) at 64 + 128 worlds
-(``docs/bots.md``, *Ladders of expert*, fourth session). ``expert:worlds=K`` sets the
-first stage's worlds where K differs from the level's (after those defaults), the second
-stage's worlds and the solver's nodes scaled alike.
+set it and, under ``levels``, the ``expert``'s own levels; ``expert:others=NAME`` rolls
+out the other seats with another policy. TWEAK's ``expert`` rolls out its own seat with
+``tactics`` (``greedy`` that also uses its Thief and Bomb) and the others with ``greedy``,
+at 96 + 192 worlds (``docs/bots.md``, *Ladders of expert*, fourth and fifth sessions).
+
+``expert:default=POLICY`` (quiet; ``game`` by default) takes the choice the z-test keeps
+from a rollout policy's most frequent choice over 16 of the seat's sampled worlds instead
+of the game's ``greedy`` bot in the real position (TWEAK's ``greedy`` looks at the deck's
+top card when it weighs a Shifter; the worlds' form owes nothing to a hidden card). Since
+the fifth session ``game`` is fair too: a default bot that peeks (``Bot.peeks``) is asked
+in 8 sampled worlds (``kifu.bots.search.fair_choice``); the cheater asks the true position.
+
+``expert:worlds=K`` sets the first stage's worlds where K differs from the level's (after
+those defaults), the second stage's worlds and the solver's nodes scaled alike.
 
 Quiet parameters of the decision itself (``docs/bots.md``, *Ladders of expert*, fifth
 session; none gained with an interval in TOWAI, so all are off): ``refine`` and ``keep``
@@ -118,11 +127,20 @@ class ExpertBot(SearchBot):
         "keep": Param(int, 0, 0, 64,
                       "the candidates the second stage values beside the default (0: the "
                       "best third, at least two)", quiet=True),
+        "default": Param(str, "game", 0, 0,
+                         "the choice the z-test keeps unless clearly beaten: game (the "
+                         "game's default: its greedy bot's choice, asked in 8 sampled worlds "
+                         "where that bot peeks), or a rollout policy's (greedy, tactics, "
+                         "rollout: the seat's own) most frequent choice over 16 of the "
+                         "seat's sampled worlds (the cheater: in the true position)",
+                         choices=("game", "greedy", "tactics", "rollout"), quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
         super().__init__(seat, rng, game, **params)
-        for key, skip in (("rollout", "profile"), ("others", "same")):
+        for key, skip in (("rollout", "profile"), ("others", "same"), ("default", "game")):
+            if key == "default" and self.params[key] == "rollout":
+                continue
             name = self.params[key]
             if name != skip:
                 try:
@@ -154,6 +172,11 @@ class ExpertBot(SearchBot):
             return acts[0]
         rng = Rng(self.rng.next64())
         cheat, margin = self.params["cheat"] != "0", self.params["margin"]
+        name = self.params["default"]
+        if name != "game":
+            name = self.params["rollout"] if name == "rollout" else name
+            acts = _rollout_default(game, state, seat, acts, name, self.profile, cheat,
+                                    Rng(f"default:{rng.state}"))
         hands = self.params["cheat"] == "hands"
         worlds = None
         weights: list[float] | None = None
@@ -212,6 +235,38 @@ class ExpertBot(SearchBot):
             return pick if gain > z * (var / (keff - 1)) ** 0.5 else acts[0]
         var = sum((d - gain) ** 2 for d in diffs) / (k - 1)
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
+
+
+DEFAULT_WORLDS = 16
+"""Worlds over which ``expert:default=POLICY`` takes the policy's most frequent choice."""
+
+
+def _rollout_default(game: Game, state: State, seat: int, acts: list[Action], name: str,
+                     prof: Any, cheat: bool, rng: Rng) -> list[Action]:
+    """``acts`` reordered: the policy ``name``'s most frequent choice over
+    ``DEFAULT_WORLDS`` of the seat's sampled worlds first (the true position for the
+    cheater), the rest in legal order; ties in legal order. A fair seat's policy is
+    never asked of the real position: a policy may read the world it plays in (TWEAK's
+    ``tactics`` a Thief's victim's hand; even ``greedy`` looks at the deck's top card
+    when it weighs a Shifter), so the order owes nothing to a card the seat cannot see.
+    A choice outside ``acts`` is not counted; with none counted ``acts`` is kept."""
+    cls = policy_class(game, prof, name)
+    if cheat:
+        worlds = [state.copy()]
+    else:
+        draw = game.world_sampler(state, seat)
+        worlds = [draw(rng) for _ in range(DEFAULT_WORLDS)]
+    count = dict.fromkeys(acts, 0)
+    for w in worlds:
+        a = cls(seat, Rng(rng.next64())).choose(w)
+        if a in count:
+            count[a] += 1
+    if not any(count.values()):
+        return acts
+    order = {a: i for i, a in enumerate(state.legal_actions())}
+    rest = sorted(acts, key=lambda a: order.get(a, len(order)))
+    best = max(rest, key=lambda a: count[a])  # the first of the most frequent
+    return [best] + [a for a in rest if a != best]
 
 
 def _scaled(lvl: Level, worlds: int) -> Level:

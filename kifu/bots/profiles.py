@@ -368,15 +368,20 @@ against ``greedy`` (docs/bots.md, *Ladders of expert*, third session). Their ``d
 then the same budget."""
 
 
-TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics",
-                "levels": {"normal": {"worlds": 64, "refine": 128}}}
-"""TWEAK's ``expert`` since 2026-11-29 (fourth session): half share, half margin; rollouts
-by the ``tactics`` policy (``greedy`` that also uses its Thief and Bomb,
-:class:`kifu.games.tweak.bots.TacticsPolicy`), which cost about twice ``greedy``'s, so 64
-+ 128 worlds at ``normal`` instead of the level's 96 + 192 to stay within issue 33's
-decision time. Against ``pimc``, over 120 fresh deals: 0.530 [0.516, 0.543]; over the 60
-of them where the bot before it was run too, +0.031 [+0.014, +0.049] over it (docs/bots.md,
-*Ladders of expert*, fourth session)."""
+TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics", "others": "greedy",
+                "levels": {"normal": {"worlds": 96, "refine": 192, "exact_nodes": 45000}}}
+"""TWEAK's ``expert`` since 2026-11-29 (fifth session): half share, half margin; the seat's
+own rollouts by the ``tactics`` policy (``greedy`` that also uses its Thief and Bomb,
+:class:`kifu.games.tweak.bots.TacticsPolicy`, since the fourth session), the other seats'
+by ``greedy`` (``others``), which costs 0.27 against 0.43 ms a rollout and so buys 96 +
+192 worlds at ``normal`` (the fourth session's 64 + 128 scaled, the solver's nodes per
+world kept: 45,000 nodes a call) within issue 33's decision time. Against ``greedy``,
+paired with the fourth session's bot on fresh deals planned before they ran (seed 2032,
+40 deals): +0.059 [+0.005, +0.114] (80 deals with the screen's: +0.054 [+0.016,
++0.092]); against ``pimc`` on seed 2032 (30 deals x 6 orders): 0.539 [0.507, 0.570]
+(docs/bots.md, *Ladders of expert*, fifth session). The fourth session's bot (64 + 128,
+``tactics`` for every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh
+deals."""
 
 
 PROFILES: dict[str, Profile] = {
