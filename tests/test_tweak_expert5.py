@@ -6,14 +6,13 @@ worlds instead of the game's ``greedy`` bot in the real position (``kifu/bots/ex
 from __future__ import annotations
 
 import pytest
-from test_tweak_tactics import GAME, VARIANT, _positions
+from test_tweak_tactics import GAME, _positions, expert_game_actions
 
 from kifu.bots import make_bot
 from kifu.bots.evaluate import candidates
 from kifu.bots.expert import DEFAULT_WORLDS, _rollout_default
 from kifu.bots.profiles import profile
 from kifu.core.errors import VariantError
-from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.tweak.actions import UseShifter
 from kifu.games.tweak.bots import TacticsPolicy
@@ -104,21 +103,6 @@ def test_expert_default_parameter_plays_legal_actions_deterministically():
     with pytest.raises(VariantError, match="default must be one of"):
         make_bot(GAME, "expert:default=smart", 0, Rng(1))
 
-    def game_actions() -> list:
-        state = GAME.new_state(4, VARIANT)
-        rng = Rng("default-expert")
-        bots = [make_bot(GAME, "expert:level=fast:worlds=4:default=tactics" if s == 0
-                         else "greedy", s, rng.fork(s + 1)) for s in range(4)]
-        dealer = rng.fork(0)
-        out = []
-        while state.to_move is not None and len(out) < 40:
-            if state.to_move == DEALER:
-                a = GAME.chance_action(state, dealer)
-            else:
-                a = bots[state.to_move].choose(state)
-                assert a in state.legal_actions()
-            out.append(GAME.format_action(state, a))
-            state.push(a)
-        return out
-
-    assert game_actions() == game_actions()
+    spec = "expert:level=fast:worlds=4:default=tactics"
+    assert expert_game_actions(spec, "default-expert") == \
+        expert_game_actions(spec, "default-expert")

@@ -127,25 +127,30 @@ def test_expert_rollout_parameter():
         make_bot(GAME, "expert:rollout=smart", 0, Rng(1))
 
 
-def test_expert_with_tactics_rollouts_plays_legal_actions_deterministically():
-    def game_actions() -> list:
-        state = GAME.new_state(4, VARIANT)
-        rng = Rng("tactics-expert")
-        bots = [make_bot(GAME, "expert:level=fast:rollout=tactics:worlds=4" if s == 0
-                         else "greedy", s, rng.fork(s + 1)) for s in range(4)]
-        dealer = rng.fork(0)
-        out = []
-        while state.to_move is not None and len(out) < 40:
-            if state.to_move == DEALER:
-                a = GAME.chance_action(state, dealer)
-            else:
-                a = bots[state.to_move].choose(state)
-                assert a in state.legal_actions()
-            out.append(GAME.format_action(state, a))
-            state.push(a)
-        return out
+def expert_game_actions(spec: str, seed: str) -> list:
+    """The first 40 actions of a seeded 4-player one-round game, ``spec`` in seat 0 and
+    ``greedy`` in the others; every player action checked legal."""
+    state = GAME.new_state(4, VARIANT)
+    rng = Rng(seed)
+    bots = [make_bot(GAME, spec if s == 0 else "greedy", s, rng.fork(s + 1))
+            for s in range(4)]
+    dealer = rng.fork(0)
+    out = []
+    while state.to_move is not None and len(out) < 40:
+        if state.to_move == DEALER:
+            a = GAME.chance_action(state, dealer)
+        else:
+            a = bots[state.to_move].choose(state)
+            assert a in state.legal_actions()
+        out.append(GAME.format_action(state, a))
+        state.push(a)
+    return out
 
-    assert game_actions() == game_actions()
+
+def test_expert_with_tactics_rollouts_plays_legal_actions_deterministically():
+    spec = "expert:level=fast:rollout=tactics:worlds=4"
+    assert expert_game_actions(spec, "tactics-expert") == \
+        expert_game_actions(spec, "tactics-expert")
 
 
 def test_tweak_expert_defaults_to_tactics_rollouts_at_its_own_normal_level(monkeypatch):
