@@ -379,9 +379,11 @@ world kept: 45,000 nodes a call) within issue 33's decision time. Against ``gree
 paired with the fourth session's bot on fresh deals planned before they ran (seed 2032,
 40 deals): +0.059 [+0.005, +0.114] (80 deals with the screen's: +0.054 [+0.016,
 +0.092]); against ``pimc`` on seed 2032 (30 deals x 6 orders): 0.539 [0.507, 0.570]
-(docs/bots.md, *Ladders of expert*, fifth session). The fourth session's bot (64 + 128,
-``tactics`` for every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh
-deals."""
+(docs/bots.md, *Ladders of expert*, fifth session). With the fair default choice that
+followed (``Bot.peeks``: ``pimc``'s and ``expert``'s default no longer sees the card a
+Shifter turns up), against ``pimc`` on fresh deals: 0.530 [0.515, 0.548] (seeds 2032 and
+2033, 30 deals x 6 orders each). The fourth session's bot (64 + 128, ``tactics`` for
+every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh deals."""
 
 
 PROFILES: dict[str, Profile] = {
