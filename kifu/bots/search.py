@@ -113,9 +113,6 @@ class Rollout:
         # random (a random default would be a random move whenever the search is unsure)
         prior = game.bots.get("greedy") or cls
         self.prior = [prior(s, self.rng) for s in range(n)] if prior is not cls else self.policy
-        # whether the search values the true position (all-seeing): then the default may
-        # be asked of it even where the prior peeks (``fair_choice``)
-        self.sees_all = False
 
     def run(self, state: State, seed: int, horizon: int | None = None) -> list[float]:
         """Play ``state`` (mutated) until the end or ``horizon`` player decisions."""
@@ -180,7 +177,7 @@ def policy_first(actions: list, rollout: Rollout, state: State) -> list:
     mover = state.to_move
     assert mover is not None and mover >= 0
     prior = rollout.prior[mover]
-    if prior.peeks and not rollout.sees_all:
+    if prior.peeks:  # asked in the seat's worlds (the searchers using this see no more)
         pick = fair_choice(rollout.game, type(prior), state, mover)
     else:
         seed = rollout.rng.state
