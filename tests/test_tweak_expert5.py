@@ -10,7 +10,7 @@ from test_tweak_tactics import GAME, _positions, expert_game_actions
 
 from kifu.bots import make_bot
 from kifu.bots.evaluate import candidates
-from kifu.bots.expert import DEFAULT_WORLDS, _rollout_default
+from kifu.bots.expert import POLICY_DEFAULT_WORLDS, _rollout_default
 from kifu.bots.profiles import profile
 from kifu.core.errors import VariantError
 from kifu.core.rng import Rng
@@ -56,7 +56,7 @@ def test_tactics_default_is_its_most_frequent_choice_in_the_seats_worlds():
         # recount naively with the same stream
         rng = Rng(k)
         draw = GAME.world_sampler(state, seat)
-        worlds = [draw(rng) for _ in range(DEFAULT_WORLDS)]
+        worlds = [draw(rng) for _ in range(POLICY_DEFAULT_WORLDS)]
         count: dict = {}
         for w in worlds:
             a = TacticsPolicy(seat, Rng(rng.next64())).choose(w)
@@ -86,7 +86,7 @@ def test_the_fair_default_never_reads_the_real_position(monkeypatch):
         seat = state.to_move
         asked.clear()
         _rollout_default(GAME, state, seat, acts, "tactics", PROF, False, Rng(k))
-        assert len(asked) == DEFAULT_WORLDS
+        assert len(asked) == POLICY_DEFAULT_WORLDS
         assert all(w is not state for w in asked)
         cheat = _rollout_default(GAME, state, seat, acts, "tactics", PROF, True, Rng(k))
         with monkeypatch.context() as m:

@@ -54,7 +54,7 @@ from typing import Any
 import msgspec
 
 from kifu.bots.profiles import Profile, pairwise, profile, soft_margins, tiebreak_keys
-from kifu.bots.search import fair_choice
+from kifu.bots.search import fair_choice, knows_all
 from kifu.core.game import DEALER, Action, Bot, Game, State
 from kifu.core.rng import MASK64, Rng
 
@@ -357,11 +357,6 @@ def candidates(game: Game, state: State, prof: Profile, limit: int, *,
     return legal
 
 
-def _knows_all(state: State, seat: int) -> bool:
-    """Whether ``seat`` sees the whole position (its view is the position line)."""
-    return state.view(seat) == state.to_line()
-
-
 def mean_se(xs: Sequence[float]) -> tuple[float, float]:
     """The mean of ``xs`` and its standard error (0 for a single value).
 
@@ -415,7 +410,7 @@ def sample_rows(game: Game, state: State, seat: int, actions: Sequence[Action], 
     differs from the seat's own."""
     prof = profile(game.id)
     reshuffle = prof.reshuffle if hands and omniscient else None
-    one_world = (omniscient and reshuffle is None) or _knows_all(state, seat)
+    one_world = (omniscient and reshuffle is None) or knows_all(state, seat)
     pool: list[State] = []
     if worlds is not None and not one_world and reshuffle is None:
         draw = worlds

@@ -237,14 +237,14 @@ class ExpertBot(SearchBot):
         return pick if gain > z * (var / k) ** 0.5 else acts[0]
 
 
-DEFAULT_WORLDS = 16
+POLICY_DEFAULT_WORLDS = 16
 """Worlds over which ``expert:default=POLICY`` takes the policy's most frequent choice."""
 
 
 def _rollout_default(game: Game, state: State, seat: int, acts: list[Action], name: str,
                      prof: Any, cheat: bool, rng: Rng) -> list[Action]:
     """``acts`` reordered: the policy ``name``'s most frequent choice over
-    ``DEFAULT_WORLDS`` of the seat's sampled worlds first (the true position for the
+    ``POLICY_DEFAULT_WORLDS`` of the seat's sampled worlds first (the true position for the
     cheater), the rest in legal order; ties in legal order. A fair seat's policy is
     never asked of the real position: a policy may read the world it plays in (TWEAK's
     ``tactics`` a Thief's victim's hand; even ``greedy`` looks at the deck's top card
@@ -255,7 +255,7 @@ def _rollout_default(game: Game, state: State, seat: int, acts: list[Action], na
         worlds = [state.copy()]
     else:
         draw = game.world_sampler(state, seat)
-        worlds = [draw(rng) for _ in range(DEFAULT_WORLDS)]
+        worlds = [draw(rng) for _ in range(POLICY_DEFAULT_WORLDS)]
     count = dict.fromkeys(acts, 0)
     for w in worlds:
         a = cls(seat, Rng(rng.next64())).choose(w)

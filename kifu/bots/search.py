@@ -145,6 +145,11 @@ def searchable(state: State, prof: Profile, limit: int) -> list:
     return prof.candidates(state, legal, limit)
 
 
+def knows_all(state: State, seat: int) -> bool:
+    """Whether ``seat`` sees the whole position (its view is the position line)."""
+    return state.view(seat) == state.to_line()
+
+
 DEFAULT_WORLDS = 8
 """Worlds in which a default choice is asked of a bot that peeks (``Bot.peeks``)."""
 
@@ -155,7 +160,7 @@ def fair_choice(game: Game, cls: type[Bot], state: State, seat: int) -> Any:
     deck's top card when it weighs a Shifter) is asked in ``DEFAULT_WORLDS`` worlds drawn
     from the seat's information instead, and its most frequent legal choice is returned
     (ties: legal order), so the choice owes nothing to a hidden card."""
-    if not cls.peeks or state.view(seat) == state.to_line():
+    if not cls.peeks or knows_all(state, seat):
         return cls(seat, Rng(0)).choose(state)
     legal = state.legal_actions()
     count = dict.fromkeys(legal, 0)
@@ -198,4 +203,4 @@ def best_index(values: Sequence[float]) -> int:
 
 
 __all__ = ["DEFAULT_WORLDS", "Param", "Rollout", "SearchBot", "best_index", "fair_choice",
-           "policy_first", "searchable"]
+           "knows_all", "policy_first", "searchable"]
