@@ -108,14 +108,17 @@ class ExpertBot(SearchBot):
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
-                         "TOWAI: greedy that sheds its Twai in combos) or finish (TOWAI: "
-                         "tactics that looks for a way out on a small hand)",
-                         choices=("profile", "greedy", "random", "tactics", "finish"),
+                         "TOWAI: greedy that sheds its Twai in combos), finish (TOWAI: "
+                         "tactics that looks for a way out on a small hand) or shed (TOWAI: "
+                         "tactics that leads and follows with the card that sheds the most "
+                         "this turn)",
+                         choices=("profile", "greedy", "random", "tactics", "finish",
+                                  "shed"),
                          quiet=True),
         "others": Param(str, "same", 0, 0,
                         "the other seats' rollout policy, where it differs from the "
                         "seat's own (same: the rollout policy for every seat)",
-                        choices=("same", "greedy", "random", "tactics", "finish"),
+                        choices=("same", "greedy", "random", "tactics", "finish", "shed"),
                         quiet=True),
         "refine": Param(int, -1, -1, 4000,
                         "the second stage's worlds instead of the level's (after worlds=; "
@@ -131,9 +134,9 @@ class ExpertBot(SearchBot):
                          "the choice the z-test keeps unless clearly beaten: game (the "
                          "game's default: its greedy bot's choice, asked in 8 sampled worlds "
                          "where that bot peeks), or a rollout policy's (greedy, tactics, "
-                         "rollout: the seat's own) most frequent choice over 16 of the "
+                         "shed, rollout: the seat's own) most frequent choice over 16 of the "
                          "seat's sampled worlds (the cheater: in the true position)",
-                         choices=("game", "greedy", "tactics", "rollout"), quiet=True),
+                         choices=("game", "greedy", "tactics", "shed", "rollout"), quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
