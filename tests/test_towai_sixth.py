@@ -1,6 +1,7 @@
-"""TOWAI's ``shed`` policy (issue 33, sixth session; ``kifu/games/towai/bots.py``):
-``tactics`` that leads and follows with the card that sheds the most cards this turn.
-Checked against a naive recomputation over state copies, for fairness (the same choice in
+"""TOWAI's ``shed`` and ``flex`` policies (issue 33, sixth session;
+``kifu/games/towai/bots.py``): ``tactics`` that leads and follows with the card that sheds
+the most cards this turn, and ``shed`` that keeps its flexible cards (Swap gifts and ties).
+Checked against naive recomputations over state copies, for fairness (the same choice in
 every world the seat's sampler draws), and as ``expert``'s rollout policy and default."""
 
 from __future__ import annotations
@@ -14,17 +15,20 @@ from kifu.bots.evaluate import policy_class
 from kifu.bots.profiles import profile
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
-from kifu.games.towai.actions import LEADS, Pass, Stop
+from kifu.games.towai.actions import GIVES, LEADS, Give, Pass, Stop
 from kifu.games.towai.bots import (
+    FlexPolicy,
     GreedyBot,
     ShedPolicy,
+    flex_choice,
     greedy_choice,
+    number_counts,
     shed_choice,
     tactics_choice,
     turn_shed,
 )
-from kifu.games.towai.cards import CODE_OF, DAY, NIGHT
-from kifu.games.towai.state import CHAIN, LEAD, PLAY
+from kifu.games.towai.cards import CODE_OF, DAY, NIGHT, NUM, TWAI, TYPE
+from kifu.games.towai.state import CHAIN, LEAD, PLAY, SWAP_PHASE
 
 GAME = games.get("towai")
 VARIANT = GAME.parse_rules("towai/1;wins=1")
@@ -40,12 +44,12 @@ LEAD_D4_N4_N4 = (
 )
 
 
-def _positions(seed: int | str, players: int = 4):
+def _positions(seed: int | str, players: int = 4, first=ShedPolicy):
     """Every player decision with a choice of one seeded one-round game: seat 0 plays
-    ``shed``, the others ``greedy`` and ``random`` alternately (so that leads, follows,
-    combos, Swaps and Draws of every kind come up)."""
+    ``first`` (``shed``), the others ``greedy`` and ``random`` alternately (so that leads,
+    follows, combos, Swaps and Draws of every kind come up)."""
     rng = Rng(f"towai-shed:{seed}")
-    bots = [ShedPolicy(0, rng.fork(1))] + [
+    bots = [first(0, rng.fork(1))] + [
         (GreedyBot if s % 2 else GAME.bots["random"])(s, rng.fork(s + 1))
         for s in range(1, players)]
     dealer = rng.fork(0)
@@ -155,3 +159,77 @@ def test_shed_is_a_rollout_policy_and_an_expert_default_not_a_player():
     plain = make_bot(GAME, "expert:level=fast:z=10", 0, Rng(1))
     assert plain.choose(state) == LEADS[DAY][CODE_OF["D4"]]
     make_bot(GAME, "expert:rollout=shed:others=greedy", 0, Rng(0))
+
+
+def _naive_flexibility(card: int) -> int:
+    """The tops 1..7 a card can follow on its own side, counted (a Twai: 9)."""
+    if TYPE[card] == TWAI:
+        return 9
+    if TYPE[card] == DAY:
+        return sum(1 for top in range(1, 8) if NUM[card] >= top)
+    return sum(1 for top in range(1, 8) if NUM[card] <= top)
+
+
+def _naive_flex(state):
+    """Naive ``flex``: at a Swap the Day/Night card that follows the fewest tops (then the
+    least-held number, then the highest code), else a Twai as ``greedy`` gives it; at a
+    lead or a follow the playing action that sheds the most, then the least flexible, then
+    ``tactics``' own, then legal order; else ``tactics``."""
+    legal = state.legal_actions()
+    if state.phase == SWAP_PHASE:
+        counts = number_counts(state.hand(state.turn))
+        plain = [a.card for a in legal if type(a) is Give and TYPE[a.card] != TWAI]
+        if not plain:
+            return greedy_choice(state, legal)
+        return GIVES[sorted(plain, key=lambda c: (_naive_flexibility(c), counts[NUM[c]],
+                                                  -c))[0]]
+    pick = tactics_choice(state, legal)
+    if state.phase not in (LEAD, PLAY) or type(pick) is Pass:
+        return pick
+    plays = [a for a in legal if type(a) not in (Pass, Stop)]
+    if len(plays) < 2:
+        return pick
+    scored = sorted(range(len(plays)), key=lambda i: (
+        -_naive_shed(state, plays[i]), _naive_flexibility(plays[i].card),
+        plays[i] != pick, i))
+    return plays[scored[0]]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 5))
+def test_flex_agrees_with_a_naive_recomputation(seed, players):
+    for state in _positions(seed, players, FlexPolicy):
+        key = state.key()
+        legal = state.legal_actions()
+        pick = flex_choice(state, legal)
+        assert state.key() == key
+        assert pick == _naive_flex(state)
+        if state.phase not in (LEAD, PLAY, SWAP_PHASE):
+            assert pick == tactics_choice(state, legal)
+
+
+def test_flex_departs_from_shed_at_gifts_leads_and_follows():
+    phases = set()
+    for g in range(20):
+        for state in _positions(f"flex:{g}", 4, FlexPolicy):
+            legal = state.legal_actions()
+            if flex_choice(state, legal) != shed_choice(state, legal):
+                phases.add(state.phase)
+    assert phases == {LEAD, PLAY, SWAP_PHASE}
+
+
+def test_flex_is_the_same_in_every_world_the_seat_can_imagine():
+    rng = Rng("flex-worlds")
+    checked = 0
+    for g in range(4):
+        for state in _positions(f"flexfair:{g}", 4, FlexPolicy):
+            seat = state.turn
+            truth = flex_choice(state, state.legal_actions())
+            draw = GAME.world_sampler(state, seat)
+            world = draw(rng)
+            assert world.hand(seat) == state.hand(seat)
+            assert flex_choice(world, world.legal_actions()) == truth
+            checked += 1
+    assert checked > 40
+    assert policy_class(GAME, profile("towai"), "flex") is FlexPolicy
+    assert "flex" not in GAME.bots

@@ -111,14 +111,15 @@ class ExpertBot(SearchBot):
                          "TOWAI: greedy that sheds its Twai in combos), finish (TOWAI: "
                          "tactics that looks for a way out on a small hand) or shed (TOWAI: "
                          "tactics that leads and follows with the card that sheds the most "
-                         "this turn)",
+                         "this turn) or flex (TOWAI: shed that keeps its flexible cards)",
                          choices=("profile", "greedy", "random", "tactics", "finish",
-                                  "shed"),
+                                  "shed", "flex"),
                          quiet=True),
         "others": Param(str, "same", 0, 0,
                         "the other seats' rollout policy, where it differs from the "
                         "seat's own (same: the rollout policy for every seat)",
-                        choices=("same", "greedy", "random", "tactics", "finish", "shed"),
+                        choices=("same", "greedy", "random", "tactics", "finish", "shed",
+                                 "flex"),
                         quiet=True),
         "refine": Param(int, -1, -1, 4000,
                         "the second stage's worlds instead of the level's (after worlds=; "
@@ -136,7 +137,8 @@ class ExpertBot(SearchBot):
                          "where that bot peeks), or a rollout policy's (greedy, tactics, "
                          "shed, rollout: the seat's own) most frequent choice over 16 of the "
                          "seat's sampled worlds (the cheater: in the true position)",
-                         choices=("game", "greedy", "tactics", "shed", "rollout"), quiet=True),
+                         choices=("game", "greedy", "tactics", "shed", "flex", "rollout"),
+                         quiet=True),
     }
 
     def __init__(self, seat: int, rng: Rng, game: Game | None = None, **params: Any):
