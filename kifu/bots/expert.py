@@ -109,7 +109,7 @@ class ExpertBot(SearchBot):
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
                          "TOWAI: greedy that sheds its Twai in combos), finish (TOWAI: "
-                         "tactics that looks for a way out on a small hand) or shed (TOWAI: "
+                         "tactics that looks for a way out on a small hand), shed (TOWAI: "
                          "tactics that leads and follows with the card that sheds the most "
                          "this turn) or flex (TOWAI: shed that keeps its flexible cards)",
                          choices=("profile", "greedy", "random", "tactics", "finish",
@@ -135,8 +135,8 @@ class ExpertBot(SearchBot):
                          "the choice the z-test keeps unless clearly beaten: game (the "
                          "game's default: its greedy bot's choice, asked in 8 sampled worlds "
                          "where that bot peeks), or a rollout policy's (greedy, tactics, "
-                         "shed, rollout: the seat's own) most frequent choice over 16 of the "
-                         "seat's sampled worlds (the cheater: in the true position)",
+                         "shed, flex, rollout: the seat's own) most frequent choice over 16 "
+                         "of the seat's sampled worlds (the cheater: in the true position)",
                          choices=("game", "greedy", "tactics", "shed", "flex", "rollout"),
                          quiet=True),
     }
