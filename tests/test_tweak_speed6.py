@@ -153,6 +153,38 @@ def test_worlds_rollouts_and_scores_as_before():
     assert observe_worlds() == _stored()["worlds"]
 
 
+def test_a_drawn_world_is_the_state_its_line_reads():
+    """The sampler builds its first world from a position line and the next ones as
+    copies of it with the other hands, the deck and the T! pile set: each must be the
+    state its own line gives (every field, no history, the engine's checks pass), and
+    play on exactly as it (the whole game, random actions)."""
+    for players, rules in SETUPS[:3]:
+        for k, state in enumerate(_games(players, rules, 7, "random")):
+            if k % 3:
+                continue
+            draw = GAME.world_sampler(state, state.to_move)
+            rng = Rng(f"line:{k}")
+            for _ in range(4):
+                w = draw(rng)
+                w.check_invariants()
+                ref = GAME.from_line(w.to_line())
+                assert w.key() == ref.key() and not w.history
+                assert w._snap() == ref._snap()
+                r1, r2 = Rng(k), Rng(k)
+                while w.to_move is not None:
+                    if w.to_move == DEALER:
+                        a = GAME.chance_action(w, r1)
+                        assert GAME.chance_action(ref, r2) == a
+                    else:
+                        legal = w.legal_actions()
+                        assert legal == ref.legal_actions()
+                        a = legal[r1.below(len(legal))]
+                        r2.below(len(legal))
+                    w.push(a)
+                    ref.push(a)
+                    assert w.to_line() == ref.to_line()
+
+
 def test_expert_decides_as_before():
     stored = _stored()["expert"]
     got = observe_expert()

@@ -166,7 +166,11 @@ def utilities(state: State, profile: Profile) -> list[float]:
 
 def _tweak_scores(state: State) -> list[float]:
     from kifu.games.tweak.cards import POINTS, split_cards
+    from kifu.games.tweak.state import OVER
 
+    if state.phase == OVER:  # type: ignore[attr-defined]
+        # the end of every rollout: the totals alone (as the line's, without writing it)
+        return list(state.totals)  # type: ignore[attr-defined]
     f = state.to_line().split(" ")
     totals = [int(x) for x in f[4].split(",")]
     if f[1] == "E":  # over: the last round is in the totals
