@@ -387,7 +387,10 @@ paired with the fourth session's bot on fresh deals planned before they ran (see
 followed (``Bot.peeks``: ``pimc``'s and ``expert``'s default no longer sees the card a
 Shifter turns up), against ``pimc`` on fresh deals: 0.530 [0.515, 0.548] (seeds 2032 and
 2033, 30 deals x 6 orders each). The fourth session's bot (64 + 128, ``tactics`` for
-every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh deals."""
+every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh deals. Sixth session:
+with TWEAK's hot paths cheaper (the same decisions; ``normal`` about 115 ms a decision),
+176 + 352 worlds gained nothing over 96 + 192 against ``greedy`` (+0.004 [-0.009, +0.017]
+over 280 paired deals), so the worlds stay."""
 
 
 PROFILES: dict[str, Profile] = {
