@@ -9,7 +9,15 @@ searchers' sampled worlds, never a player: it reads a Thief's victim's hand."""
 from __future__ import annotations
 
 from kifu.core.game import Action, Bot, State
-from kifu.games.tweak.actions import Capture, Place, UseBomb, UseJoker, UseShifter, UseThief
+from kifu.games.tweak.actions import (
+    STEAL,
+    Capture,
+    Place,
+    UseBomb,
+    UseJoker,
+    UseShifter,
+    UseThief,
+)
 from kifu.games.tweak.cards import FACE, POINTS, THIEF
 from kifu.games.tweak.state import BOMB_PHASE, TweakState
 
@@ -22,14 +30,39 @@ def capture_value(state: TweakState, action: Capture) -> int:
     return value
 
 
+_CARDS_POINTS: dict[Capture, int] = {}
+"""Capture -> the points of its cards (``capture_value`` without the TWEAK's T! card),
+memoised for the rollouts' hot path (bounded: cleared past ``_CARDS_POINTS_MAX``)."""
+_CARDS_POINTS_MAX = 1 << 16
+
+
 def best_capture(state: TweakState) -> tuple[int, Action | None]:
-    best: tuple[int, Action | None] = (0, None)
-    for a in state.legal_actions():
+    """The capture worth most (:func:`capture_value`; the first of equals, legal order)
+    and its value; ``(0, None)`` without one."""
+    return _best_of(state, state.legal_actions())
+
+
+def _best_of(state: TweakState, legal: list[Action]) -> tuple[int, Action | None]:
+    """:func:`best_capture` over ``legal`` (the state's legal actions, already listed):
+    each capture's card points read from a memo, the TWEAK's 2 added where it takes the
+    whole table and the T! pile is not empty, as :func:`capture_value` counts."""
+    best, pick = 0, None
+    whole = len(state.table)
+    bonus = POINTS[THIEF] if state.tpos < len(state.tpile) else 0
+    memo = _CARDS_POINTS
+    for a in legal:
         if type(a) is Capture:
-            v = capture_value(state, a)
-            if v > best[0]:
-                best = (v, a)
-    return best
+            v = memo.get(a)  # type: ignore[call-overload]
+            if v is None:
+                if len(memo) >= _CARDS_POINTS_MAX:
+                    memo.clear()
+                v = memo[a] = POINTS[a.card] + sum([POINTS[c] for c in a.taken])  # type: ignore[attr-defined]
+            taken = a.taken  # type: ignore[attr-defined]
+            if bonus and taken and len(taken) == whole:
+                v += bonus
+            if v > best:
+                best, pick = v, a
+    return best, pick
 
 
 def cheapest_place(state: TweakState, hand: tuple[int, ...]) -> Action:
@@ -38,6 +71,26 @@ def cheapest_place(state: TweakState, hand: tuple[int, ...]) -> Action:
 
     card = min(hand, key=lambda c: (POINTS[c], FACE[c], c))
     return PLACE[card]
+
+
+def _greedy(state: TweakState, legal: list[Action]) -> tuple[int | None, Action]:
+    """``greedy``'s choice in a turn or the Thief's draw (``legal``: the state's legal
+    actions) and the points its capture makes (after its Joker or Shifter; 0 for a card
+    placed), ``None`` where the only action was forced."""
+    if len(legal) == 1:
+        return None, legal[0]
+    value, action = _best_of(state, legal)
+    if not state.tused:
+        for t in legal:
+            if type(t) in (UseJoker, UseShifter):
+                state.push(t)
+                v = _best_of(state, state.legal_actions())[0]
+                state.pop()
+                if v > value:
+                    value, action = v, t
+    if action is not None:
+        return value, action
+    return value, cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
 
 
 class GreedyBot(Bot):
@@ -53,25 +106,9 @@ class GreedyBot(Bot):
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, TweakState)
-        seat = state.to_move
-        hand = state.hands[seat]
         if state.phase == BOMB_PHASE:
-            return cheapest_place(state, hand)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        value, action = best_capture(state)
-        if not state.tused:
-            for t in legal:
-                if type(t) in (UseJoker, UseShifter):
-                    state.push(t)
-                    v, _ = best_capture(state)
-                    state.pop()
-                    if v > value:
-                        value, action = v, t
-        if action is not None:
-            return action
-        return cheapest_place(state, hand)
+            return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
+        return _greedy(state, state.legal_actions())[1]
 
 
 class TacticsPolicy(GreedyBot):
@@ -91,14 +128,16 @@ class TacticsPolicy(GreedyBot):
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, TweakState)
-        pick = super().choose(state)
-        if state.phase == BOMB_PHASE or state.tused:
-            return pick
+        if state.phase == BOMB_PHASE:
+            return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
         legal = state.legal_actions()
+        value, pick = _greedy(state, legal)
+        if state.tused:
+            return pick
         tees = [a for a in legal if type(a) in (UseThief, UseBomb)]
         if not tees:
             return pick
-        best = _value_of(state, pick)
+        best = _value_of(state, pick) if value is None else value
         for t in tees:
             v = _thief_value(state, t) if type(t) is UseThief else _bomb_value(state, t)
             if v > best:
@@ -119,12 +158,20 @@ def _value_of(state: TweakState, action: Action) -> float:
 
 
 def _thief_value(state: TweakState, thief: Action) -> float:
-    """The mean best capture after the Thief's draw (the victim's hand as it is)."""
+    """The mean best capture after the Thief's draw (the victim's hand as it is): over
+    each distinct card of it (``chance_outcomes``' order), weighted by its copies
+    (``copies / size`` is ``float(Fraction(copies, size))``: both correctly rounded)."""
     state.push(thief)
     total = 0.0
-    for steal, p in state.chance_outcomes() or ():
-        state.push(steal)
-        total += float(p) * best_capture(state)[0]
+    hand = state.hands[state.victim]
+    size = len(hand)
+    prev = -1
+    for c in hand:
+        if c == prev:
+            continue
+        prev = c
+        state.push(STEAL[c])
+        total += hand.count(c) / size * _best_of(state, state.legal_actions())[0]
         state.pop()
     state.pop()
     return total

@@ -122,15 +122,30 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
         upper = {}
     deal = BoundedDeal(kinds, sizes, lower, upper)
 
+    made: list[State] = []  # the first world, read from its line (checked), kept
+
     def draw(rng: Rng) -> State:
         parts = deal.sample(rng)
         new = list(hands)
         for i, p in enumerate(others):
             new[p] = sorted(parts[i])
-        fields[5] = "/".join(_text(h) for h in new)
-        fields[7] = _text((parts[-2] if deck else []) + parts[-1])
-        fields[8] = _text(rng.shuffled(tpile))
-        return game.from_line(" ".join(fields))
+        cards = (parts[-2] if deck else []) + parts[-1]
+        shuffled = rng.shuffled(tpile)
+        if not made:
+            fields[5] = "/".join(_text(h) for h in new)
+            fields[7] = _text(cards)
+            fields[8] = _text(shuffled)
+            world = game.from_line(" ".join(fields))
+            made.append(world.copy())
+            return world
+        # the next worlds differ from the first only in the other hands, the deck and the
+        # T! pile (the same cards dealt again): a copy with those set is the state the
+        # line would give (tests/test_tweak_speed6.py), at a fraction of the parse's cost
+        world = made[0].copy()
+        world.hands = tuple([tuple(h) for h in new])  # type: ignore[attr-defined]
+        world.deck = tuple(cards)  # type: ignore[attr-defined]
+        world.tpile = tuple(shuffled)  # type: ignore[attr-defined]
+        return world
 
     return draw
 
