@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from towai_helpers import one_round_decisions
 
 from kifu import games
 from kifu.bots import bot_names, make_bot
@@ -34,21 +35,9 @@ VARIANT = GAME.parse_rules("towai/1;wins=1")
 def _positions(seed: int | str, players: int = 4, mix: str = "tactics"):
     """Every player decision (with a choice) of one seeded one-round game; seat 0 plays
     ``mix`` (``tactics``, ``finish`` or ``greedy``), the others ``greedy`` and ``random``
-    alternately, so that combos, Swaps and Draws of every kind come up."""
-    rng = Rng(f"towai-rollouts:{seed}")
+    alternately."""
     first = {"tactics": TacticsPolicy, "finish": FinishPolicy, "greedy": GreedyBot}[mix]
-    bots = [first(0, rng.fork(1))] + [
-        (GreedyBot if s % 2 else GAME.bots["random"])(s, rng.fork(s + 1))
-        for s in range(1, players)]
-    dealer = rng.fork(0)
-    state = GAME.new_state(players, VARIANT)
-    while state.to_move is not None:
-        if state.to_move == DEALER:
-            state.push(GAME.chance_action(state, dealer))
-            continue
-        if len(state.legal_actions()) > 1:
-            yield state
-        state.push(bots[state.to_move].choose(state))
+    return one_round_decisions(f"towai-rollouts:{seed}", first, players)
 
 
 def _naive_tactics(state) -> object:

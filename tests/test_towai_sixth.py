@@ -8,17 +8,16 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from towai_helpers import one_round_decisions
 
 from kifu import games
 from kifu.bots import make_bot
 from kifu.bots.evaluate import policy_class
 from kifu.bots.profiles import profile
-from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.towai.actions import GIVES, LEADS, Give, Pass, Stop
 from kifu.games.towai.bots import (
     FlexPolicy,
-    GreedyBot,
     ShedPolicy,
     flex_choice,
     greedy_choice,
@@ -46,21 +45,8 @@ LEAD_D4_N4_N4 = (
 
 def _positions(seed: int | str, players: int = 4, first=ShedPolicy):
     """Every player decision with a choice of one seeded one-round game: seat 0 plays
-    ``first`` (``shed``), the others ``greedy`` and ``random`` alternately (so that leads,
-    follows, combos, Swaps and Draws of every kind come up)."""
-    rng = Rng(f"towai-shed:{seed}")
-    bots = [first(0, rng.fork(1))] + [
-        (GreedyBot if s % 2 else GAME.bots["random"])(s, rng.fork(s + 1))
-        for s in range(1, players)]
-    dealer = rng.fork(0)
-    state = GAME.new_state(players, VARIANT)
-    while state.to_move is not None:
-        if state.to_move == DEALER:
-            state.push(GAME.chance_action(state, dealer))
-            continue
-        if len(state.legal_actions()) > 1:
-            yield state
-        state.push(bots[state.to_move].choose(state))
+    ``first`` (``shed``), the others ``greedy`` and ``random`` alternately."""
+    return one_round_decisions(f"towai-shed:{seed}", first, players)
 
 
 def _naive_shed(state, action) -> int:
