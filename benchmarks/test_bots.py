@@ -87,15 +87,17 @@ def percentile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
-@pytest.mark.parametrize("bot", ["expert", "pimc", "ismcts"])
-@pytest.mark.parametrize("gid", sorted(LADDER))
-def test_time_per_decision(benchmark, gid, bot) -> None:
+def time_decisions(benchmark, gid: str, bot: str, group: str,
+                   bounds: tuple[float, float]) -> None:
+    """Time ``bot``'s searched decisions in ``gid``'s seeded games once
+    (:func:`decision_times`), record and print the CPU and wall figures with the perft-4
+    anchor, and check the CPU median and p95 against ``bounds`` (ms)."""
     found: dict = {}
 
     def run() -> None:
         found["cpu"], found["wall"] = decision_times(gid, bot)
 
-    benchmark.group = f"{bot}: time per decision"
+    benchmark.group = group
     benchmark.pedantic(run, rounds=1, warmup_rounds=0)
     cpu, wall = found["cpu"], found["wall"]
     assert cpu, "no decision searched"
@@ -113,9 +115,16 @@ def test_time_per_decision(benchmark, gid, bot) -> None:
                 cpu_p95_per_anchor=round(info["cpu_p95_ms"] / base, 4))
     benchmark.extra_info.update(players=LADDER[gid][0], **info)
     print(f"\n{gid} {bot}: {info}")
-    median_ms, p95_ms = BOUNDS.get(bot, (MEDIAN_MS, P95_MS))
+    median_ms, p95_ms = bounds
     assert info["cpu_median_ms"] <= median_ms, info
     assert info["cpu_p95_ms"] <= p95_ms, info
+
+
+@pytest.mark.parametrize("bot", ["expert", "pimc", "ismcts"])
+@pytest.mark.parametrize("gid", sorted(LADDER))
+def test_time_per_decision(benchmark, gid, bot) -> None:
+    time_decisions(benchmark, gid, bot, f"{bot}: time per decision",
+                   BOUNDS.get(bot, (MEDIAN_MS, P95_MS)))
 
 
 @pytest.mark.parametrize(("gid", "bot"), [
@@ -129,24 +138,8 @@ def test_time_per_decision_with_inference(benchmark, gid, bot) -> None:
     ``expert``'s. TWEAK's at the level's 96 worlds (``expert:infer=0.1``) is past the
     median bound (about 280 ms against 180 ms without, 2026-11-29), so it is timed with
     fewer worlds, the trades docs/bots.md measures."""
-    found: dict = {}
-
-    def run() -> None:
-        found["cpu"], _ = decision_times(gid, bot)
-
-    benchmark.group = "expert with inference: time per decision"
-    benchmark.pedantic(run, rounds=1, warmup_rounds=0)
-    cpu = found["cpu"]
-    assert cpu, "no decision searched"
-    base = anchor_ms()
-    info = {"decisions": len(cpu), "cpu_median_ms": round(statistics.median(cpu), 2),
-            "cpu_p95_ms": round(percentile(cpu, 0.95), 2),
-            "anchor_chess_perft4_ms": round(base, 1)}
-    benchmark.extra_info.update(info)
-    print(f"\n{gid} {bot}: {info}")
-    median_ms, p95_ms = BOUNDS["expert"]
-    assert info["cpu_median_ms"] <= median_ms, info
-    assert info["cpu_p95_ms"] <= p95_ms, info
+    time_decisions(benchmark, gid, bot, "expert with inference: time per decision",
+                   BOUNDS["expert"])
 
 
 @pytest.mark.parametrize(("gid", "bot"), [
@@ -158,25 +151,8 @@ def test_time_per_decision_tweak_fifth(benchmark, gid, bot) -> None:
     0.27 against 0.43 ms a 4-player one-round rollout), which buys 96 + 192 worlds; the
     z-test's default from ``tactics`` over 16 sampled worlds. The same games and bounds
     as ``expert``'s."""
-    found: dict = {}
-
-    def run() -> None:
-        found["cpu"], found["wall"] = decision_times(gid, bot)
-
-    benchmark.group = "expert, TWEAK variants: time per decision"
-    benchmark.pedantic(run, rounds=1, warmup_rounds=0)
-    cpu = found["cpu"]
-    assert cpu, "no decision searched"
-    base = anchor_ms()
-    info = {"decisions": len(cpu), "cpu_median_ms": round(statistics.median(cpu), 2),
-            "cpu_p95_ms": round(percentile(cpu, 0.95), 2), "cpu_max_ms": round(max(cpu), 2),
-            "wall_median_ms": round(statistics.median(found["wall"]), 2),
-            "anchor_chess_perft4_ms": round(base, 1)}
-    benchmark.extra_info.update(info)
-    print(f"\n{gid} {bot}: {info}")
-    median_ms, p95_ms = BOUNDS["expert"]
-    assert info["cpu_median_ms"] <= median_ms, info
-    assert info["cpu_p95_ms"] <= p95_ms, info
+    time_decisions(benchmark, gid, bot, "expert, TWEAK variants: time per decision",
+                   BOUNDS["expert"])
 
 
 POSITIONS = 8
