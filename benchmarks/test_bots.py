@@ -143,14 +143,14 @@ def test_time_per_decision_with_inference(benchmark, gid, bot) -> None:
 
 
 @pytest.mark.parametrize(("gid", "bot"), [
-    ("tweak", "expert:others=greedy:worlds=96"), ("tweak", "expert:default=tactics"),
+    ("tweak", "expert:others=tactics:worlds=64"), ("tweak", "expert:default=tactics"),
 ])
 def test_time_per_decision_tweak_fifth(benchmark, gid, bot) -> None:
-    """TWEAK's ``expert`` variants of issue 33's fifth session (docs/bots.md, *Ladders of
-    expert*): the other seats rolled out with ``greedy`` (cheaper than ``tactics``:
-    0.27 against 0.43 ms a 4-player one-round rollout), which buys 96 + 192 worlds; the
-    z-test's default from ``tactics`` over 16 sampled worlds. The same games and bounds
-    as ``expert``'s."""
+    """TWEAK's ``expert`` beside two variants of issue 33 (docs/bots.md, *Ladders of
+    expert*): the fourth session's form, every seat rolled out with ``tactics`` at 64 +
+    128 worlds (``tactics`` costs more a rollout than ``greedy``, which the default uses
+    for the other seats and so affords 96 + 192 worlds), and the z-test's default from
+    ``tactics`` over 16 sampled worlds. The same games and bounds as ``expert``'s."""
     time_decisions(benchmark, gid, bot, "expert, TWEAK variants: time per decision",
                    BOUNDS["expert"])
 
