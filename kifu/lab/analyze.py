@@ -56,6 +56,7 @@ from kifu.bots.evaluate import (
     shares,
 )
 from kifu.bots.profiles import profile, soft_margins
+from kifu.bots.search import knows_all
 from kifu.core.errors import KifuError
 from kifu.core.executor import map_chunks
 from kifu.core.game import DEALER, Action, Game, State, actor_name
@@ -640,13 +641,6 @@ BEST_SHOWN_VALUE = 3
 """How many valued actions a ``value`` judgement lists, best first."""
 
 
-def _knows_all(state: State, seat: int) -> bool:
-    try:
-        return state.view(seat) == state.to_line()
-    except Exception:  # a game whose view needs more: assume hidden parts
-        return False
-
-
 def seat_shares(game: Game, state: State, seat: int, *, level: str = LEVEL, seed: int = 0,
                 first: Action | None = None) -> list[float]:
     """Every seat's expected pairwise share of ``state`` as ``seat`` sees it: the level's
@@ -661,7 +655,7 @@ def seat_shares(game: Game, state: State, seat: int, *, level: str = LEVEL, seed
     lvl = level_of(game, level)
     prof = profile(game.id)
     n = state.n
-    draw = ((lambda _r: state.copy()) if _knows_all(state, seat)
+    draw = ((lambda _r: state.copy()) if knows_all(state, seat)
             else game.world_sampler(state, seat))
     rng = Rng(seed)
     play_rng = Rng(0)
