@@ -22,7 +22,9 @@ import time
 
 from kifu import games
 from kifu.bots import make_bot
+from kifu.bots.inference import inferred_draw
 from kifu.bots.posterior import posterior_fillings
+from kifu.bots.profiles import profile
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.towai.posterior import hidden_history
@@ -45,10 +47,16 @@ def main() -> None:
     ap.add_argument("--chains", type=int, default=4)
     ap.add_argument("--burn", type=int, default=200)
     ap.add_argument("--thin", type=int, default=10)
+    ap.add_argument("--salt", type=int, default=0,
+                    help="another seed for the chains (independent starts)")
+    ap.add_argument("--compare", action="store_true",
+                    help="also the third session's best soft inference (infer=0.03 "
+                         "window=40 factor=32 assume=1), paired")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     game = games.get("towai")
     variant = game.parse_rules(RULES["towai"])
+    prof = profile("towai")
     rows = []
     for g in range(args.games):
         rng = Rng(f"overlap:{g}")
@@ -70,14 +78,28 @@ def main() -> None:
                 assert h is not None
                 true_ok = h.replay(h.true_cards(state))[0] == h.steps
                 stats: dict = {}
-                fills = posterior_fillings(h, Rng(g * 10_000 + k), args.worlds,
+                fills = posterior_fillings(h, Rng(g * 10_000 + k + 1_000_000 * args.salt),
+                                           args.worlds,
                                            chains=args.chains, burn=args.burn,
                                            thin=args.thin, stats=stats)
                 worlds = [h.world(f, r) for f in fills]
                 cpu = time.process_time() - t
                 post = statistics.mean(_overlap(w, state, mover) for w in worlds) \
                     if worlds else base
+                nc = max(1, stats.get("chains", 0))
+                per_chain = [statistics.mean(_overlap(w, state, mover) for w in worlds[c::nc])
+                             for c in range(nc)] if worlds else []
+                soft = None
+                if args.compare:
+                    r2 = Rng(g * 10_000 + k)
+                    got = inferred_draw(game, state, mover, prof.rewind, args.worlds, r2,
+                                        eps=0.03, window=40, factor=32,
+                                        propose=prof.propose)
+                    d2 = got[0] if got is not None else game.world_sampler(state, mover)
+                    soft = statistics.mean(_overlap(d2(r2), state, mover)
+                                           for _ in range(args.worlds))
                 rows.append({"game": g, "decision": k, "steps": h.steps, "true_ok": true_ok,
+                             "per_chain": per_chain, "soft": soft,
                              "sampler": base, "posterior": post, "cpu_s": cpu,
                              "chains": stats.get("chains", 0),
                              "accept": stats.get("moved", 0) / max(1, stats.get("tried", 0))})
@@ -94,8 +116,14 @@ def main() -> None:
            "cpu_s_total": sum(r["cpu_s"] for r in rows),
            "true_consistent": all(r["true_ok"] for r in rows),
            "no_start": sum(1 for r in rows if not r["chains"]),
-           "accept_mean": statistics.mean(r["accept"] for r in rows), "rows": rows,
+           "accept_mean": statistics.mean(r["accept"] for r in rows),
+           "chain_spread": statistics.mean(statistics.pstdev(r["per_chain"]) for r in rows
+                                           if len(r["per_chain"]) > 1),
+           "rows": rows,
            "args": vars(args)}
+    if args.compare:
+        out["soft"] = _ci([r["soft"] for r in rows])
+        out["paired_soft"] = _ci([r["posterior"] - r["soft"] for r in rows])
     if args.json:
         json.dump(out, sys.stdout, indent=1)
         return

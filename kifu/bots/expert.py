@@ -118,6 +118,14 @@ class ExpertBot(SearchBot):
                            quiet=True),
         "thin": Param(int, 5, 1, 1000,
                       "posterior: proposals of the chain per world kept", quiet=True),
+        "chains": Param(int, 4, 1, 64, "posterior: Markov chains, each from its own start",
+                        quiet=True),
+        "burn": Param(int, 200, 0, 100_000, "posterior: proposals before a chain's first "
+                      "world", quiet=True),
+        "climb": Param(int, 20_000, 1, 1_000_000,
+                       "posterior: replays tried to find a chain's start", quiet=True),
+        "giveup": Param(int, 0, 0, 1, "posterior: 1 keeps the sampler's worlds as soon as "
+                        "the first chain finds no start", quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
@@ -214,7 +222,9 @@ class ExpertBot(SearchBot):
         if self.params["posterior"] and not cheat:
             got = posterior_draw(game, state, seat, self.profile.hidden,
                                  lvl.worlds + lvl.refine, Rng(f"posterior:{rng.state}"),
-                                 thin=self.params["thin"])
+                                 thin=self.params["thin"], chains=self.params["chains"],
+                                 burn=self.params["burn"], climb=self.params["climb"],
+                                 give_up=bool(self.params["giveup"]))
             if got is not None:
                 worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]

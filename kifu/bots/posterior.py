@@ -136,15 +136,20 @@ def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int
 
 
 def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: int = 200,
-                       thin: int = 10, stats: dict | None = None) -> list[list[int]]:
-    """``need`` fillings from ``chains`` chains (each its own climb to a start, ``burn``
-    proposals, then every ``thin``-th), interleaved; empty when no chain finds a start."""
+                       thin: int = 10, climb: int = CLIMB, give_up: bool = False,
+                       stats: dict | None = None) -> list[list[int]]:
+    """``need`` fillings from ``chains`` chains (each its own climb to a start, at most
+    ``climb`` replays, ``burn`` proposals, then every ``thin``-th), interleaved; empty
+    when no chain finds a start. ``give_up``: the first chain's failure ends the search
+    (the other seats then most likely do not play as the model says)."""
     per = -(-need // chains)
     runs: list[list[list[int]]] = []
-    for _ in range(chains):
+    for c in range(chains):
         r = Rng(rng.next64())
-        start = consistent_start(h, r)
+        start = consistent_start(h, r, climb)
         if start is None:
+            if c == 0 and give_up:
+                break
             continue
         runs.append(chain(h, start, r, per, thin, burn, stats=stats))
         if stats is not None:
@@ -158,8 +163,8 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
 
 
 def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rng: Rng, *,
-                   chains: int = 4, burn: int = 200, thin: int = 10
-                   ) -> tuple[Callable[[Rng], State], dict] | None:
+                   chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
+                   give_up: bool = False) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
     worlds of the exact posterior (past them, the sampler's own draws), and a note
     (``chains`` started, ``tried``/``moved`` proposals); ``None`` when the game has no
@@ -171,7 +176,7 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
         return None
     stats: dict = {}
     fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
-                               stats=stats)
+                               climb=climb, give_up=give_up, stats=stats)
     if not fills:
         return None
     worlds = [h.world(f, rng) for f in fills]
