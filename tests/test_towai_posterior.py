@@ -61,7 +61,9 @@ def test_true_history_and_every_posterior_world_agree_with_the_seat(seed, stop, 
         w = h.world(f, Rng(1))
         assert w is not None
         assert w.view(seat) == state.view(seat)
-        assert w.to_line().split(" ")[1] == state.to_line().split(" ")[1]
+        # the phase (a Swap's cards set aside by others are hidden: not compared)
+        assert w.to_line().split(" ")[1].split(":")[0] == \
+            state.to_line().split(" ")[1].split(":")[0]
         assert Counter(w.hand_cards(seat)) == Counter(state.hand_cards(seat))
 
 
