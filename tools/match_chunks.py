@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 import msgspec
 
@@ -68,7 +69,7 @@ def main() -> None:
         part = Part(game.id, spec, bots, args.players, args.seed, [o for o, _ in out])
         write_atomic(args.output, msgspec.json.encode(part).decode())
         return
-    parts = [msgspec.json.decode(open(p, "rb").read(), type=Part) for p in args.parts]
+    parts = [msgspec.json.decode(Path(p).read_bytes(), type=Part) for p in args.parts]
     first = parts[0]
     deals = sorted((d for p in parts for d in p.deals), key=lambda d: d[0].deal)
     if len({d[0].deal for d in deals}) != len(deals):
