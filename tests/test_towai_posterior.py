@@ -169,3 +169,19 @@ def test_expert_posterior_worlds_come_from_the_hook_and_need_a_history():
     assert posterior_draw(GAME, bare, seat, prof.hidden, 5, Rng(2)) is None
     bot = make_bot(GAME, "expert:posterior=1:level=fast", seat, Rng(5))
     assert bot.choose(state) in state.legal_actions()
+
+
+def test_other_players_than_greedy_leave_no_history_and_the_round_is_not_searched_again():
+    """Against ``random`` players the model (greedy) explains no history of a long enough
+    round: the search gives up, and with a memo the round is not searched again."""
+    state, seat = _greedy_game("post:random", 30, bot="random")
+    prof = profile("towai")
+    memo: set = set()
+    got = posterior_draw(GAME, state, seat, prof.hidden, 4, Rng(1), chains=2, climb=300,
+                         give_up=True, memo=memo)
+    assert got is None
+    assert len(memo) == 1
+    h = hidden_history(state, seat, GAME)
+    assert h.replay(h.true_cards(state))[0] < h.steps  # the truth is not greedy's play
+    assert posterior_draw(GAME, state, seat, prof.hidden, 4, Rng(1), chains=2, climb=300,
+                          give_up=True, memo=memo) is None

@@ -125,7 +125,8 @@ class ExpertBot(SearchBot):
         "climb": Param(int, 20_000, 1, 1_000_000,
                        "posterior: replays tried to find a chain's start", quiet=True),
         "giveup": Param(int, 0, 0, 1, "posterior: 1 keeps the sampler's worlds as soon as "
-                        "the first chain finds no start", quiet=True),
+                        "the first chain finds no start, for the rest of the round",
+                        quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
@@ -173,6 +174,7 @@ class ExpertBot(SearchBot):
                     policy_class(self.game, self.profile, name)
                 except ValueError as e:
                     raise VariantError(f"bot expert: {key}={name}: {e}") from None
+        self._no_history: set = set()  # (posterior, giveup=1) rounds without a start
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -224,7 +226,8 @@ class ExpertBot(SearchBot):
                                  lvl.worlds + lvl.refine, Rng(f"posterior:{rng.state}"),
                                  thin=self.params["thin"], chains=self.params["chains"],
                                  burn=self.params["burn"], climb=self.params["climb"],
-                                 give_up=bool(self.params["giveup"]))
+                                 give_up=bool(self.params["giveup"]),
+                                 memo=self._no_history)
             if got is not None:
                 worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]

@@ -164,20 +164,29 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
 
 def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rng: Rng, *,
                    chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
-                   give_up: bool = False) -> tuple[Callable[[Rng], State], dict] | None:
+                   give_up: bool = False, memo: set | None = None
+                   ) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
     worlds of the exact posterior (past them, the sampler's own draws), and a note
     (``chains`` started, ``tried``/``moved`` proposals); ``None`` when the game has no
-    hook, the hook nothing to condition on, or no chain found a consistent filling."""
+    hook, the hook nothing to condition on, or no chain found a consistent filling.
+    ``memo`` (with ``give_up``): the hidden histories' ``key`` (the round, where the hook
+    gives one) with no start found are added to it, and a round in it is not searched
+    again (its history only grows: the model's players most likely are not at the table)."""
     if hook is None:
         return None
     h = hook(game, state, seat)
     if h is None:
         return None
+    key = getattr(h, "key", None)
+    if memo is not None and key is not None and key in memo:
+        return None
     stats: dict = {}
     fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
                                climb=climb, give_up=give_up, stats=stats)
     if not fills:
+        if memo is not None and key is not None and give_up:
+            memo.add(key)
         return None
     worlds = [h.world(f, rng) for f in fills]
     it = iter(worlds)

@@ -62,6 +62,8 @@ class TowaiHistory:
         self.observed = observed
         self.movers = movers
         self.final_view = ""
+        self.key: tuple = ()
+        """The round (the deal's index in the history, the seat, the deal itself)."""
         self.steps = len(actions)
         others = [p for p in range(self.n) if p != seat]
         self.others = others
@@ -290,6 +292,7 @@ def hidden_history(state: State, seat: int, game: Game) -> TowaiHistory | None:
     h = TowaiHistory(pre, seat, own, actions, observed, movers, decks, fixed, drawers, pools,
                      s._dtop)
     h.final_view = state.view(seat)
+    h.key = (d, seat, history[d])
     return h
 
 
