@@ -26,6 +26,12 @@ the other seats' last ``window`` actions were in each under an epsilon-greedy mo
 their play. It gained nothing with an interval in either game (``docs/bots.md``, *Ladders
 of expert*, third and fourth sessions), so it stays off.
 
+``expert:posterior=1`` (quiet, off; TOWAI, where the profile has a ``hidden`` hook) plays
+on worlds of the exact posterior under an assumed ``greedy`` for the other seats
+(:mod:`kifu.bots.posterior`: Markov chains over the round's hidden history): slow, a
+diagnostic of what inference could reach at most (``docs/bots.md``, *Seventh session*);
+with no consistent history (other players than ``greedy``) it keeps the sampler.
+
 ``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
 of the game, or one of the profile's ``policies``); a profile's ``expert`` defaults may
 set it and, under ``levels``, the ``expert``'s own levels; ``expert:others=NAME`` rolls
@@ -58,6 +64,7 @@ import msgspec
 
 from kifu.bots.evaluate import LEVELS, Level, candidates, level_of, policy_class, sample_rows
 from kifu.bots.inference import inferred_draw
+from kifu.bots.posterior import posterior_draw
 from kifu.bots.search import Param, SearchBot
 from kifu.core.errors import VariantError
 from kifu.core.game import Action, Game, State
@@ -105,6 +112,21 @@ class ExpertBot(SearchBot):
                         "soft inference: 1 draws the candidates from the game's proposal "
                         "(the profile's propose: TOWAI reads every pass as a void) instead "
                         "of the seat's sampler", quiet=True),
+        "posterior": Param(int, 0, 0, 1,
+                           "1: worlds from the exact posterior assuming greedy opponents "
+                           "(slow; only where the game's profile has a hidden hook)",
+                           quiet=True),
+        "thin": Param(int, 5, 1, 1000,
+                      "posterior: proposals of the chain per world kept", quiet=True),
+        "chains": Param(int, 4, 1, 64, "posterior: Markov chains, each from its own start",
+                        quiet=True),
+        "burn": Param(int, 200, 0, 100_000, "posterior: proposals before a chain's first "
+                      "world", quiet=True),
+        "climb": Param(int, 20_000, 1, 1_000_000,
+                       "posterior: replays tried to find a chain's start", quiet=True),
+        "giveup": Param(int, 0, 0, 1, "posterior: 1 keeps the sampler's worlds as soon as "
+                        "the first chain finds no start, for the rest of the round",
+                        quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
@@ -152,6 +174,7 @@ class ExpertBot(SearchBot):
                     policy_class(self.game, self.profile, name)
                 except ValueError as e:
                     raise VariantError(f"bot expert: {key}={name}: {e}") from None
+        self._no_history: set = set()  # (posterior, giveup=1) rounds without a start
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -198,6 +221,15 @@ class ExpertBot(SearchBot):
             if got is not None:
                 worlds = got[0]
                 weights = got[1].get("weights")
+        if self.params["posterior"] and not cheat:
+            got = posterior_draw(game, state, seat, self.profile.hidden,
+                                 lvl.worlds + lvl.refine, Rng(f"posterior:{rng.state}"),
+                                 thin=self.params["thin"], chains=self.params["chains"],
+                                 burn=self.params["burn"], climb=self.params["climb"],
+                                 give_up=bool(self.params["giveup"]),
+                                 memo=self._no_history)
+            if got is not None:
+                worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]
         others = None if self.params["others"] == "same" else self.params["others"]
         rows, exact = sample_rows(game, state, seat, acts, lvl, rng, cheat, margin,

@@ -68,6 +68,10 @@ class Profile:
       it cannot see are (a fair check: it reads only what the seat knows), or ``None``;
       ``expert:sure=1`` plays it before any search (TOWAI: a line out this turn,
       :func:`kifu.games.towai.bots.sure_out_line`). ``None``: no such check.
+    - ``hidden(game, state, seat)``: the game's hook for the exact posterior
+      (:mod:`kifu.bots.posterior`, ``expert:posterior=1``): the seat's hidden history of
+      the round as slots and its replay under an assumed ``greedy`` for the other seats;
+      ``None`` where it is not written.
     """
 
     scores: Scores
@@ -87,6 +91,7 @@ class Profile:
     propose: Callable[[Any, State, int], Any] | None = None
     policies: Callable[[], dict] | None = None
     sure: Callable[[State], Action | None] | None = None
+    hidden: Callable[[Any, State, int], Any] | None = None
 
 
 def _towai_cards_left(state: State) -> tuple[float, ...]:
@@ -231,6 +236,13 @@ def _towai_propose(game: Any, state: State, seat: int) -> Any:
     from kifu.games.towai.worlds import assumed_sampler
 
     return assumed_sampler(state, seat, game)
+
+
+def _towai_hidden(game: Any, state: State, seat: int) -> Any:
+    """TOWAI's hidden history of the round (:func:`kifu.games.towai.posterior.hidden_history`)."""
+    from kifu.games.towai.posterior import hidden_history
+
+    return hidden_history(state, seat, game)
 
 
 def _towai_sure(state: State) -> Action | None:
@@ -407,7 +419,7 @@ PROFILES: dict[str, Profile] = {
                      pimc={"worlds": 8}, ismcts={"iters": 80, "worlds": 8},
                      levels={"normal": NORMAL_X3}, reshuffle=_towai_reshuffle,
                      rewind=_towai_rewind, propose=_towai_propose,
-                     policies=_towai_policies, sure=_towai_sure),
+                     policies=_towai_policies, sure=_towai_sure, hidden=_towai_hidden),
     "lianxian": Profile(_lianxian_scores, scale=4.0, rollout="greedy", horizon=1,
                         pimc={"worlds": 5, "actions": 4, "z": 0.5},
                         ismcts={"iters": 12, "worlds": 4, "actions": 4},

@@ -1,0 +1,202 @@
+"""The exact posterior of a seat's worlds under an assumed model of the other seats (issue
+33, seventh session): slow, a diagnostic ceiling for inference, one game-independent
+module over the Game contract.
+
+Soft inference (:mod:`kifu.bots.inference`) re-weighs a few hundred worlds of the seat's
+sampler by the other seats' last actions, judged in past positions rebuilt with a guess at
+each card drawn. This module conditions instead on the *whole* hidden history of the
+round: worlds are complete fillings of what the seat did not see (the other hands as
+dealt, every card drawn unseen, every shuffle), kept only when, replayed from the deal,
+every action of the other seats is the one an assumed deterministic policy takes there
+and the seat sees what it saw. Under that model the posterior is uniform over the
+consistent fillings (the deal and the shuffles are uniform), and a Markov chain samples
+it: propose swapping the cards of two slots of one group (symmetric), replay, accept when
+consistent (Metropolis with a 0/1 likelihood). Several chains, a burn-in, thinning.
+
+A chain needs a consistent filling to start from: :func:`consistent_start` climbs from a
+prior draw by swaps that never shorten the prefix of the round that agrees (half of them
+moving a card of the seat whose action failed, as the hook names it), with restarts.
+
+It is exact *for that model*: against ``greedy`` opponents (deterministic), "assumes
+greedy opponents"; a seat playing otherwise may leave no consistent filling at all (then
+no world comes back and the caller keeps the sampler). Fair: it reads only what the seat
+saw and the assumed policy.
+
+**The game's hook** (``Profile.hidden(game, state, seat)``) returns ``None`` or an object
+with: ``groups`` (lists of slot indices whose cards may be exchanged), ``used`` (per slot:
+does the replay read it), ``steps`` (the round's actions to agree with), ``start(rng)``
+(a filling drawn from the prior), ``replay(cards)`` -> ``(steps that agree, state)``,
+``suspects(k, state)`` (slots that may explain a failure at step ``k``),
+``world(cards, rng)`` (the present world of a consistent filling) and, optionally,
+``same(a, b)`` (slots whose exchange the replay cannot tell, e.g. two cards of one dealt
+hand: accepted without a replay; they keep the chain over slot orders uniform).
+(TOWAI: :mod:`kifu.games.towai.posterior`.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kifu.core.game import Game, State
+from kifu.core.rng import Rng
+
+CLIMB = 20_000
+"""Replays tried by :func:`consistent_start` before giving up."""
+
+
+def _propose(h: Any, rng: Rng, pick: Sequence[int], group_of: Sequence[int],
+             free: set[int] | None) -> tuple[int, int] | None:
+    """Two slots of one group: the first from ``pick``, the second uniform in its group
+    (within ``free`` when given); ``None`` when the group has one slot."""
+    a = pick[rng.below(len(pick))]
+    group = h.groups[group_of[a]]
+    if free is not None:
+        group = [i for i in group if i in free]
+    if len(group) < 2:
+        return None
+    b = group[rng.below(len(group) - 1)]
+    if b == a:
+        b = group[-1]
+    return a, b
+
+
+def consistent_start(h: Any, rng: Rng, budget: int = CLIMB) -> list[int] | None:
+    """A consistent filling found by climbing (module docstring), or ``None`` within
+    ``budget`` replays. Not a draw from the posterior: a chain's starting point."""
+    group_of = _group_of(h)
+    used = [i for i, u in enumerate(h.used) if u]
+    tries = 0
+    while tries < budget:
+        cards = h.start(rng)
+        k, s = h.replay(cards)
+        stuck = 0
+        while k < h.steps and tries < budget and stuck < 2000:
+            tries += 1
+            sus = h.suspects(k, s) if rng.below(2) else used
+            pair = _propose(h, rng, sus or used, group_of, None)
+            if pair is None:
+                continue
+            a, b = pair
+            if cards[a] == cards[b]:
+                continue
+            cards[a], cards[b] = cards[b], cards[a]
+            k2, s2 = h.replay(cards)
+            if k2 >= k:
+                stuck = 0 if k2 > k else stuck + 1
+                k, s = k2, s2
+            else:
+                cards[a], cards[b] = cards[b], cards[a]
+                stuck += 1
+        if k == h.steps:
+            return cards
+    return None
+
+
+def _group_of(h: Any) -> list[int]:
+    out = [0] * len(h.slots)
+    for g, idx in enumerate(h.groups):
+        for i in idx:
+            out[i] = g
+    return out
+
+
+def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int = 0,
+          free: Sequence[int] | None = None, stats: dict | None = None) -> list[list[int]]:
+    """``samples`` fillings from a Markov chain started at the consistent ``cards``:
+    ``burn`` proposals first, then one filling every ``thin`` proposals. A proposal swaps
+    the cards of a used slot and another slot of its group (within ``free`` when given:
+    a chain over those slots only, the rest held), accepted when the replay agrees with
+    every step. The proposal is symmetric and the target uniform over consistent
+    fillings, so this is Metropolis-Hastings for the posterior."""
+    group_of = _group_of(h)
+    keep = set(free) if free is not None else None
+    pick = [i for i, u in enumerate(h.used) if u and (keep is None or i in keep)]
+    cards = list(cards)
+    out: list[list[int]] = []
+    moved = tried = 0
+    same = getattr(h, "same", lambda a, b: False)
+    for t in range(burn + samples * thin):
+        pair = _propose(h, rng, pick, group_of, keep)
+        if pair is not None:
+            a, b = pair
+            if cards[a] != cards[b]:
+                tried += 1
+                cards[a], cards[b] = cards[b], cards[a]
+                if same(a, b) or h.replay(cards)[0] == h.steps:
+                    moved += 1
+                else:
+                    cards[a], cards[b] = cards[b], cards[a]
+        if t >= burn and (t - burn + 1) % thin == 0:
+            out.append(list(cards))
+    if stats is not None:
+        stats["tried"] = stats.get("tried", 0) + tried
+        stats["moved"] = stats.get("moved", 0) + moved
+    return out
+
+
+def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: int = 200,
+                       thin: int = 10, climb: int = CLIMB, give_up: bool = False,
+                       stats: dict | None = None) -> list[list[int]]:
+    """``need`` fillings from ``chains`` chains (each its own climb to a start, at most
+    ``climb`` replays, ``burn`` proposals, then every ``thin``-th), interleaved; empty
+    when no chain finds a start. ``give_up``: the first chain's failure ends the search
+    (the other seats then most likely do not play as the model says)."""
+    per = -(-need // chains)
+    runs: list[list[list[int]]] = []
+    for c in range(chains):
+        r = Rng(rng.next64())
+        start = consistent_start(h, r, climb)
+        if start is None:
+            if c == 0 and give_up:
+                break
+            continue
+        runs.append(chain(h, start, r, per, thin, burn, stats=stats))
+        if stats is not None:
+            stats["chains"] = stats.get("chains", 0) + 1
+    out: list[list[int]] = []
+    for j in range(per):
+        for run in runs:
+            if j < len(run):
+                out.append(run[j])
+    return out[:need]
+
+
+def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rng: Rng, *,
+                   chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
+                   give_up: bool = False, memo: set | None = None
+                   ) -> tuple[Callable[[Rng], State], dict] | None:
+    """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
+    worlds of the exact posterior (past them, the sampler's own draws), and a note
+    (``chains`` started, ``tried``/``moved`` proposals); ``None`` when the game has no
+    hook, the hook nothing to condition on, or no chain found a consistent filling.
+    ``memo`` (with ``give_up``): the hidden histories' ``key`` (the round, where the hook
+    gives one) with no start found are added to it, and a round in it is not searched
+    again (its history only grows: the model's players most likely are not at the table)."""
+    if hook is None:
+        return None
+    h = hook(game, state, seat)
+    if h is None:
+        return None
+    key = getattr(h, "key", None)
+    if memo is not None and key is not None and key in memo:
+        return None
+    stats: dict = {}
+    fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
+                               climb=climb, give_up=give_up, stats=stats)
+    if not fills:
+        if memo is not None and key is not None and give_up:
+            memo.add(key)
+        return None
+    worlds = [h.world(f, rng) for f in fills]
+    it = iter(worlds)
+    sampler = game.world_sampler(state, seat)
+
+    def draw(r: Rng) -> State:
+        w = next(it, None)
+        return w if w is not None else sampler(r)
+
+    return draw, stats
+
+
+__all__ = ["chain", "consistent_start", "posterior_draw", "posterior_fillings"]
