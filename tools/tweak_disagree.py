@@ -27,6 +27,10 @@ count table per decision kind and the value table per disagreement class, and wr
 every decision as JSON (``--out``) for re-analysis::
 
     python tools/tweak_disagree.py --games 20 --playons 4 --out rows.json
+
+``--versus hands`` values the disagreements of the hands rung with ``expert`` instead
+(where the hands are worth something to the fair bot's play); the class then names the
+hands rung's side first, and the agreement column counts the cheater's choices.
 """
 
 from __future__ import annotations
@@ -173,21 +177,25 @@ def run(args) -> list[dict]:
                 h = hands.choose(state)
                 gr = greedy.choose(state)
                 row = {"game": g, "decision": k, "kind": decision_kind(state),
+                       "versus": args.versus,
                        "expert": str(a), "cheater": str(c), "hands": str(h), "greedy": str(gr),
                        "e_kind": kind(state, a), "c_kind": kind(state, c),
                        "hand": len(state.hands[SEAT]), "deck": len(state.deck_left()),
                        "table": len(state.table), "held": len(state.held[SEAT]),
                        "fewest": min(len(state.hands[p]) for p in range(4) if p != SEAT),
                        "target": state.target}
-                if c != a:
-                    row["class"] = disagreement_class(row["c_kind"], row["e_kind"])
+                row["h_kind"] = kind(state, h)
+                x = c if args.versus == "cheater" else h
+                if x != a:
+                    xk = row["c_kind"] if args.versus == "cheater" else row["h_kind"]
+                    row["class"] = disagreement_class(xk, row["e_kind"])
                     tag = f"tw7diag:{g}:{k}"
-                    row["playon"] = [[play_on(game, state, x, f"{tag}:play:{j}")
-                                      for j in range(args.playons)] for x in (c, a)]
-                    row["seeing"] = values(game, state, [c, a], lvl, f"{tag}:see", True)
-                    row["hands_value"] = values(game, state, [c, a], lvl, f"{tag}:hands",
+                    row["playon"] = [[play_on(game, state, y, f"{tag}:play:{j}")
+                                      for j in range(args.playons)] for y in (x, a)]
+                    row["seeing"] = values(game, state, [x, a], lvl, f"{tag}:see", True)
+                    row["hands_value"] = values(game, state, [x, a], lvl, f"{tag}:hands",
                                                 True, hands=True)
-                    row["fair"] = values(game, state, [c, a], lvl, f"{tag}:fair", False)
+                    row["fair"] = values(game, state, [x, a], lvl, f"{tag}:fair", False)
                 rows_here.append(row)
                 k += 1
             state.push(a)
@@ -212,8 +220,12 @@ def _ci(xs: list[float]) -> str:
 def report(rows: list[dict]) -> str:
     """The two tables (markdown)."""
     games_ = len({r["game"] for r in rows})
-    lines = ["| decisions of seat 0 with a choice | decisions | the cheater chooses "
-             "otherwise | `expert` leaves `greedy`'s choice | the cheater leaves it |",
+    vs = rows[0].get("versus", "cheater") if rows else "cheater"
+    x, third = ("cheater", "hands") if vs == "cheater" else ("hands", "cheater")
+    xname = "the cheater" if vs == "cheater" else "the hands rung"
+    tname = "the hands rung" if vs == "cheater" else "the cheater"
+    lines = [f"| decisions of seat 0 with a choice | decisions | {xname} chooses "
+             f"otherwise | `expert` leaves `greedy`'s choice | {xname} leaves it |",
              "|---|---|---|---|---|"]
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
@@ -221,15 +233,15 @@ def report(rows: list[dict]) -> str:
     for name, rs in [*sorted(by_kind.items()), ("all", rows)]:
         lines.append(f"| {name} | {len(rs)} | {sum('class' in r for r in rs)} | "
                      f"{sum(r['expert'] != r['greedy'] for r in rs)} | "
-                     f"{sum(r['cheater'] != r['greedy'] for r in rs)} |")
-    lines += ["", "| disagreement (cheater's action vs `expert`'s) | n | play-on, c - e "
-              "[95%] | all-seeing, c - e | hands (all-seeing but the deck), c - e | fair "
-              "estimate, c - e | the hands rung chooses as c / as e | play-on summed, a "
+                     f"{sum(r[x] != r['greedy'] for r in rs)} |")
+    lines += ["", f"| disagreement ({xname}'s action vs `expert`'s) | n | play-on, x - e "
+              "[95%] | all-seeing, x - e | hands (all-seeing but the deck), x - e | fair "
+              f"estimate, x - e | {tname} chooses as x / as e | play-on summed, a "
               "game |", "|---|---|---|---|---|---|---|---|"]
     dis = [r for r in rows if "class" in r]
     by_class: dict[str, list[dict]] = defaultdict(list)
     for r in dis:
-        by_class[r["class"]].append(r)
+        by_class[r["class"].replace("the cheater", xname)].append(r)
 
     def diff(r: dict, key: str) -> float:
         v = r[key]
@@ -244,8 +256,8 @@ def report(rows: list[dict]) -> str:
             f"| {name} | {len(rs)} | {_ci(po)} | {_ci([diff(r, 'seeing') for r in rs])} | "
             f"{_ci([diff(r, 'hands_value') for r in rs])} | "
             f"{_ci([diff(r, 'fair') for r in rs])} | "
-            f"{sum(r['hands'] == r['cheater'] for r in rs)} / "
-            f"{sum(r['hands'] == r['expert'] for r in rs)} | {sum(po) / games_:+.3f} |")
+            f"{sum(r[third] == r[x] for r in rs)} / "
+            f"{sum(r[third] == r['expert'] for r in rs)} | {sum(po) / games_:+.3f} |")
     finals = {r["game"]: r["final"] for r in rows}
     lines.append("")
     lines.append(f"{games_} games, {len(rows)} decisions with a choice, {len(dis)} "
@@ -268,6 +280,8 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="the first game's index")
     ap.add_argument("--playons", type=int, default=4)
     ap.add_argument("--out", help="write every decision as JSON here")
+    ap.add_argument("--versus", choices=("cheater", "hands"), default="cheater",
+                    help="whose disagreements with expert are valued (default the cheater)")
     ap.add_argument("--rows", nargs="+", help="report these JSON files instead of playing")
     args = ap.parse_args()
     if args.rows:
