@@ -402,7 +402,10 @@ Shifter turns up), against ``pimc`` on fresh deals: 0.530 [0.515, 0.548] (seeds 
 every seat) had 0.530 [0.516, 0.543] against ``pimc`` over 120 fresh deals. Sixth session:
 with TWEAK's hot paths cheaper (the same decisions; ``normal`` about 115 ms a decision),
 176 + 352 worlds gained nothing over 96 + 192 against ``greedy`` (+0.004 [-0.009, +0.017]
-over 280 paired deals), so the worlds stay."""
+over 280 paired deals), so the worlds stay. Seventh session: seeing every hand
+(``cheat=hands``) would be worth +0.052 [+0.022, +0.084] to this bot, but soft inference
+at these worlds (``infer=0.1:weigh=1:window=64``, within the time bound) screened at
++0.002 [-0.046, +0.051] over 40 paired deals, so ``infer`` stays off."""
 
 
 PROFILES: dict[str, Profile] = {
