@@ -103,6 +103,28 @@ def test_the_seats_own_t_cards_thieves_and_bombs_stay_consistent(seed, kind):
         assert h.world(f, Rng(2)).view(seat) == state.view(seat)
 
 
+@pytest.mark.parametrize("seed,stop", [("fair:0", 12), ("fair:1", 24)])
+def test_the_hook_reads_only_what_the_seat_saw(seed, stop):
+    """Fairness: the round replayed with another consistent filling (other hidden cards,
+    the same view at every step) gives the same hidden history: the same fixed cards,
+    slots, backs, cards to place and view (so the hook read nothing else)."""
+    state, seat = _game(seed, stop)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    other = None
+    for f in chain(h, truth, Rng(3), 50, 5, 50):
+        if h.decode(f) != h.decode(truth):
+            other = f
+    assert other is not None
+    k, alt = h.replay(other)
+    assert k == h.steps and alt.deck != state.deck
+    h2 = hidden_history(alt, seat, GAME)
+    assert h2 is not None
+    for name in ("fixed", "slots", "known_pos", "unknown_pos", "extra", "pools", "final_view",
+                 "targets", "movers", "groups", "used"):
+        assert getattr(h2, name) == getattr(h, name), name
+
+
 def test_a_filling_that_breaks_greedy_is_refused():
     state, seat = _game("post:refuse", 20)
     h = hidden_history(state, seat, GAME)
