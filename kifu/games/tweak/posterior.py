@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kifu.core.game import DEALER, Game, State
+from kifu.core.game import DEALER, Action, Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import from_start
 from kifu.games.tweak.actions import Capture, Deal, Pass, Place, UseShifter
@@ -58,7 +58,7 @@ from kifu.games.tweak.state import BOMB_PHASE, HAND_SIZE, TABLE_REFILL, TURN, Tw
 DEALT, DRAWN, UNDRAWN = "dealt", "drawn", "undrawn"
 
 
-def greedy_action(state: TweakState):
+def greedy_action(state: TweakState) -> Action:
     """``greedy``'s choice for the seat to move (:class:`kifu.games.tweak.bots.GreedyBot`,
     without making a bot)."""
     if state.phase == BOMB_PHASE:
