@@ -6,6 +6,11 @@ seat's sampler and for the posterior, paired position by position; the CPU secon
 each position's chains, how many chains found a start and the proposals accepted.
 
     python tools/posterior_overlap.py --games 8 --worlds 60
+    python tools/posterior_overlap.py --game tweak --games 8 --worlds 60
+
+``--game tweak``: the same measure on one-round TWEAK games (its hook
+:mod:`kifu.games.tweak.posterior`). ``--climb`` bounds the replays of each chain's climb
+to a start (positions where no chain finds one keep the sampler's value, counted).
 
 Also checks, all-seeing, that the true filling is consistent at every position (it must
 be: the games are played by ``greedy``).
@@ -27,7 +32,6 @@ from kifu.bots.posterior import posterior_fillings
 from kifu.bots.profiles import profile
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
-from kifu.games.towai.posterior import hidden_history
 
 sys.path.insert(0, "tools")
 from inference_overlap import RULES, _overlap
@@ -41,12 +45,15 @@ def _ci(xs: list[float]) -> tuple[float, float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", choices=("towai", "tweak"), default="towai")
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--worlds", type=int, default=60)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--chains", type=int, default=4)
     ap.add_argument("--burn", type=int, default=200)
     ap.add_argument("--thin", type=int, default=10)
+    ap.add_argument("--climb", type=int, default=20_000,
+                    help="replays tried to find each chain's start")
     ap.add_argument("--salt", type=int, default=0,
                     help="another seed for the chains (independent starts)")
     ap.add_argument("--compare", action="store_true",
@@ -54,9 +61,9 @@ def main() -> None:
                          "window=40 factor=32 assume=1), paired")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    game = games.get("towai")
-    variant = game.parse_rules(RULES["towai"])
-    prof = profile("towai")
+    game = games.get(args.game)
+    variant = game.parse_rules(RULES[args.game])
+    prof = profile(args.game)
     rows = []
     for g in range(args.games):
         rng = Rng(f"overlap:{g}")
@@ -74,14 +81,15 @@ def main() -> None:
                 base = statistics.mean(_overlap(draw(r), state, mover)
                                        for _ in range(args.worlds))
                 t = time.process_time()
-                h = hidden_history(state, mover, game)
+                h = prof.hidden(game, state, mover)
                 assert h is not None
                 true_ok = h.replay(h.true_cards(state))[0] == h.steps
                 stats: dict = {}
                 fills = posterior_fillings(h, Rng(g * 10_000 + k + 1_000_000 * args.salt),
                                            args.worlds,
                                            chains=args.chains, burn=args.burn,
-                                           thin=args.thin, stats=stats)
+                                           thin=args.thin, climb=args.climb,
+                                           stats=stats)
                 worlds = [h.world(f, r) for f in fills]
                 cpu = time.process_time() - t
                 post = statistics.mean(_overlap(w, state, mover) for w in worlds) \

@@ -238,6 +238,13 @@ def _towai_propose(game: Any, state: State, seat: int) -> Any:
     return assumed_sampler(state, seat, game)
 
 
+def _tweak_hidden(game: Any, state: State, seat: int) -> Any:
+    """TWEAK's hidden history of the round (:func:`kifu.games.tweak.posterior.hidden_history`)."""
+    from kifu.games.tweak.posterior import hidden_history
+
+    return hidden_history(state, seat, game)
+
+
 def _towai_hidden(game: Any, state: State, seat: int) -> Any:
     """TOWAI's hidden history of the round (:func:`kifu.games.towai.posterior.hidden_history`)."""
     from kifu.games.towai.posterior import hidden_history
@@ -413,7 +420,7 @@ PROFILES: dict[str, Profile] = {
                      pimc={"worlds": 16}, ismcts={"iters": 40, "worlds": 8},
                      expert=TWEAK_EXPERT, levels={"normal": NORMAL_AS_DEEP},
                      reshuffle=_tweak_reshuffle, policies=_tweak_policies,
-                     rewind=_tweak_rewind),
+                     rewind=_tweak_rewind, hidden=_tweak_hidden),
     "graph-t": Profile(_graph_t_scores, scale=30.0, rollout="random", horizon=None,
                        pimc={"worlds": 8}, ismcts={"iters": 60, "worlds": 8},
                        solve=_graph_t_solve, exact=_graph_t_exact,

@@ -1,0 +1,358 @@
+"""TWEAK's hidden history, for the exact posterior (:mod:`kifu.bots.posterior`): what a
+seat does not see of the round so far, as cards in *slots*, and the replay that says
+whether one filling of the slots agrees with everything the seat saw, assuming every other
+seat plays ``greedy`` (deterministic: :class:`kifu.games.tweak.bots.GreedyBot`).
+
+A round is fixed by its deal: the order of the round's number cards (dealt three passes
+one at a time from the seat after the dealer, then two to the table, the rest the deck)
+and the T! pile's order. Which deck position each card taken from the deck comes from is
+public (the order of the dealing, the hand sizes, the table's refills), so the round is
+one list of positions, each seen by the seat or not:
+
+- seen (fixed at their cards): the seat's own dealt cards and draws, the table's first
+  two cards and its refills, every card a Shifter turned up;
+- hidden, back unknown: the other seats' dealt cards (the house model of what a seat
+  sees, as :mod:`kifu.games.tweak.worlds`: the deal is one action, the backs of the cards
+  dealt are never shown as a target);
+- hidden, back known: every card another seat drew (its back was the target just before)
+  and the deck's present top (the target now);
+- hidden, nothing known: the deck below its top.
+
+The slots code the hidden positions so that every exchange the chain proposes respects
+the backs the seat saw (:class:`TweakHistory`: one group for the backs of the positions
+of unknown back, one group per back for its cards). A slot is *used* when the replay may
+read it: a dealt card, a card drawn so far, the deck's top and the card below it
+(``greedy`` weighs a Shifter by playing it, which turns the top card up and shows the
+next card's back), and every card of a back group. The rest only shuffles into the
+present world's deck.
+
+The T! pile is not a slot: the cards won so far are face up (its first ``tpos`` cards are
+public), and no choice of ``greedy`` reads the rest (only whether the pile is empty), so
+the rest is shuffled into each world.
+
+A filling is consistent when, replayed from the round's deal, every action of another
+seat (a turn's T! card, card played or capture, a card given up to a Bomb) is
+``greedy``'s choice there, every card a Thief of the seat stole was in the victim's hand,
+every position the seat saw the back of has that back, the same seat is to move at every
+step and the present position looks the same from the seat (its view).
+
+The model is exact against ``greedy`` opponents with one exception: a Thief's draw is a
+chance event whose odds depend on the hidden hand (a card held twice is drawn with odds
+2/size, once 1/size); the posterior is taken uniform over the consistent fillings, which
+is exact when the victim held the stolen card once (the common case; ``greedy`` itself
+never uses a Thief, so only the seat's own Thieves draw).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kifu.core.game import DEALER, Action, Game, State
+from kifu.core.rng import Rng
+from kifu.core.worlds import from_start
+from kifu.games.tweak.actions import Capture, Deal, Pass, Place, UseShifter
+from kifu.games.tweak.bots import _greedy, cheapest_place
+from kifu.games.tweak.cards import DEFAULT_BACKS
+from kifu.games.tweak.state import BOMB_PHASE, HAND_SIZE, TABLE_REFILL, TURN, TweakState
+
+DEALT, DRAWN, UNDRAWN = "dealt", "drawn", "undrawn"
+
+
+def greedy_action(state: TweakState) -> Action:
+    """``greedy``'s choice for the seat to move (:class:`kifu.games.tweak.bots.GreedyBot`,
+    without making a bot)."""
+    if state.phase == BOMB_PHASE:
+        return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
+    legal = state.legal_actions()
+    return legal[0] if len(legal) == 1 else _greedy(state, legal)[1]
+
+
+class TweakHistory:
+    """The hidden history of the current round as ``seat`` sees it (module docstring).
+
+    The hidden positions are coded so that every exchange the chain proposes respects
+    the backs the seat saw (a swap of two cards of different backs into positions of
+    known backs would only be refused): group 0 holds one slot per position of unknown
+    back (an other seat's dealt card, the deck below its top), its "card" the back of
+    the card there; group ``1 + j`` (the ``j``-th back of ``kinds``) holds the cards of
+    that back, one slot per position of that known back, then one slot per card of that
+    back at a position of unknown back (in position order: the ``i``-th position whose
+    group-0 slot says that back holds the ``i``-th of these). That is a one-to-one coding
+    of the fillings that respect the backs, so the chain's uniform target is still the
+    uniform posterior over consistent fillings.
+
+    ``slots[i]``: ``("back", pos, owner)`` (group 0), ``("card", pos, owner)`` (a known
+    back) or ``("extra", back, j)``; ``owner``: the seat the position went to (``-1``
+    undrawn); ``step[i]``: the round step it enters a hand at (0 the deal);
+    ``used[i]``: the replay may read slot ``i``; ``steps``: the round's actions after the
+    deal; ``pools[g]``: the cards of group ``g``."""
+
+    def __init__(self, pre: TweakState, seat: int, deck_len: int, fixed: dict[int, int],
+                 hidden: list[tuple[str, int, int, int | None, int]], tknown: tuple[int, ...],
+                 trest: tuple[int, ...], actions: list, movers: list, targets: list[int],
+                 present_dpos: int, pool: Counter[int]):
+        self.pre = pre
+        self.seat = seat
+        self.n = pre.n
+        self.backs = backs = pre.variant.backs or DEFAULT_BACKS
+        self.deck_len = deck_len
+        self.fixed = fixed
+        self.actions = actions
+        self.movers = movers
+        self.targets = targets
+        self.steps = len(actions)
+        self.tknown = tknown
+        self.trest = trest
+        self.present_dpos = present_dpos
+        kinds = sorted({backs[c] for c in pool})
+        self.kinds = kinds
+        gid = {b: 1 + j for j, b in enumerate(kinds)}
+        by_back: Counter[int] = Counter()
+        for c, k in pool.items():
+            by_back[backs[c]] += k
+        known_count = Counter(b for _k, _p, _o, b, _st in hidden if b is not None)
+        slots: list[tuple] = []
+        owner: list[int] = []
+        step: list[int] = []
+        used: list[bool] = []
+        groups: list[list[int]] = [[] for _ in range(1 + len(kinds))]
+        self.unknown_pos: list[int] = []  # group 0's positions, in order
+        self.known_pos: list[int] = []  # the slot of each known position: its deck position
+        self.known_slots: list[int] = []
+        for kind, q, o, b, st in hidden:
+            g = 0 if b is None else gid[b]
+            groups[g].append(len(slots))
+            slots.append(("back" if b is None else "card", q, o))
+            owner.append(o)
+            step.append(st)
+            used.append(kind != UNDRAWN or q < present_dpos + 2)
+            if b is None:
+                self.unknown_pos.append(q)
+            else:
+                self.known_pos.append(q)
+                self.known_slots.append(len(slots) - 1)
+        self.extra: dict[int, list[int]] = {}
+        pools: list[Counter[int]] = [Counter()] + [Counter() for _ in kinds]
+        for b in kinds:
+            extra = by_back[b] - known_count[b]
+            pools[0][b] += extra
+            self.extra[b] = []
+            for j in range(extra):
+                groups[gid[b]].append(len(slots))
+                self.extra[b].append(len(slots))
+                slots.append(("extra", b, j))
+                owner.append(-2)
+                step.append(0)
+                used.append(True)
+        for c, k in pool.items():
+            pools[gid[backs[c]]][c] += k
+        self.slots = slots
+        self.owner = owner
+        self.step = step
+        self.used = used
+        self.groups = groups
+        self.pools = pools
+        self.unknown_slots = groups[0]
+        self.final_view = ""
+        self.key: tuple = ()
+        """The round (the deal's index in the history, the seat, the deal itself)."""
+        base = [-1] * deck_len
+        for p, c in fixed.items():
+            base[p] = c
+        self._base = base
+
+    # --- the prior -------------------------------------------------------------------
+    def start(self, rng: Rng) -> list[int]:
+        """A filling drawn from the prior given the backs the seat saw: every group's
+        cards shuffled into its slots (uniform over the fillings that respect the
+        backs: the coding is one-to-one)."""
+        cards = [0] * len(self.slots)
+        for g, idx in enumerate(self.groups):
+            bag = rng.shuffled(list(self.pools[g].elements()))
+            for i, c in zip(idx, bag, strict=True):
+                cards[i] = c
+        return cards
+
+    # --- the replay ------------------------------------------------------------------
+    def decode(self, cards: list[int], where: dict[int, int] | None = None) -> list[int]:
+        """The round's deck (every position) with ``cards`` in the slots; ``where`` (when
+        given) is filled with the slot holding the card of each hidden position."""
+        deck = list(self._base)
+        for q, i in zip(self.known_pos, self.known_slots, strict=True):
+            deck[q] = cards[i]
+        nxt = dict.fromkeys(self.kinds, 0)
+        extra = self.extra
+        for q, i in zip(self.unknown_pos, self.unknown_slots, strict=True):
+            b = cards[i]
+            j = extra[b][nxt[b]]
+            deck[q] = cards[j]
+            nxt[b] += 1
+            if where is not None:
+                where[q] = j
+        return deck
+
+    def deal(self, cards: list[int]) -> Deal:
+        """The round's deal with ``cards`` in the slots (the T! pile: its public part,
+        then the rest in a fixed order the replay never reads)."""
+        return Deal(tuple(self.decode(cards)), self.tknown + self.trest)
+
+    def replay(self, cards: list[int]) -> tuple[int, TweakState]:
+        """Replays the round with ``cards`` in the slots: (the number of round steps that
+        agree with what the seat saw, the state reached). All of them (``steps``) when the
+        filling is consistent; else the state just before the first that does not."""
+        s = self.pre.copy()
+        s.push(self.deal(cards))
+        seat = self.seat
+        movers = self.movers
+        targets = self.targets
+        for i, a in enumerate(self.actions):
+            m = s.to_move
+            if m != movers[i]:
+                return i, s
+            if m == DEALER:  # a Thief's draw: the card must be in the victim's hand
+                if a.card not in s.hands[s.victim]:  # type: ignore[attr-defined]
+                    return i, s
+            elif m != seat and greedy_action(s) != a:
+                return i, s
+            s.push(a)
+            if s.target != targets[i]:
+                s.pop()
+                return i, s
+        if s.view(seat) != self.final_view:
+            return self.steps - 1, s
+        return self.steps, s
+
+    def suspects(self, k: int, s: TweakState | None) -> list[int]:
+        """The slots that may explain a failure at round step ``k`` (``s``: the state just
+        before it): the backs of the failing seat's dealt cards, its draws by then and
+        every card at a position of unknown back; for a Thief's draw, the victim's."""
+        m = s.to_move
+        if m == DEALER:
+            m = s.victim
+        if m is None or m < 0 or m == self.seat:
+            return []
+        out = [i for i, (o, at) in enumerate(zip(self.owner, self.step, strict=True))
+               if o == m and at <= k]
+        # the slots holding its dealt cards (group 0 says only their backs): the r-th
+        # position of unknown back b holds the r-th extra card of back b
+        deck, backs = s.deck, self.backs
+        mine = {self.slots[i][1] for i in out if self.slots[i][0] == "back"}
+        seen: Counter[int] = Counter()
+        for q in self.unknown_pos:
+            b = backs[deck[q]]
+            if q in mine:
+                out.append(self.extra[b][seen[b]])
+            seen[b] += 1
+        return out
+
+    def world(self, cards: list[int], rng: Rng) -> TweakState | None:
+        """The present world of a consistent filling (``None`` if it is not): the deck
+        below the card under its top drawn again, and the T! pile's unwon cards
+        shuffled (the seat has no clue to their order)."""
+        k, s = self.replay(cards)
+        if k < self.steps:
+            return None
+        w = s.copy()
+        w.history = []  # as the sampler's worlds: no history of their own
+        cut = min(w.dpos + 2, len(w.deck))
+        w.deck = w.deck[:cut] + tuple(rng.shuffled(list(w.deck[cut:])))
+        w.tpile = w.tpile[:w.tpos] + tuple(rng.shuffled(list(w.tpile[w.tpos:])))
+        return w
+
+    def true_cards(self, state: TweakState) -> list[int]:
+        """The filling of the true round (all-seeing: for tests and diagnostics only)."""
+        deck = state.deck
+        backs = self.backs
+        cards = [0] * len(self.slots)
+        for q, i in zip(self.known_pos, self.known_slots, strict=True):
+            cards[i] = deck[q]
+        nxt = dict.fromkeys(self.kinds, 0)
+        for q, i in zip(self.unknown_pos, self.unknown_slots, strict=True):
+            b = backs[deck[q]]
+            cards[i] = b
+            cards[self.extra[b][nxt[b]]] = deck[q]
+            nxt[b] += 1
+        return cards
+
+
+def hidden_history(state: State, seat: int, game: Game) -> TweakHistory | None:
+    """``seat``'s hidden history of the current round (:class:`TweakHistory`), worked out
+    from what it saw; ``None`` without a history from the beginning of the game, before
+    the round's deal, or with nothing hidden."""
+    s = from_start(game, state)
+    if s is None:
+        return None
+    history = state.history
+    deals = [i for i, a in enumerate(history) if isinstance(a, Deal)]
+    if not deals:
+        return None
+    d = deals[-1]
+    for a in history[:d]:
+        s.push(a)
+    pre = s.copy()
+    s.push(history[d])
+    assert isinstance(s, TweakState)
+    deck = s.deck  # read only at the positions the seat sees (below)
+    backs = s._backs
+    n = s.n
+    first = (pre.dealer + 1) % n
+    # where each position went: ("dealt", owner) / ("seen",) ...
+    fixed: dict[int, int] = {}
+    info: dict[int, tuple[str, int, int | None, int]] = {}  # pos -> (kind, owner, back, step)
+    pos = 0
+    for _ in range(HAND_SIZE):
+        for k in range(n):
+            if pos < len(deck):
+                p = (first + k) % n
+                if p == seat:
+                    fixed[pos] = deck[pos]
+                else:
+                    info[pos] = (DEALT, p, None, 0)
+                pos += 1
+    for q in range(pos, min(len(deck), pos + TABLE_REFILL)):
+        fixed[q] = deck[q]
+    actions = list(history[d + 1:])
+    movers: list = []
+    targets: list[int] = []
+    for i, a in enumerate(actions):
+        m = s.to_move
+        movers.append(m)
+        drawer = s.mover
+        dpos0 = s.dpos
+        phase = s.phase
+        before = len(s.hands[drawer]) if s.hands else 0
+        s.push(a)
+        targets.append(s.target)
+        drawn = range(dpos0, s.dpos)
+        if not drawn:
+            continue
+        t = type(a)
+        if t is UseShifter:
+            mine = 0  # the top card goes face up to the table
+        elif phase == TURN and t in (Place, Capture, Pass):
+            mine = len(s.hands[drawer]) - before + (t is not Pass)
+        else:
+            return None  # a draw the model does not explain (should not happen)
+        for j, q in enumerate(drawn):
+            if j < mine and drawer != seat:
+                info[q] = (DRAWN, drawer, backs[deck[q]], i + 1)  # its back was shown
+            else:
+                fixed[q] = deck[q]  # the seat's own draw, or a card face up on the table
+    if s.key() != state.key():
+        return None
+    present = s.dpos
+    for q in range(present, len(deck)):
+        info[q] = (UNDRAWN, -1, s.target if q == present else None, len(actions) + 1)
+    hidden = [(kind, q, o, b, st) for q, (kind, o, b, st) in sorted(info.items())]
+    if not hidden:
+        return None
+    pool = Counter(deck) - Counter(fixed.values())  # the round's cards less the seen
+    tpos = s.tpos
+    h = TweakHistory(pre, seat, len(deck), fixed, hidden, tuple(s.tpile[:tpos]),
+                     tuple(sorted(s.tpile[tpos:])), actions, movers, targets, present, pool)
+    h.final_view = state.view(seat)
+    h.key = (d, seat, history[d])
+    return h
+
+
+__all__ = ["TweakHistory", "greedy_action", "hidden_history"]

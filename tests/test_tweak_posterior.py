@@ -1,0 +1,232 @@
+"""The exact posterior over TWEAK's hidden history (kifu/bots/posterior.py,
+kifu/games/tweak/posterior.py; issue 33, seventh session)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kifu import games
+from kifu.bots import make_bot
+from kifu.bots.posterior import chain, posterior_draw, posterior_fillings
+from kifu.bots.profiles import profile
+from kifu.core.game import DEALER
+from kifu.core.rng import Rng
+from kifu.games.tweak.actions import UseBomb, UseShifter, UseThief
+from kifu.games.tweak.posterior import hidden_history
+
+GAME = games.get("tweak")
+ONE_ROUND = GAME.parse_rules("tweak/1;rounds=1")
+
+
+def _game(seed: str, stop: int, players: int = 4, bot: str = "greedy",
+          seat_bot: str | None = None, seat: int = 0):
+    """A one-round game of ``bot`` in every seat (``seat_bot`` in ``seat``), played to
+    its ``stop``-th player decision (or its end); the state and the seat to move."""
+    rng = Rng(seed)
+    state = GAME.new_state(players, ONE_ROUND)
+    names = [seat_bot if seat_bot and s == seat else bot for s in range(players)]
+    bots = [make_bot(GAME, names[s], s, rng.fork(s + 1)) for s in range(players)]
+    k = 0
+    while state.to_move is not None:
+        mover = state.to_move
+        if mover == DEALER:
+            state.push(GAME.chance_action(state, rng))
+            continue
+        if k >= stop and (seat_bot is None or mover == seat):
+            return state, mover
+        k += 1
+        state.push(bots[mover].choose(state))
+    return None, None
+
+
+def _hidden_backs_agree(h, state, seat) -> None:
+    """The coding's fixed part is what the seat saw; every hidden position is in exactly
+    one slot; the true filling decodes to the true deck."""
+    truth = h.true_cards(state)
+    assert h.decode(truth) == list(state.deck)
+    for g, idx in enumerate(h.groups):
+        assert Counter(truth[i] for i in idx) == +h.pools[g]
+    positions = sorted(h.known_pos + h.unknown_pos + list(h.fixed))
+    assert positions == list(range(len(state.deck)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 40), st.integers(2, 5))
+def test_true_history_and_every_posterior_world_agree_with_the_seat(seed, stop, players):
+    state, seat = _game(f"post:{seed}", stop, players)
+    if state is None:
+        return  # the round ended before that decision
+    h = hidden_history(state, seat, GAME)
+    assert h is not None
+    _hidden_backs_agree(h, state, seat)
+    truth = h.true_cards(state)
+    assert h.replay(truth)[0] == h.steps  # greedy played it: consistent
+    fills = posterior_fillings(h, Rng(seed), 6, chains=2, burn=20, thin=3, climb=3000)
+    # (late in a round the climb to a start may give up: then a chain from the truth)
+    for f in fills or chain(h, truth, Rng(seed), 6, 3, 20):
+        assert h.replay(f)[0] == h.steps
+        w = h.world(f, Rng(1))
+        assert w is not None
+        assert w.view(seat) == state.view(seat)
+        assert w.hands[seat] == state.hands[seat]
+        assert w.to_move == state.to_move
+        assert Counter(w.deck_left()) == Counter(state.deck_left()) + Counter(
+            c for p in range(players) if p != seat for c in state.hands[p]) - Counter(
+            c for p in range(players) if p != seat for c in w.hands[p])
+        # every card an other seat drew has the back the seat saw then
+        deck = h.decode(f)
+        for q in h.known_pos:
+            assert h.backs[deck[q]] == h.backs[state.deck[q]]
+
+
+@pytest.mark.parametrize("seed,kind", [(14, UseThief), (28, UseBomb), (29, UseBomb),
+                                       (33, UseThief), (36, UseShifter), (59, UseThief)])
+def test_the_seats_own_t_cards_thieves_and_bombs_stay_consistent(seed, kind):
+    """The seat plays ``random`` (which uses its Thieves, Bombs, Jokers and Shifters),
+    the others ``greedy``: with the seat's own T! card in the round (a Thief's draw is
+    replayed as the record says, the Bomb's victims give up ``greedy``'s card), the
+    true filling is consistent and the worlds agree with the seat."""
+    state, seat = _game(f"own:{seed}", 30, 4, seat_bot="random", seat=1)
+    assert any(type(a) is kind for a in state.history)
+    h = hidden_history(state, seat, GAME)
+    assert h is not None
+    _hidden_backs_agree(h, state, seat)
+    assert h.replay(h.true_cards(state))[0] == h.steps
+    # (a chain from the truth: late in a round the climb to a start may give up)
+    for f in chain(h, h.true_cards(state), Rng(seed), 4, 3, 20):
+        assert h.replay(f)[0] == h.steps
+        assert h.world(f, Rng(2)).view(seat) == state.view(seat)
+
+
+@pytest.mark.parametrize("seed,stop", [("fair:0", 12), ("fair:1", 24)])
+def test_the_hook_reads_only_what_the_seat_saw(seed, stop):
+    """Fairness: the round replayed with another consistent filling (other hidden cards,
+    the same view at every step) gives the same hidden history: the same fixed cards,
+    slots, backs, cards to place and view (so the hook read nothing else)."""
+    state, seat = _game(seed, stop)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    other = None
+    for f in chain(h, truth, Rng(3), 50, 5, 50):
+        if h.decode(f) != h.decode(truth):
+            other = f
+    assert other is not None
+    k, alt = h.replay(other)
+    assert k == h.steps and alt.deck != state.deck
+    h2 = hidden_history(alt, seat, GAME)
+    assert h2 is not None
+    for name in ("fixed", "slots", "known_pos", "unknown_pos", "extra", "pools", "final_view",
+                 "targets", "movers", "groups", "used"):
+        assert getattr(h2, name) == getattr(h, name), name
+
+
+def test_a_filling_that_breaks_greedy_is_refused():
+    state, seat = _game("post:refuse", 20)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    refused = 0
+    for idx in h.groups:
+        for a, b in itertools.combinations(idx, 2):
+            if truth[a] != truth[b]:
+                c = list(truth)
+                c[a], c[b] = c[b], c[a]
+                refused += h.replay(c)[0] < h.steps
+    assert refused > 0
+
+
+def _brute(h, truth, free):
+    """Every filling of the ``free`` slots (all of one group) with their true cards in
+    any order (the rest held at the truth), and which of them are consistent."""
+    vals = [truth[i] for i in free]
+    ok = set()
+    total = 0
+    for perm in set(itertools.permutations(vals)):
+        total += 1
+        c = list(truth)
+        for i, v in zip(free, perm, strict=True):
+            c[i] = v
+        if h.replay(c)[0] == h.steps:
+            ok.add(perm)
+    return total, ok
+
+
+def _free(h, truth, group, k):
+    """Up to ``k`` used slots of ``group`` with at least two different true cards."""
+    idx = [i for i in h.groups[group] if h.used[i]]
+    return idx[:k] if len({truth[i] for i in idx[:k]}) > 1 else []
+
+
+@pytest.mark.parametrize("seed,stop,group", [("bf:0", 16, 0), ("bf:0", 12, 1),
+                                             ("bf:1", 16, 2), ("bf:2", 12, 4),
+                                             ("bf:0", 20, 1), ("bf:1", 12, 4)])
+def test_the_chain_matches_brute_force_enumeration(seed, stop, group):
+    """The chain over a few slots of one group (the rest held at the truth) visits exactly
+    the consistent fillings that enumeration finds, each about equally often (the
+    posterior under greedy opponents is uniform over them). (Not on every position: at
+    bf:1's 20th decision, group 0, one consistent filling of six slots is reached from
+    the truth only through an inconsistent one, so a chain over those slots alone never
+    visits it; the whole chain, with several starts, is the remedy.)"""
+    state, seat = _game(seed, stop)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    free = _free(h, truth, group, 6)
+    assert free
+    total, ok = _brute(h, truth, free)
+    assert 2 < len(ok) < total  # something to tell apart, something refused
+    samples = chain(h, truth, Rng(7), 3000, 3, 200, free=free)
+    seen = Counter(tuple(s[i] for i in free) for s in samples)
+    assert set(seen) == ok
+    tv = 0.5 * sum(abs(seen[p] / len(samples) - 1 / len(ok)) for p in ok)
+    assert tv < 0.1, tv
+
+
+def test_the_coding_is_one_to_one_on_the_fillings_that_respect_the_backs():
+    """Brute force over a tiny part: every order of a few slots' cards in group 0 and
+    one card group gives a different deck, each respecting the backs the seat saw."""
+    state, seat = _game("code:0", 12)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    a = [i for i in h.groups[0] if h.slots[i][0] == "back"][:4]
+    b = h.groups[1][:4]
+    decks = set()
+    n = 0
+    for pa in set(itertools.permutations([truth[i] for i in a])):
+        for pb in set(itertools.permutations([truth[i] for i in b])):
+            c = list(truth)
+            for i, v in zip(a + b, pa + pb, strict=True):
+                c[i] = v
+            deck = h.decode(c)
+            assert Counter(deck) == Counter(state.deck)
+            for q in h.known_pos:
+                assert h.backs[deck[q]] == h.backs[state.deck[q]]
+            decks.add(tuple(deck))
+            n += 1
+    assert len(decks) == n > 1
+
+
+def test_expert_posterior_worlds_come_from_the_hook_and_need_a_history():
+    state, seat = _game("post:expert", 12)
+    prof = profile("tweak")
+    got = posterior_draw(GAME, state, seat, prof.hidden, 5, Rng(2), chains=1, burn=10,
+                         thin=2)
+    assert got is not None
+    draw, note = got
+    for _ in range(5):
+        assert draw(Rng(0)).view(seat) == state.view(seat)
+    assert note["chains"] == 1
+    bare = GAME.from_line(state.to_line())
+    assert posterior_draw(GAME, bare, seat, prof.hidden, 5, Rng(2)) is None
+    bot = make_bot(GAME, "expert:posterior=1:level=fast", seat, Rng(5))
+    assert bot.choose(state) in state.legal_actions()
+
+
+def test_other_players_than_greedy_are_not_explained():
+    """Against ``random`` players the model (greedy) does not explain the true round."""
+    state, seat = _game("post:random", 20, bot="random")
+    h = hidden_history(state, seat, GAME)
+    assert h.replay(h.true_cards(state))[0] < h.steps

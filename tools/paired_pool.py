@@ -1,0 +1,49 @@
+"""Paired statistics pooled over several seeds (issue 33, seventh session): for each
+seed, a new bot's ``kifu match --json`` report, the base bot's and (with ``--cheat``) the
+cheater's on the same deals; every deal of every seed is one cluster of the percentile
+bootstrap (:mod:`kifu.lab.paired`'s statistic, deal by deal).
+
+    python tools/paired_pool.py --bot BOT --base expert --cheat expert:cheat=1 \\
+        NEW-2036.json:BASE-2036.json:CHEAT-2036.json NEW-2037.json:BASE-2037.json:CHEAT-2037.json
+
+Prints the new bot's mean share e, the paired difference e - base and the gap
+2e - c - 0.5, each with its 95% interval over the pooled deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+
+from kifu.lab.paired import RESAMPLES, deal_shares
+from kifu.lab.stats import bootstrap_means
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bot", required=True, help="the new bot's name in its reports")
+    ap.add_argument("--base", default="expert")
+    ap.add_argument("--cheat", default="expert:cheat=1")
+    ap.add_argument("runs", nargs="+", metavar="NEW:BASE[:CHEAT]")
+    args = ap.parse_args()
+    rows = []
+    for run in args.runs:
+        paths = run.split(":")
+        new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
+        e, b = deal_shares(new, args.bot), deal_shares(base, args.base)
+        c = (deal_shares(json.loads(Path(paths[2]).read_text()), args.cheat)
+             if len(paths) > 2 else None)
+        for d in sorted(set(e) & set(b) & (set(c) if c is not None else set(e))):
+            rows.append([e[d], e[d] - b[d], 2 * e[d] - c[d] - 0.5 if c is not None else np.nan])
+    data = np.array(rows)
+    names = ["e", f"e - {args.base}", f"2e - {args.cheat} - 0.5"]
+    ivs = bootstrap_means(data, resamples=RESAMPLES, seed=0)
+    for name, iv in zip(names, ivs, strict=True):
+        print(f"{name}: {iv.estimate:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] over {len(rows)} deals")
+
+
+if __name__ == "__main__":
+    main()
