@@ -26,7 +26,7 @@ the other seats' last ``window`` actions were in each under an epsilon-greedy mo
 their play. It gained nothing with an interval in either game (``docs/bots.md``, *Ladders
 of expert*, third and fourth sessions), so it stays off.
 
-``expert:posterior=1`` (quiet, off; TOWAI, where the profile has a ``hidden`` hook) plays
+``expert:posterior=1`` (quiet, off; TOWAI and TWEAK, whose profiles have a ``hidden`` hook) plays
 on worlds of the exact posterior under an assumed ``greedy`` for the other seats
 (:mod:`kifu.bots.posterior`: Markov chains over the round's hidden history): slow, a
 diagnostic of what inference could reach at most (``docs/bots.md``, *Seventh session*);
