@@ -32,6 +32,26 @@ def from_start(game, state):
     return fresh if fresh.is_legal(history[0]) else None
 
 
+def round_start(game, state, deal: type):
+    """The current round replayed from the start of the game: ``(before, after, d)``,
+    fresh states of ``state``'s game just before and just after the round's deal (the last
+    action of type ``deal`` in ``state.history``, at index ``d``); ``None`` when the
+    history does not replay the whole game (:func:`from_start`) or holds no deal."""
+    s = from_start(game, state)
+    if s is None:
+        return None
+    history = state.history
+    deals = [i for i, a in enumerate(history) if isinstance(a, deal)]
+    if not deals:
+        return None
+    d = deals[-1]
+    for a in history[:d]:
+        s.push(a)
+    before = s.copy()
+    s.push(history[d])
+    return before, s, d
+
+
 def below_big(rng: Rng, n: int) -> int:
     """A uniform integer in ``range(n)`` for any ``n >= 1`` (``Rng.below`` takes 64-bit
     bounds; counts of deals are larger): rejection sampling on enough 64-bit words."""

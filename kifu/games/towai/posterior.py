@@ -35,7 +35,7 @@ from collections import Counter
 
 from kifu.core.game import Game, State
 from kifu.core.rng import Rng
-from kifu.core.worlds import from_start
+from kifu.core.worlds import round_start
 from kifu.games.towai.actions import Deal, Give, Pass, Rebuild
 from kifu.games.towai.bots import greedy_choice
 from kifu.games.towai.cards import COPIES, N_KINDS
@@ -220,18 +220,11 @@ def hidden_history(state: State, seat: int, game: Game) -> TowaiHistory | None:
     """``seat``'s hidden history of the current round (:class:`TowaiHistory`), worked out
     from what it saw; ``None`` without a history from the beginning of the game or before
     the round's deal."""
-    s = from_start(game, state)
-    if s is None:
+    got = round_start(game, state, Deal)
+    if got is None:
         return None
+    pre, s, d = got
     history = state.history
-    deals = [i for i, a in enumerate(history) if isinstance(a, Deal)]
-    if not deals:
-        return None
-    d = deals[-1]
-    for a in history[:d]:
-        s.push(a)
-    pre = s.copy()
-    s.push(history[d])
     own = tuple(s.hand_cards(seat))
     n = s.n
     decks = [len(s._deck)]

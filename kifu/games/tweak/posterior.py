@@ -49,7 +49,7 @@ from collections import Counter
 
 from kifu.core.game import DEALER, Action, Game, State
 from kifu.core.rng import Rng
-from kifu.core.worlds import from_start
+from kifu.core.worlds import round_start
 from kifu.games.tweak.actions import Capture, Deal, Pass, Place, UseShifter
 from kifu.games.tweak.bots import _greedy, cheapest_place
 from kifu.games.tweak.cards import DEFAULT_BACKS
@@ -279,18 +279,11 @@ def hidden_history(state: State, seat: int, game: Game) -> TweakHistory | None:
     """``seat``'s hidden history of the current round (:class:`TweakHistory`), worked out
     from what it saw; ``None`` without a history from the beginning of the game, before
     the round's deal, or with nothing hidden."""
-    s = from_start(game, state)
-    if s is None:
+    got = round_start(game, state, Deal)
+    if got is None:
         return None
+    pre, s, d = got
     history = state.history
-    deals = [i for i, a in enumerate(history) if isinstance(a, Deal)]
-    if not deals:
-        return None
-    d = deals[-1]
-    for a in history[:d]:
-        s.push(a)
-    pre = s.copy()
-    s.push(history[d])
     assert isinstance(s, TweakState)
     deck = s.deck  # read only at the positions the seat sees (below)
     backs = s._backs
