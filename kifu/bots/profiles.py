@@ -412,7 +412,9 @@ with TWEAK's hot paths cheaper (the same decisions; ``normal`` about 115 ms a de
 over 280 paired deals), so the worlds stay. Seventh session: seeing every hand
 (``cheat=hands``) would be worth +0.052 [+0.022, +0.084] to this bot, but soft inference
 at these worlds (``infer=0.1:weigh=1:window=64``, within the time bound) screened at
-+0.002 [-0.046, +0.051] over 40 paired deals, so ``infer`` stays off."""
++0.002 [-0.046, +0.051] over 40 paired deals, so ``infer`` stays off; the exact posterior
+(``posterior=1:thin=2:burn=100:chains=2:climb=3000:giveup=1``) gained +0.011 [-0.007,
++0.028] over the 280 deals of the gap verdict, so it stays off too."""
 
 
 PROFILES: dict[str, Profile] = {
