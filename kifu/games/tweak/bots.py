@@ -93,6 +93,14 @@ def _greedy(state: TweakState, legal: list[Action]) -> tuple[int | None, Action]
     return value, cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
 
 
+def greedy_action(state: TweakState) -> Action:
+    """``greedy``'s choice for the seat to move (:class:`GreedyBot`'s, without a bot; the
+    exact posterior's model of the other seats, :mod:`kifu.games.tweak.posterior`)."""
+    if state.phase == BOMB_PHASE:
+        return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
+    return _greedy(state, state.legal_actions())[1]
+
+
 class GreedyBot(Bot):
     """Takes the capture worth most points now (a TWEAK's T! card counts 2); uses a Joker or
     a Shifter only when that makes a strictly better capture; otherwise places its least
@@ -106,9 +114,7 @@ class GreedyBot(Bot):
 
     def choose(self, state: State) -> Action:
         assert isinstance(state, TweakState)
-        if state.phase == BOMB_PHASE:
-            return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
-        return _greedy(state, state.legal_actions())[1]
+        return greedy_action(state)
 
 
 class TacticsPolicy(GreedyBot):

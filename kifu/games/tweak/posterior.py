@@ -47,24 +47,15 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kifu.core.game import DEALER, Action, Game, State
+from kifu.core.game import DEALER, Game, State
 from kifu.core.rng import Rng
 from kifu.core.worlds import round_start
 from kifu.games.tweak.actions import Capture, Deal, Pass, Place, UseShifter
-from kifu.games.tweak.bots import _greedy, cheapest_place
+from kifu.games.tweak.bots import greedy_action
 from kifu.games.tweak.cards import DEFAULT_BACKS
-from kifu.games.tweak.state import BOMB_PHASE, HAND_SIZE, TABLE_REFILL, TURN, TweakState
+from kifu.games.tweak.state import HAND_SIZE, TABLE_REFILL, TURN, TweakState
 
 DEALT, DRAWN, UNDRAWN = "dealt", "drawn", "undrawn"
-
-
-def greedy_action(state: TweakState) -> Action:
-    """``greedy``'s choice for the seat to move (:class:`kifu.games.tweak.bots.GreedyBot`,
-    without making a bot)."""
-    if state.phase == BOMB_PHASE:
-        return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
-    legal = state.legal_actions()
-    return legal[0] if len(legal) == 1 else _greedy(state, legal)[1]
 
 
 class TweakHistory:
@@ -348,4 +339,4 @@ def hidden_history(state: State, seat: int, game: Game) -> TweakHistory | None:
     return h
 
 
-__all__ = ["TweakHistory", "greedy_action", "hidden_history"]
+__all__ = ["TweakHistory", "hidden_history"]
