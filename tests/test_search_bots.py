@@ -36,6 +36,22 @@ def test_every_game_has_the_searchers_and_classic_bots_are_unchanged():
         assert any(d.startswith("pimc:worlds=") for d in bot_descriptions(g))
 
 
+def test_listed_searchers_are_their_defaults():
+    """``kifu games`` lists each searcher with this game's defaults, quiet ones the
+    profile changes included (TWEAK's expert rolls out with tactics, the others greedy):
+    the listed name builds the bot the bare name builds."""
+    for gid in games.ids():
+        g = games.get(gid)
+        for d in bot_descriptions(g):
+            if ":" not in d:
+                continue
+            listed = make_bot(g, d, 0, Rng(1))
+            bare = make_bot(g, d.partition(":")[0], 0, Rng(1))
+            assert listed.params == bare.params, d  # type: ignore[attr-defined]
+    tweak = next(d for d in bot_descriptions(games.get("tweak")) if d.startswith("expert:"))
+    assert tweak.endswith(":rollout=tactics:others=greedy")
+
+
 @pytest.mark.parametrize("name,match", [
     ("pimc:worlds=0", "worlds must be in 1..10000"),
     ("pimc:worlds=x", "not an integer"),
