@@ -22,6 +22,11 @@ the share of root decisions whose rollouts differ at all, and their fraction of 
 be read. Prints a summary and writes JSON with ``--out``::
 
     python tools/tweak_blind_count.py --games 10 --out rows.json
+
+``--root`` asks instead, at every decision of seat 0 with a choice in the same games
+(seeds ``tw8root:0``, ...; ``expert`` plays), ``expert:rollout=blind`` (``--bot``) and the cheater
+(``expert:cheat=1``, all-seeing), each from its own stream, and counts where the blind
+bot's action differs from ``expert``'s and which of the two the cheater picks.
 """
 
 from __future__ import annotations
@@ -101,6 +106,52 @@ def run(args) -> list[dict]:
     return rows
 
 
+def run_root(args) -> list[dict]:
+    game = games.get("tweak")
+    variant = game.parse_rules(RULES)
+    rows: list[dict] = []
+    for g in range(args.first, args.first + args.games):
+        rng = Rng(f"tw8root:{g}")
+        state = game.new_state(4, variant)
+        bots = [make_bot(game, "expert" if p == SEAT else "greedy", p, rng.fork(p + 1))
+                for p in range(4)]
+        blind = make_bot(game, args.bot, SEAT, Rng(f"tw8root:{g}:blind"))
+        cheater = make_bot(game, "expert:cheat=1", SEAT, Rng(f"tw8root:{g}:cheater"))
+        k = 0
+        while state.to_move is not None:
+            m = state.to_move
+            if m == DEALER:
+                state.push(game.chance_action(state, rng))
+                continue
+            a = bots[m].choose(state)
+            if m == SEAT and len(state.legal_actions()) > 1:
+                b, c = blind.choose(state), cheater.choose(state)
+                t_root = state.phase == TURN and not state.tused and any(
+                    type(x) in TEES for x in state.legal_actions())
+                rows.append({"game": g, "decision": k, "expert": str(a), "blind": str(b),
+                             "cheater": str(c), "t_usable_at_root": t_root})
+                k += 1
+            state.push(a)
+        print(f"game {g}: {k} decisions", file=sys.stderr, flush=True)
+    return rows
+
+
+def report_root(rows: list[dict]) -> str:
+    differ = [r for r in rows if r["blind"] != r["expert"]]
+    t = [r for r in differ if r["t_usable_at_root"]]
+    return "\n".join([
+        f"{len({r['game'] for r in rows})} games, {len(rows)} decisions with a choice",
+        f"the other bot (blind) differs from expert at {len(differ)} "
+        f"({len(differ) / max(len(rows), 1):.1%}; {len(t)} where a Shifter, Thief or Bomb "
+        "is usable)",
+        f"there the cheater picks blind's action {sum(r['cheater'] == r['blind'] for r in differ)}"
+        f", expert's {sum(r['cheater'] == r['expert'] for r in differ)}, another "
+        f"{sum(r['cheater'] not in (r['blind'], r['expert']) for r in differ)}",
+        f"the cheater differs from expert at {sum(r['cheater'] != r['expert'] for r in rows)},"
+        f" from blind at {sum(r['cheater'] != r['blind'] for r in rows)}",
+    ])
+
+
 def report(rows: list[dict]) -> str:
     total: Counter = Counter()
     for r in rows:
@@ -135,12 +186,28 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="the first game's index")
     ap.add_argument("--out", help="write every root decision's counts as JSON here")
     ap.add_argument("--rows", nargs="+", help="report these JSON files instead of playing")
+    ap.add_argument("--bot", default="expert:rollout=blind",
+                    help="--root: the bot compared with expert (expert itself: how often "
+                    "its own stream alone changes the choice)")
+    ap.add_argument("--root", action="store_true",
+                    help="compare the root choices of expert:rollout=blind, expert and the "
+                    "cheater instead of counting rollout steps")
     args = ap.parse_args()
+    if args.root and not args.rows:
+        rows = run_root(args)
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(rows, f)
+        print(report_root(rows))
+        return
     if args.rows:
         rows = []
         for path in args.rows:
             with open(path) as f:
                 rows += json.load(f)
+        if rows and "blind" in rows[0]:
+            print(report_root(rows))
+            return
     else:
         rows = run(args)
         if args.out:
