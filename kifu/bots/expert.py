@@ -133,9 +133,11 @@ class ExpertBot(SearchBot):
                          "TOWAI: greedy that sheds its Twai in combos), finish (TOWAI: "
                          "tactics that looks for a way out on a small hand), shed (TOWAI: "
                          "tactics that leads and follows with the card that sheds the most "
-                         "this turn) or flex (TOWAI: shed that keeps its flexible cards)",
+                         "this turn) or flex (TOWAI: shed that keeps its flexible cards), "
+                         "blind (TWEAK: tactics that values a Shifter, Thief or Bomb over "
+                         "the cards its seat cannot see, not the world's)",
                          choices=("profile", "greedy", "random", "tactics", "finish",
-                                  "shed", "flex"),
+                                  "shed", "flex", "blind"),
                          quiet=True),
         "others": Param(str, "same", 0, 0,
                         "the other seats' rollout policy, where it differs from the "

@@ -270,7 +270,9 @@ SURE_OUT_NODES = 2000
 
 
 def _tweak_policies() -> dict:
-    """TWEAK's rollout policies (:data:`kifu.games.tweak.bots.POLICIES`)."""
+    """TWEAK's rollout policies (:data:`kifu.games.tweak.bots.POLICIES`: ``tactics``, and
+    ``blind``, ``tactics`` valuing its Shifter, Thief and Bomb over the cards its seat
+    cannot see; screened as ``expert:rollout=blind``, not kept, docs/bots.md)."""
     from kifu.games.tweak.bots import POLICIES
 
     return POLICIES

@@ -8,6 +8,10 @@ searchers' sampled worlds, never a player: it reads a Thief's victim's hand."""
 
 from __future__ import annotations
 
+from bisect import insort
+from collections import Counter
+from math import comb
+
 from kifu.core.game import Action, Bot, State
 from kifu.games.tweak.actions import (
     STEAL,
@@ -19,7 +23,7 @@ from kifu.games.tweak.actions import (
     UseThief,
 )
 from kifu.games.tweak.cards import FACE, POINTS, THIEF
-from kifu.games.tweak.state import BOMB_PHASE, TweakState
+from kifu.games.tweak.state import BOMB_PHASE, EMPTY_DECK_TARGET, TweakState
 
 
 def capture_value(state: TweakState, action: Capture) -> int:
@@ -197,9 +201,186 @@ def _bomb_value(state: TweakState, bomb: Action) -> float:
     return v
 
 
-POLICIES: dict[str, type[Bot]] = {"tactics": TacticsPolicy}
+# --- blind: tactics without peeking ---------------------------------------------------
+
+
+def unseen_pool(state: TweakState, seat: int) -> list[int]:
+    """The number cards ``seat`` cannot locate, as a sorted multiset: the deck left and
+    every other seat's hand. It is the same in every world the seat's view allows (the
+    hidden cards permuted among the deck and the other hands, their sizes kept)."""
+    pool = list(state.deck_left())
+    for s, hand in enumerate(state.hands):
+        if s != seat:
+            pool += hand
+    pool.sort()
+    return pool
+
+
+def _best_with(state: TweakState, extra: tuple[int, ...], target: int | None = None
+               ) -> int:
+    """The best capture (:func:`_best_of`) with the cards ``extra`` added to the table and,
+    where ``target`` is given, the deck's top target set to it; the state is restored."""
+    table = state.table
+    tops = state._tops
+    lst = list(table)
+    for c in extra:
+        insort(lst, c)
+    state.table = tuple(lst)
+    if target is not None:
+        i = state.dpos
+        state._tops = (*tops[:i], target, *tops[i + 1:])
+    try:
+        return _best_of(state, state.legal_actions())[0]
+    finally:
+        state.table = table
+        state._tops = tops
+
+
+def _blind_shifter_value(state: TweakState, pool: list[int]) -> float:
+    """A Shifter's capture as the seat can expect it: the card turned up is one of the
+    unseen cards whose back is today's target (each copy alike), and the new target the
+    back of one of the rest (7 when the deck then is empty); the mean best capture."""
+    backs = state._backs
+    target = state.target
+    fits = Counter(c for c in pool if backs[c] == target)
+    if not fits:  # the seat's pool cannot hold the top card (a puzzle position)
+        fits = Counter(pool)
+    size = sum(fits.values())
+    last = state.dpos + 1 >= len(state.deck)
+    all_backs = Counter(backs[c] for c in pool)
+    total = 0.0
+    for c, k in sorted(fits.items()):
+        if last:
+            total += k / size * _best_with(state, (c,), EMPTY_DECK_TARGET)
+            continue
+        rest = all_backs.copy()
+        rest[backs[c]] -= 1
+        left = len(pool) - 1
+        if left <= 0:
+            total += k / size * _best_with(state, (c,), EMPTY_DECK_TARGET)
+            continue
+        inner = 0.0
+        for b, m in sorted(rest.items()):
+            if m:
+                inner += m / left * _best_with(state, (c,), b)
+        total += k / size * inner
+    return total
+
+
+def _blind_thief_value(state: TweakState, pool: list[int]) -> float:
+    """A Thief's capture as the seat can expect it: the card drawn from the victim's hand
+    is one of the unseen cards (each copy alike, whichever victim); the mean best capture
+    with it on the table."""
+    counts = Counter(pool)
+    size = len(pool)
+    return sum(k / size * _best_with(state, (c,)) for c, k in sorted(counts.items()))
+
+
+def _gift_key(c: int) -> tuple[int, int, int]:
+    """:func:`cheapest_place`'s order: fewest points, then the lowest face, then code."""
+    return (POINTS[c], FACE[c], c)
+
+
+def _likely_gift(pool: list[int], k: int) -> int:
+    """The most likely least valuable card (:func:`cheapest_place`'s) of a hand of ``k``
+    cards drawn from ``pool`` without replacement (ties: the cheapest)."""
+    distinct = sorted(set(pool), key=_gift_key)
+    n = len(pool)
+    whole = comb(n, k)
+    above = n  # cards at or above the current key
+    best, pick = -1.0, distinct[0]
+    for c in distinct:
+        cnt = pool.count(c)
+        p = (comb(above, k) - comb(above - cnt, k)) / whole
+        if p > best:
+            best, pick = p, c
+        above -= cnt
+    return pick
+
+
+def _blind_bomb_value(state: TweakState, pool: list[int]) -> float:
+    """A Bomb's capture as the seat can expect it: each victim (every other seat with
+    cards) gives up the least valuable card its hand most likely holds, by its size
+    (:func:`_likely_gift`); the best capture with those on the table."""
+    me = state.to_move
+    n = state.n
+    gifts = tuple(
+        _likely_gift(pool, len(state.hands[s]))
+        for s in ((me + k) % n for k in range(1, n))  # type: ignore[operator]
+        if state.hands[s]
+    )
+    return float(_best_with(state, gifts))
+
+
+class BlindPolicy(GreedyBot):
+    """A rollout policy, not a bot: :class:`TacticsPolicy`'s choices made from what the
+    seat can see at that point of the world it plays in, for the seat's own rollouts
+    (strategy fusion: a rollout that reads the world's hidden cards adapts the seat's
+    future play to them, which the real seat cannot).
+
+    Where ``greedy`` and ``tactics`` read hidden cards it values instead over the seat's
+    unseen pool (:func:`unseen_pool`: the deck left and the other hands, a multiset): a
+    Shifter by the mean over the cards of the target's back and the new target
+    (:func:`_blind_shifter_value`), a Thief by the mean over the pool, whichever victim
+    (:func:`_blind_thief_value`), a Bomb by each victim's most likely cheapest card
+    (:func:`_blind_bomb_value`). Everything else, and the order of the comparisons
+    (strictly better; ties: legal order), is ``tactics``'s; where no Shifter, Thief or
+    Bomb may be used its choice is ``tactics``'s."""
+
+    name = "blind"
+    peeks = False
+
+    def choose(self, state: State) -> Action:
+        assert isinstance(state, TweakState)
+        mover = state.to_move
+        if state.phase == BOMB_PHASE:
+            return cheapest_place(state, state.hands[mover])  # type: ignore[index]
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        value: float
+        value, action = _best_of(state, legal)
+        if state.tused:
+            return action if action is not None else cheapest_place(
+                state, state.hands[mover])  # type: ignore[index]
+        pool: list[int] | None = None
+        for t in legal:
+            tt = type(t)
+            if tt is UseJoker:
+                state.push(t)
+                v: float = _best_of(state, state.legal_actions())[0]
+                state.pop()
+            elif tt is UseShifter:
+                if pool is None:
+                    pool = unseen_pool(state, mover)  # type: ignore[arg-type]
+                v = _blind_shifter_value(state, pool)
+            else:
+                continue
+            if v > value:
+                value, action = v, t
+        if action is None:
+            action = cheapest_place(state, state.hands[mover])  # type: ignore[index]
+        tees = [a for a in legal if type(a) in (UseThief, UseBomb)]
+        if not tees:
+            return action
+        if pool is None:
+            pool = unseen_pool(state, mover)  # type: ignore[arg-type]
+        thief = None
+        for t in tees:
+            if type(t) is UseThief:
+                if thief is None:
+                    thief = _blind_thief_value(state, pool)
+                v = thief
+            else:
+                v = _blind_bomb_value(state, pool)
+            if v > value:
+                value, action = v, t
+        return action
+
+
+POLICIES: dict[str, type[Bot]] = {"tactics": TacticsPolicy, "blind": BlindPolicy}
 """TWEAK's rollout policies beside its bots (for the searchers' profiles: they read the
 world they play in, so they are never players)."""
 
 
-__all__ = ["POLICIES", "GreedyBot", "Place", "TacticsPolicy"]
+__all__ = ["POLICIES", "BlindPolicy", "GreedyBot", "Place", "TacticsPolicy"]
