@@ -29,7 +29,10 @@ does the replay read it), ``steps`` (the round's actions to agree with), ``start
 ``suspects(k, state)`` (slots that may explain a failure at step ``k``),
 ``world(cards, rng)`` (the present world of a consistent filling) and, optionally,
 ``same(a, b)`` (slots whose exchange the replay cannot tell, e.g. two cards of one dealt
-hand: accepted without a replay; they keep the chain over slot orders uniform).
+hand: accepted without a replay; they keep the chain over slot orders uniform) and
+``carry(prev, cards)`` (a filling of the same seat's hidden history ``prev`` at an earlier
+decision of the round, mapped into this one's slots, or ``None``: the warm start of
+:func:`posterior_draw`; TWEAK has it).
 (TOWAI: :mod:`kifu.games.towai.posterior`.)
 """
 
@@ -43,6 +46,10 @@ from kifu.core.rng import Rng
 
 CLIMB = 20_000
 """Replays tried by :func:`consistent_start` before giving up."""
+
+
+WARM = 64
+"""Fillings kept for the warm start of the seat's next decision (:func:`posterior_draw`)."""
 
 
 def _propose(h: Any, rng: Rng, pick: Sequence[int], group_of: Sequence[int],
@@ -61,14 +68,18 @@ def _propose(h: Any, rng: Rng, pick: Sequence[int], group_of: Sequence[int],
     return a, b
 
 
-def consistent_start(h: Any, rng: Rng, budget: int = CLIMB) -> list[int] | None:
+def consistent_start(h: Any, rng: Rng, budget: int = CLIMB,
+                     init: list[int] | None = None) -> list[int] | None:
     """A consistent filling found by climbing (module docstring), or ``None`` within
-    ``budget`` replays. Not a draw from the posterior: a chain's starting point."""
+    ``budget`` replays. Not a draw from the posterior: a chain's starting point.
+    ``init``: the first climb starts there (e.g. a filling carried from the seat's last
+    decision), its restarts from the prior."""
     group_of = _group_of(h)
     used = [i for i, u in enumerate(h.used) if u]
     tries = 0
     while tries < budget:
-        cards = h.start(rng)
+        cards = list(init) if init is not None else h.start(rng)
+        init = None
         k, s = h.replay(cards)
         stuck = 0
         while k < h.steps and tries < budget and stuck < 2000:
@@ -137,16 +148,42 @@ def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int
 
 def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: int = 200,
                        thin: int = 10, climb: int = CLIMB, give_up: bool = False,
-                       stats: dict | None = None) -> list[list[int]]:
+                       stats: dict | None = None,
+                       starts: Sequence[list[int] | None] | None = None) -> list[list[int]]:
     """``need`` fillings from ``chains`` chains (each its own climb to a start, at most
     ``climb`` replays, ``burn`` proposals, then every ``thin``-th), interleaved; empty
     when no chain finds a start. ``give_up``: the first chain's failure ends the search
-    (the other seats then most likely do not play as the model says)."""
+    (the other seats then most likely do not play as the model says).
+
+    ``starts`` (a warm start): candidate fillings (``None`` for none) tried in order,
+    one replay each; each chain starts from the next consistent one instead of a climb,
+    and when none is left its climb starts from the candidate that agreed longest. A
+    consistent start changes only how soon the chain mixes, not its target (the uniform
+    posterior over the consistent fillings it can reach). ``stats``: ``warm`` chains
+    started from a candidate as it was, ``warm_climb`` those climbed from one, ``climb``
+    from the prior; ``carried`` candidates replayed."""
     per = -(-need // chains)
     runs: list[list[list[int]]] = []
+    cands = [c for c in starts if c is not None] if starts else []
+    cursor = 0
+    best: tuple[int, list[int] | None] = (-1, None)
     for c in range(chains):
         r = Rng(rng.next64())
-        start = consistent_start(h, r, climb)
+        start: list[int] | None = None
+        while cursor < len(cands) and start is None:
+            k = h.replay(cands[cursor])[0]
+            if k == h.steps:
+                start = list(cands[cursor])
+            elif k > best[0]:
+                best = (k, cands[cursor])
+            cursor += 1
+        if stats is not None:
+            stats["carried"] = cursor
+        if start is not None:
+            how = "warm"
+        else:
+            start = consistent_start(h, r, climb, best[1])
+            how = "warm_climb" if best[1] is not None else "climb"
         if start is None:
             if c == 0 and give_up:
                 break
@@ -154,6 +191,7 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
         runs.append(chain(h, start, r, per, thin, burn, stats=stats))
         if stats is not None:
             stats["chains"] = stats.get("chains", 0) + 1
+            stats[how] = stats.get(how, 0) + 1
     out: list[list[int]] = []
     for j in range(per):
         for run in runs:
@@ -164,7 +202,8 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
 
 def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rng: Rng, *,
                    chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
-                   give_up: bool = False, memo: set | None = None
+                   give_up: bool = False, memo: set | None = None,
+                   warm: dict | None = None, note: dict | None = None
                    ) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
     worlds of the exact posterior (past them, the sampler's own draws), and a note
@@ -172,22 +211,47 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
     hook, the hook nothing to condition on, or no chain found a consistent filling.
     ``memo`` (with ``give_up``): the hidden histories' ``key`` (the round, where the hook
     gives one) with no start found are added to it, and a round in it is not searched
-    again (its history only grows: the model's players most likely are not at the table)."""
+    again (its history only grows: the model's players most likely are not at the table).
+
+    ``warm`` (a warm start, kept by the caller between decisions): the last ``WARM``
+    fillings of the round's chains are kept in it, and where the hook has ``carry(prev, cards)``
+    (the filling of the earlier hidden history ``prev`` mapped into this one's slots, or
+    ``None``), the next decision of the same round starts its chains from them
+    (:func:`posterior_fillings`' ``starts``). ``note`` (diagnostics): ``why`` is set to
+    ``"no hook"``, ``"nothing hidden"``, ``"given up"``, ``"no start"`` or ``"ok"``, and
+    the chains' statistics are copied in."""
+    if note is None:
+        note = {}
     if hook is None:
+        note["why"] = "no hook"
         return None
     h = hook(game, state, seat)
     if h is None:
+        note["why"] = "nothing hidden"
         return None
     key = getattr(h, "key", None)
     if memo is not None and key is not None and key in memo:
+        note["why"] = "given up"
         return None
+    starts: list[list[int] | None] | None = None
+    carry = getattr(h, "carry", None)
+    if warm is not None and carry is not None and key is not None and key in warm:
+        prev, kept = warm[key]
+        starts = [carry(prev, f) for f in kept]
     stats: dict = {}
     fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
-                               climb=climb, give_up=give_up, stats=stats)
+                               climb=climb, give_up=give_up, stats=stats, starts=starts)
+    note.update(stats)
+    if warm is not None:
+        warm.clear()  # only the round in play
+        if fills and key is not None:
+            warm[key] = (h, fills[-WARM:])  # the latest of every chain
     if not fills:
+        note["why"] = "no start"
         if memo is not None and key is not None and give_up:
             memo.add(key)
         return None
+    note["why"] = "ok"
     worlds = [h.world(f, rng) for f in fills]
     it = iter(worlds)
     sampler = game.world_sampler(state, seat)

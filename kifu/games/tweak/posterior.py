@@ -250,9 +250,53 @@ class TweakHistory:
         w.tpile = w.tpile[:w.tpos] + tuple(rng.shuffled(list(w.tpile[w.tpos:])))
         return w
 
+    def carry(self, prev: TweakHistory, cards: list[int]) -> list[int] | None:
+        """A warm start (:func:`kifu.bots.posterior.posterior_draw`'s ``warm``): the
+        filling ``cards`` of ``prev`` (this seat's hidden history of the same round at an
+        earlier decision) mapped into this history's slots, or ``None`` (another round,
+        seat or deck). The round's deck it decodes to is mended where the seat has seen
+        more since (a card drawn or turned up, a back shown): the card seen is swapped
+        in from the hidden position holding it, a card of the back shown from a position
+        of unknown back, the deepest first (the replay reads them least). The result
+        respects every card and back the seat saw; whether the replay agrees is left to
+        the caller (one replay; if not, a climb starts from it)."""
+        if prev.key != self.key or prev.deck_len != self.deck_len or prev.seat != self.seat:
+            return None
+        deck = prev.decode(cards)
+        backs = self.backs
+        hidden = sorted(self.known_pos + self.unknown_pos, reverse=True)
+        for q, c in self.fixed.items():
+            if deck[q] != c:
+                for q2 in hidden:
+                    if deck[q2] == c:
+                        deck[q], deck[q2] = deck[q2], deck[q]
+                        break
+                else:
+                    return None
+        group_back = {1 + j: b for j, b in enumerate(self.kinds)}
+        known = {q: group_back[g] for g, idx in enumerate(self.groups) if g
+                 for i in idx if self.slots[i][0] == "card"
+                 for q in (self.slots[i][1],)}
+        for q, b in known.items():
+            if backs[deck[q]] == b:
+                continue
+            for q2 in hidden:
+                if backs[deck[q2]] == b and (q2 not in known or known[q2] != b):
+                    deck[q], deck[q2] = deck[q2], deck[q]
+                    break
+            else:
+                return None
+        if any(backs[deck[q]] != b for q, b in known.items()):
+            return None
+        return self.encode(deck)
+
     def true_cards(self, state: TweakState) -> list[int]:
         """The filling of the true round (all-seeing: for tests and diagnostics only)."""
-        deck = state.deck
+        return self.encode(state.deck)
+
+    def encode(self, deck: tuple[int, ...] | list[int]) -> list[int]:
+        """The filling that decodes to the round's ``deck`` (which must hold the seen
+        cards at their positions and the seen backs at theirs)."""
         backs = self.backs
         cards = [0] * len(self.slots)
         for q, i in zip(self.known_pos, self.known_slots, strict=True):
