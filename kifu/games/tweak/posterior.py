@@ -264,15 +264,17 @@ class TweakHistory:
             return None
         deck = prev.decode(cards)
         backs = self.backs
-        hidden = sorted(self.known_pos + self.unknown_pos, reverse=True)
-        for q, c in self.fixed.items():
+        fixed = self.fixed
+        deepest = range(len(deck) - 1, -1, -1)
+        for q, c in fixed.items():
             if deck[q] != c:
-                for q2 in hidden:
-                    if deck[q2] == c:
+                for q2 in deepest:  # (not a position that must hold this card)
+                    if deck[q2] == c and fixed.get(q2) != c:
                         deck[q], deck[q2] = deck[q2], deck[q]
                         break
                 else:
                     return None
+        hidden = sorted(self.known_pos + self.unknown_pos, reverse=True)
         group_back = {1 + j: b for j, b in enumerate(self.kinds)}
         known = {q: group_back[g] for g, idx in enumerate(self.groups) if g
                  for i in idx if self.slots[i][0] == "card"
