@@ -324,7 +324,7 @@ def test_a_warm_start_starts_from_a_consistent_candidate_else_climbs_from_one():
     assert "warm" not in stats and "climb" not in stats
     assert stats.get("warm_climb", 0) == stats.get("chains", 0)  # climbed from it
     # posterior_draw keeps the round's fillings and carries them (expert:warm=1)
-    warm = {h1.key: (h1, [h1.true_cards(s1)])}
+    warm = {h1.key: (h1, [h1.true_cards(s1)], 0)}
     note: dict = {}
     got = posterior_draw(GAME, s2, seat, profile("tweak").hidden, 6, Rng(2), chains=1,
                          burn=5, thin=2, climb=3000, warm=warm, note=note)
@@ -355,3 +355,38 @@ def test_a_chain_from_another_consistent_start_has_the_same_target(seed, stop, g
     assert set(seen) == ok
     tv = 0.5 * sum(abs(seen[p] / len(samples) - 1 / len(ok)) for p in ok)
     assert tv < 0.1, tv
+
+
+def test_persist_keeps_the_carried_fillings_over_one_failure_and_gives_up_at_two():
+    """``warm=2``: a decision whose chains find no start although fillings were carried
+    keeps them for the next decision and does not give the round up; a second failure
+    in a row does (``warm=1``: the first)."""
+    s1, s2, seat = _two("warm:persist", 12)
+    h1 = hidden_history(s1, seat, GAME)
+    truth = h1.true_cards(s1)
+    bad = None
+    for idx in h1.groups:  # a filling the replay refuses at once
+        for a, b in itertools.combinations(idx, 2):
+            c = list(truth)
+            c[a], c[b] = c[b], c[a]
+            if h1.replay(c)[0] < h1.steps // 2:
+                bad = c
+                break
+        if bad:
+            break
+    assert bad is not None
+    hook = profile("tweak").hidden
+    for persist in (True, False):
+        warm = {h1.key: (h1, [bad], 0)}
+        memo: set = set()
+        for round_ in (1, 2):
+            note: dict = {}
+            got = posterior_draw(GAME, s2, seat, hook, 4, Rng(round_), chains=1, burn=5,
+                                 thin=2, climb=1, give_up=True, memo=memo, warm=warm,
+                                 persist=persist, note=note)
+            assert got is None and note["why"] == ("no start" if persist or round_ == 1
+                                                   else "given up")
+            if persist and round_ == 1:
+                assert not memo and warm[h1.key] == (h1, [bad], 1)
+            else:
+                assert memo == {h1.key}

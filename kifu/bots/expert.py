@@ -127,9 +127,11 @@ class ExpertBot(SearchBot):
         "giveup": Param(int, 0, 0, 1, "posterior: 1 keeps the sampler's worlds as soon as "
                         "the first chain finds no start, for the rest of the round",
                         quiet=True),
-        "warm": Param(int, 0, 0, 1, "posterior: 1 starts the chains of a decision from "
+        "warm": Param(int, 0, 0, 2, "posterior: 1 starts the chains of a decision from "
                       "the last decision's chains of the same round, carried over the "
-                      "actions since (where the game's hook can carry them; else a climb)",
+                      "actions since (where the game's hook can carry them; else a climb); "
+                      "2 also keeps them over a decision whose chains found no start "
+                      "(giveup=1 then gives up at the second failure in a row)",
                       quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
@@ -233,7 +235,8 @@ class ExpertBot(SearchBot):
                                  burn=self.params["burn"], climb=self.params["climb"],
                                  give_up=bool(self.params["giveup"]),
                                  memo=self._no_history,
-                                 warm=self._warm if self.params["warm"] else None)
+                                 warm=self._warm if self.params["warm"] else None,
+                                 persist=self.params["warm"] == 2)
             if got is not None:
                 worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]

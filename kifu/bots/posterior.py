@@ -203,7 +203,8 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
 def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rng: Rng, *,
                    chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
                    give_up: bool = False, memo: set | None = None,
-                   warm: dict | None = None, note: dict | None = None
+                   warm: dict | None = None, persist: bool = False,
+                   note: dict | None = None
                    ) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
     worlds of the exact posterior (past them, the sampler's own draws), and a note
@@ -214,12 +215,16 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
     again (its history only grows: the model's players most likely are not at the table).
 
     ``warm`` (a warm start, kept by the caller between decisions): the last ``WARM``
-    fillings of the round's chains are kept in it, and where the hook has ``carry(prev, cards)``
-    (the filling of the earlier hidden history ``prev`` mapped into this one's slots, or
-    ``None``), the next decision of the same round starts its chains from them
-    (:func:`posterior_fillings`' ``starts``). ``note`` (diagnostics): ``why`` is set to
-    ``"no hook"``, ``"nothing hidden"``, ``"given up"``, ``"no start"`` or ``"ok"``, and
-    the chains' statistics are copied in."""
+    fillings of the round's chains are kept in it, and where the hook has
+    ``carry(prev, cards)`` (the filling of the earlier hidden history ``prev`` mapped into
+    this one's slots, or ``None``), the next decision of the same round starts its chains
+    from them (:func:`posterior_fillings`' ``starts``). ``persist`` (with ``warm``): when
+    no chain finds a start although fillings were carried, they are kept for the next
+    decision and the round is given up (``memo``) only at the second such failure in a
+    row (a model that explained the round so far is not dropped at one failed climb;
+    two in a row, and the other seats most likely do not play as it says). ``note``
+    (diagnostics): ``why`` is set to ``"no hook"``, ``"nothing hidden"``, ``"given up"``,
+    ``"no start"`` or ``"ok"``, and the chains' statistics are copied in."""
     if note is None:
         note = {}
     if hook is None:
@@ -235,20 +240,25 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
         return None
     starts: list[list[int] | None] | None = None
     carry = getattr(h, "carry", None)
+    fails = 0
     if warm is not None and carry is not None and key is not None and key in warm:
-        prev, kept = warm[key]
+        prev, kept, fails = warm[key]
         starts = [carry(prev, f) for f in kept]
     stats: dict = {}
     fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
                                climb=climb, give_up=give_up, stats=stats, starts=starts)
     note.update(stats)
+    retry = persist and starts is not None and fails == 0 and not fills
     if warm is not None:
-        warm.clear()  # only the round in play
-        if fills and key is not None:
-            warm[key] = (h, fills[-WARM:])  # the latest of every chain
+        if retry:
+            warm[key] = (prev, kept, 1)  # tried again at the next decision
+        else:
+            warm.clear()  # only the round in play
+            if fills and key is not None:
+                warm[key] = (h, fills[-WARM:], 0)  # the latest of every chain
     if not fills:
         note["why"] = "no start"
-        if memo is not None and key is not None and give_up:
+        if memo is not None and key is not None and give_up and not retry:
             memo.add(key)
         return None
     note["why"] = "ok"
