@@ -133,6 +133,9 @@ class ExpertBot(SearchBot):
                       "2 also keeps them over a decision whose chains found no start "
                       "(giveup=1 then gives up at the second failure in a row)",
                       quiet=True),
+        "copies": Param(int, 0, 0, 1, "posterior: 1 weighs the fillings by the chance "
+                        "events the seat saw, where the game's hook can (TWEAK: a Thief's "
+                        "draw is as likely as the copies the victim held)", quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
@@ -236,7 +239,8 @@ class ExpertBot(SearchBot):
                                  give_up=bool(self.params["giveup"]),
                                  memo=self._no_history,
                                  warm=self._warm if self.params["warm"] else None,
-                                 persist=self.params["warm"] == 2)
+                                 persist=self.params["warm"] == 2,
+                                 weigh=bool(self.params["copies"]))
             if got is not None:
                 worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]

@@ -113,13 +113,19 @@ def _group_of(h: Any) -> list[int]:
 
 
 def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int = 0,
-          free: Sequence[int] | None = None, stats: dict | None = None) -> list[list[int]]:
+          free: Sequence[int] | None = None, stats: dict | None = None,
+          weigh: bool = False) -> list[list[int]]:
     """``samples`` fillings from a Markov chain started at the consistent ``cards``:
     ``burn`` proposals first, then one filling every ``thin`` proposals. A proposal swaps
     the cards of a used slot and another slot of its group (within ``free`` when given:
     a chain over those slots only, the rest held), accepted when the replay agrees with
     every step. The proposal is symmetric and the target uniform over consistent
-    fillings, so this is Metropolis-Hastings for the posterior."""
+    fillings, so this is Metropolis-Hastings for the posterior.
+
+    ``weigh`` (where the hook has ``replay_weighted(cards) -> (steps, state, weight)``,
+    an integer likelihood of the chance events the seat saw, e.g. TWEAK's Thief draws):
+    a consistent proposal of weight ``w`` from a filling of weight ``w0`` is accepted
+    with odds ``min(1, w / w0)``, so the target is proportional to the weights."""
     group_of = _group_of(h)
     keep = set(free) if free is not None else None
     pick = [i for i, u in enumerate(h.used) if u and (keep is None or i in keep)]
@@ -127,6 +133,8 @@ def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int
     out: list[list[int]] = []
     moved = tried = 0
     same = getattr(h, "same", lambda a, b: False)
+    weighted = getattr(h, "replay_weighted", None) if weigh else None
+    w0 = weighted(cards)[2] if weighted is not None else 1
     for t in range(burn + samples * thin):
         pair = _propose(h, rng, pick, group_of, keep)
         if pair is not None:
@@ -134,7 +142,16 @@ def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int
             if cards[a] != cards[b]:
                 tried += 1
                 cards[a], cards[b] = cards[b], cards[a]
-                if same(a, b) or h.replay(cards)[0] == h.steps:
+                if same(a, b):
+                    ok = True
+                elif weighted is not None:
+                    k, _s, w = weighted(cards)
+                    ok = k == h.steps and (w >= w0 or rng.below(w0) < w)
+                    if ok:
+                        w0 = w
+                else:
+                    ok = h.replay(cards)[0] == h.steps
+                if ok:
                     moved += 1
                 else:
                     cards[a], cards[b] = cards[b], cards[a]
@@ -149,7 +166,8 @@ def chain(h: Any, cards: list[int], rng: Rng, samples: int, thin: int, burn: int
 def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: int = 200,
                        thin: int = 10, climb: int = CLIMB, give_up: bool = False,
                        stats: dict | None = None,
-                       starts: Sequence[list[int] | None] | None = None) -> list[list[int]]:
+                       starts: Sequence[list[int] | None] | None = None,
+                       weigh: bool = False) -> list[list[int]]:
     """``need`` fillings from ``chains`` chains (each its own climb to a start, at most
     ``climb`` replays, ``burn`` proposals, then every ``thin``-th), interleaved; empty
     when no chain finds a start. ``give_up``: the first chain's failure ends the search
@@ -161,7 +179,7 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
     consistent start changes only how soon the chain mixes, not its target (the uniform
     posterior over the consistent fillings it can reach). ``stats``: ``warm`` chains
     started from a candidate as it was, ``warm_climb`` those climbed from one, ``climb``
-    from the prior; ``carried`` candidates replayed."""
+    from the prior; ``carried`` candidates replayed. ``weigh``: :func:`chain`'s."""
     per = -(-need // chains)
     runs: list[list[list[int]]] = []
     cands = [c for c in starts if c is not None] if starts else []
@@ -188,7 +206,7 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
             if c == 0 and give_up:
                 break
             continue
-        runs.append(chain(h, start, r, per, thin, burn, stats=stats))
+        runs.append(chain(h, start, r, per, thin, burn, stats=stats, weigh=weigh))
         if stats is not None:
             stats["chains"] = stats.get("chains", 0) + 1
             stats[how] = stats.get(how, 0) + 1
@@ -204,7 +222,7 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
                    chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
                    give_up: bool = False, memo: set | None = None,
                    warm: dict | None = None, persist: bool = False,
-                   note: dict | None = None
+                   weigh: bool = False, note: dict | None = None
                    ) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
     worlds of the exact posterior (past them, the sampler's own draws), and a note
@@ -222,7 +240,8 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
     no chain finds a start although fillings were carried, they are kept for the next
     decision and the round is given up (``memo``) only at the second such failure in a
     row (a model that explained the round so far is not dropped at one failed climb;
-    two in a row, and the other seats most likely do not play as it says). ``note``
+    two in a row, and the other seats most likely do not play as it says). ``weigh``:
+    :func:`chain`'s (chance events the seat saw weigh the fillings). ``note``
     (diagnostics): ``why`` is set to ``"no hook"``, ``"nothing hidden"``, ``"given up"``,
     ``"no start"`` or ``"ok"``, and the chains' statistics are copied in."""
     if note is None:
@@ -246,7 +265,8 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
         starts = [carry(prev, f) for f in kept]
     stats: dict = {}
     fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
-                               climb=climb, give_up=give_up, stats=stats, starts=starts)
+                               climb=climb, give_up=give_up, stats=stats, starts=starts,
+                               weigh=weigh)
     note.update(stats)
     retry = persist and starts is not None and fails == 0 and not fills
     if warm is not None:

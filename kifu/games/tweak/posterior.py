@@ -40,7 +40,12 @@ The model is exact against ``greedy`` opponents with one exception: a Thief's dr
 chance event whose odds depend on the hidden hand (a card held twice is drawn with odds
 2/size, once 1/size); the posterior is taken uniform over the consistent fillings, which
 is exact when the victim held the stolen card once (the common case; ``greedy`` itself
-never uses a Thief, so only the seat's own Thieves draw).
+never uses a Thief, so only the seat's own Thieves draw). :meth:`TweakHistory.
+replay_weighted` gives each filling its weight (the copies), and a chain that weighs
+(``expert:copies=1``) removes the exception.
+
+A warm start (``expert:warm=1``): :meth:`TweakHistory.carry` maps a filling of the seat's
+hidden history at an earlier decision of the round into the present one's slots.
 """
 
 from __future__ import annotations
@@ -191,6 +196,16 @@ class TweakHistory:
         """Replays the round with ``cards`` in the slots: (the number of round steps that
         agree with what the seat saw, the state reached). All of them (``steps``) when the
         filling is consistent; else the state just before the first that does not."""
+        k, s, _w = self.replay_weighted(cards)
+        return k, s
+
+    def replay_weighted(self, cards: list[int]) -> tuple[int, TweakState, int]:
+        """:meth:`replay`, and the filling's weight: the product, over the seat's own
+        Thief draws, of the copies of the stolen card the victim held (the draw's odds
+        up to the hand's size, which the seat saw). A chain that accepts by these weights
+        (:func:`kifu.bots.posterior.chain`) samples the exact posterior against
+        ``greedy`` (the module's one inexactness, removed)."""
+        w = 1
         s = self.pre.copy()
         s.push(self.deal(cards))
         seat = self.seat
@@ -199,19 +214,20 @@ class TweakHistory:
         for i, a in enumerate(self.actions):
             m = s.to_move
             if m != movers[i]:
-                return i, s
+                return i, s, 0
             if m == DEALER:  # a Thief's draw: the card must be in the victim's hand
-                if a.card not in s.hands[s.victim]:  # type: ignore[attr-defined]
-                    return i, s
+                w *= s.hands[s.victim].count(a.card)  # type: ignore[attr-defined]
+                if not w:
+                    return i, s, 0
             elif m != seat and greedy_action(s) != a:
-                return i, s
+                return i, s, 0
             s.push(a)
             if s.target != targets[i]:
                 s.pop()
-                return i, s
+                return i, s, 0
         if s.view(seat) != self.final_view:
-            return self.steps - 1, s
-        return self.steps, s
+            return self.steps - 1, s, 0
+        return self.steps, s, w
 
     def suspects(self, k: int, s: TweakState | None) -> list[int]:
         """The slots that may explain a failure at round step ``k`` (``s``: the state just
