@@ -455,3 +455,18 @@ def test_the_seats_own_thief_draw_weighs_the_filling_by_copies(seed):
                 assert h.replay_weighted(c)[2] == 0
     for f in chain(h, truth, Rng(seed), 4, 3, 20, weigh=True):
         assert h.replay(f)[0] == h.steps
+
+
+def test_share_lets_the_chains_with_a_start_give_every_filling():
+    """``share``: when one chain of two finds no start, the other gives all the
+    fillings (without it, half: the caller fills the rest from the sampler)."""
+    s1, s2, seat = _two("warm:start", 12)
+    h1 = hidden_history(s1, seat, GAME)
+    h2 = hidden_history(s2, seat, GAME)
+    truth = h2.carry(h1, h1.true_cards(s1))
+    for share, size in ((True, 8), (False, 4)):
+        stats: dict = {}
+        fills = posterior_fillings(h2, Rng(1), 8, chains=2, burn=5, thin=2, climb=1,
+                                   stats=stats, starts=[truth], share=share)
+        assert stats["chains"] == 1 and len(fills) == size
+        assert all(h2.replay(f)[0] == h2.steps for f in fills)

@@ -136,6 +136,9 @@ class ExpertBot(SearchBot):
         "copies": Param(int, 0, 0, 1, "posterior: 1 weighs the fillings by the chance "
                         "events the seat saw, where the game's hook can (TWEAK: a Thief's "
                         "draw is as likely as the copies the victim held)", quiet=True),
+        "share": Param(int, 0, 0, 1, "posterior: 1 lets the chains that found a start "
+                       "give every world between them (0: a chain without a start leaves "
+                       "its part of the worlds to the sampler)", quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
@@ -240,7 +243,8 @@ class ExpertBot(SearchBot):
                                  memo=self._no_history,
                                  warm=self._warm if self.params["warm"] else None,
                                  persist=self.params["warm"] == 2,
-                                 weigh=bool(self.params["copies"]))
+                                 weigh=bool(self.params["copies"]),
+                                 share=bool(self.params["share"]))
             if got is not None:
                 worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]

@@ -167,7 +167,7 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
                        thin: int = 10, climb: int = CLIMB, give_up: bool = False,
                        stats: dict | None = None,
                        starts: Sequence[list[int] | None] | None = None,
-                       weigh: bool = False) -> list[list[int]]:
+                       weigh: bool = False, share: bool = False) -> list[list[int]]:
     """``need`` fillings from ``chains`` chains (each its own climb to a start, at most
     ``climb`` replays, ``burn`` proposals, then every ``thin``-th), interleaved; empty
     when no chain finds a start. ``give_up``: the first chain's failure ends the search
@@ -179,10 +179,14 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
     consistent start changes only how soon the chain mixes, not its target (the uniform
     posterior over the consistent fillings it can reach). ``stats``: ``warm`` chains
     started from a candidate as it was, ``warm_climb`` those climbed from one, ``climb``
-    from the prior; ``carried`` candidates replayed. ``weigh``: :func:`chain`'s."""
+    from the prior; ``carried`` candidates replayed. ``weigh``: :func:`chain`'s.
+    ``share``: the chains that found a start give all ``need`` fillings between them
+    (else each gives its ``need / chains`` and a chain without a start leaves its part
+    to the caller: :func:`posterior_draw` then falls back on the sampler's worlds)."""
     per = -(-need // chains)
     runs: list[list[list[int]]] = []
     cands = [c for c in starts if c is not None] if starts else []
+    found: list[tuple[list[int], Rng]] = []
     cursor = 0
     best: tuple[int, list[int] | None] = (-1, None)
     for c in range(chains):
@@ -206,10 +210,14 @@ def posterior_fillings(h: Any, rng: Rng, need: int, *, chains: int = 4, burn: in
             if c == 0 and give_up:
                 break
             continue
-        runs.append(chain(h, start, r, per, thin, burn, stats=stats, weigh=weigh))
+        found.append((start, r))
         if stats is not None:
             stats["chains"] = stats.get("chains", 0) + 1
             stats[how] = stats.get(how, 0) + 1
+    if share and found:
+        per = -(-need // len(found))
+    for start, r in found:
+        runs.append(chain(h, start, r, per, thin, burn, stats=stats, weigh=weigh))
     out: list[list[int]] = []
     for j in range(per):
         for run in runs:
@@ -222,7 +230,7 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
                    chains: int = 4, burn: int = 200, thin: int = 10, climb: int = CLIMB,
                    give_up: bool = False, memo: set | None = None,
                    warm: dict | None = None, persist: bool = False,
-                   weigh: bool = False, note: dict | None = None
+                   weigh: bool = False, share: bool = False, note: dict | None = None
                    ) -> tuple[Callable[[Rng], State], dict] | None:
     """A draw function (as ``game.world_sampler`` gives) returning, in turn, ``need``
     worlds of the exact posterior (past them, the sampler's own draws), and a note
@@ -241,7 +249,8 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
     decision and the round is given up (``memo``) only at the second such failure in a
     row (a model that explained the round so far is not dropped at one failed climb;
     two in a row, and the other seats most likely do not play as it says). ``weigh``:
-    :func:`chain`'s (chance events the seat saw weigh the fillings). ``note``
+    :func:`chain`'s (chance events the seat saw weigh the fillings); ``share``:
+    :func:`posterior_fillings`'. ``note``
     (diagnostics): ``why`` is set to ``"no hook"``, ``"nothing hidden"``, ``"given up"``,
     ``"no start"`` or ``"ok"``, and the chains' statistics are copied in."""
     if note is None:
@@ -266,7 +275,7 @@ def posterior_draw(game: Game, state: State, seat: int, hook: Any, need: int, rn
     stats: dict = {}
     fills = posterior_fillings(h, rng, need, chains=chains, burn=burn, thin=thin,
                                climb=climb, give_up=give_up, stats=stats, starts=starts,
-                               weigh=weigh)
+                               weigh=weigh, share=share)
     note.update(stats)
     retry = persist and starts is not None and fails == 0 and not fills
     if warm is not None:
