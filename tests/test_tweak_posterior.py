@@ -230,3 +230,243 @@ def test_other_players_than_greedy_are_not_explained():
     state, seat = _game("post:random", 20, bot="random")
     h = hidden_history(state, seat, GAME)
     assert h.replay(h.true_cards(state))[0] < h.steps
+
+
+# --- the warm start (eighth session) ------------------------------------------------
+
+
+def _two(seed: str, stop: int, players: int = 4):
+    """A one-round all-``greedy`` game: the position of the seat to move at its
+    ``stop``-th decision and the same seat's next decision (``None`` past the end)."""
+    state, seat = _game(seed, stop, players)
+    if state is None:
+        return None, None, None
+    first = state.copy()
+    rng = Rng(f"{seed}:two")
+    bots = [make_bot(GAME, "greedy", s, rng.fork(s + 1)) for s in range(players)]
+    state.push(bots[seat].choose(state))
+    while state.to_move is not None and state.to_move != seat:
+        if state.to_move == DEALER:
+            state.push(GAME.chance_action(state, rng))
+        else:
+            state.push(bots[state.to_move].choose(state))
+    if state.to_move is None:
+        return None, None, None
+    return first, state, seat
+
+
+def _respects(h, deck, state) -> None:
+    """``deck`` holds every card the seat saw where it saw it, every back it saw, and
+    the round's cards."""
+    assert Counter(deck) == Counter(state.deck)
+    for q, c in h.fixed.items():
+        assert deck[q] == c
+    for q in h.known_pos:
+        assert h.backs[deck[q]] == h.backs[state.deck[q]]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 36), st.integers(2, 5))
+def test_the_true_filling_carried_to_the_next_decision_stays_consistent(seed, stop, players):
+    """The true filling at one decision, carried to the seat's next decision of the
+    round, is that decision's true filling (so consistent: the warm start never loses
+    the truth), and posterior fillings carried respect everything the seat saw since."""
+    s1, s2, seat = _two(f"warm:{seed}", stop, players)
+    if s1 is None:
+        return
+    h1 = hidden_history(s1, seat, GAME)
+    h2 = hidden_history(s2, seat, GAME)
+    assert h1 is not None and h2 is not None and h1.key == h2.key
+    carried = h2.carry(h1, h1.true_cards(s1))
+    assert carried == h2.true_cards(s2)
+    assert h2.replay(carried)[0] == h2.steps
+    for f in chain(h1, h1.true_cards(s1), Rng(seed), 5, 5, 20):
+        c = h2.carry(h1, f)
+        assert c is not None
+        _respects(h2, h2.decode(c), s2)
+
+
+def test_carry_refuses_another_seat_or_round():
+    s1, s2, seat = _two("warm:other", 8)
+    h1 = hidden_history(s1, seat, GAME)
+    other = hidden_history(s2, (seat + 1) % 4, GAME)
+    assert other.carry(h1, h1.true_cards(s1)) is None
+    t1, _t2, seat_t = _two("warm:round", 8)
+    g1 = hidden_history(t1, seat_t, GAME)
+    h2 = hidden_history(s2, seat, GAME)
+    assert g1.key != h2.key and h2.carry(g1, g1.true_cards(t1)) is None
+
+
+def test_a_warm_start_starts_from_a_consistent_candidate_else_climbs_from_one():
+    s1, s2, seat = _two("warm:start", 12)
+    h1 = hidden_history(s1, seat, GAME)
+    h2 = hidden_history(s2, seat, GAME)
+    truth = h2.carry(h1, h1.true_cards(s1))
+    bad = None
+    for idx in h2.groups:  # a candidate the replay refuses
+        for a, b in itertools.combinations(idx, 2):
+            c = list(truth)
+            c[a], c[b] = c[b], c[a]
+            if h2.replay(c)[0] < h2.steps:
+                bad = c
+                break
+        if bad:
+            break
+    assert bad is not None
+    stats: dict = {}
+    fills = posterior_fillings(h2, Rng(1), 4, chains=1, burn=5, thin=2, climb=3000,
+                               stats=stats, starts=[None, bad, truth])
+    assert stats["warm"] == 1 and stats["carried"] == 2 and "climb" not in stats
+    assert fills and all(h2.replay(f)[0] == h2.steps for f in fills)
+    stats = {}
+    posterior_fillings(h2, Rng(1), 4, chains=1, burn=5, thin=2, climb=3000, stats=stats,
+                       starts=[bad])
+    assert "warm" not in stats and "climb" not in stats
+    assert stats.get("warm_climb", 0) == stats.get("chains", 0)  # climbed from it
+    # posterior_draw keeps the round's fillings and carries them (expert:warm=1)
+    warm = {h1.key: (h1, [h1.true_cards(s1)], 0)}
+    note: dict = {}
+    got = posterior_draw(GAME, s2, seat, profile("tweak").hidden, 6, Rng(2), chains=1,
+                         burn=5, thin=2, climb=3000, warm=warm, note=note)
+    assert got is not None and note["why"] == "ok" and note["warm"] == 1
+    assert list(warm) == [h2.key] and len(warm[h2.key][1]) == 6
+    bot = make_bot(GAME, "expert:posterior=1:warm=1:level=fast:chains=1:burn=5:thin=2",
+                   seat, Rng(5))
+    assert bot.choose(s1) in s1.legal_actions()
+
+
+@pytest.mark.parametrize("seed,stop,group", [("bf:0", 16, 0), ("bf:1", 16, 2),
+                                             ("bf:1", 12, 4)])
+def test_a_chain_from_another_consistent_start_has_the_same_target(seed, stop, group):
+    """Exactness of a warm start: started from a consistent filling other than the
+    truth, the chain over a few slots visits the same consistent fillings as
+    enumeration, each about equally often."""
+    state, seat = _game(seed, stop)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    free = _free(h, truth, group, 6)
+    _total, ok = _brute(h, truth, free)
+    other = sorted(p for p in ok if p != tuple(truth[i] for i in free))[0]
+    start = list(truth)
+    for i, v in zip(free, other, strict=True):
+        start[i] = v
+    samples = chain(h, start, Rng(11), 3000, 3, 200, free=free)
+    seen = Counter(tuple(s[i] for i in free) for s in samples)
+    assert set(seen) == ok
+    tv = 0.5 * sum(abs(seen[p] / len(samples) - 1 / len(ok)) for p in ok)
+    assert tv < 0.1, tv
+
+
+def test_persist_keeps_the_carried_fillings_over_one_failure_and_gives_up_at_two():
+    """``warm=2``: a decision whose chains find no start although fillings were carried
+    keeps them for the next decision and does not give the round up; a second failure
+    in a row does (``warm=1``: the first)."""
+    s1, s2, seat = _two("warm:persist", 12)
+    h1 = hidden_history(s1, seat, GAME)
+    truth = h1.true_cards(s1)
+    bad = None
+    for idx in h1.groups:  # a filling the replay refuses at once
+        for a, b in itertools.combinations(idx, 2):
+            c = list(truth)
+            c[a], c[b] = c[b], c[a]
+            if h1.replay(c)[0] < h1.steps // 2:
+                bad = c
+                break
+        if bad:
+            break
+    assert bad is not None
+    hook = profile("tweak").hidden
+    for persist in (True, False):
+        warm = {h1.key: (h1, [bad], 0)}
+        memo: set = set()
+        for round_ in (1, 2):
+            note: dict = {}
+            got = posterior_draw(GAME, s2, seat, hook, 4, Rng(round_), chains=1, burn=5,
+                                 thin=2, climb=1, give_up=True, memo=memo, warm=warm,
+                                 persist=persist, note=note)
+            assert got is None and note["why"] == ("no start" if persist or round_ == 1
+                                                   else "given up")
+            if persist and round_ == 1:
+                assert not memo and warm[h1.key] == (h1, [bad], 1)
+            else:
+                assert memo == {h1.key}
+
+
+class _Toy:
+    """A hook of five slots in one group (cards 0, 0, 1, 2, 3): consistent unless slot 0
+    holds a 3, weighted 1 + [slot 1 holds a 0] + 2 [slot 2 holds the 1]."""
+
+    def __init__(self):
+        self.groups = [[0, 1, 2, 3, 4]]
+        self.used = [True] * 5
+        self.slots = [("toy", i) for i in range(5)]
+        self.steps = 1
+
+    def replay_weighted(self, cards):
+        if cards[0] == 3:
+            return 0, None, 0
+        return 1, None, 1 + (cards[1] == 0) + 2 * (cards[2] == 1)
+
+    def replay(self, cards):
+        return self.replay_weighted(cards)[:2]
+
+
+def test_a_weighed_chain_samples_in_proportion_to_the_weights():
+    """``weigh`` (TWEAK: a Thief's draw as likely as the copies the victim held): over
+    every distinct filling of a toy hook, the chain's visits match the weights found by
+    enumeration (total variation < 0.05); unweighed, they are uniform."""
+    h = _Toy()
+    fills = set(itertools.permutations([0, 0, 1, 2, 3]))
+    weight = {p: h.replay_weighted(list(p))[2] for p in fills}
+    total = sum(weight.values())
+    for weigh in (True, False):
+        samples = chain(h, [0, 0, 1, 2, 3], Rng(4), 20_000, 2, 200, weigh=weigh)
+        seen = Counter(tuple(s) for s in samples)
+        assert set(seen) == {p for p in fills if weight[p]}
+        want = {p: (weight[p] / total if weigh else 1 / sum(1 for q in fills if weight[q]))
+                for p in fills if weight[p]}
+        tv = 0.5 * sum(abs(seen[p] / len(samples) - want[p]) for p in want)
+        assert tv < 0.05, (weigh, tv)
+
+
+@pytest.mark.parametrize("seed", [14, 33, 59])
+def test_the_seats_own_thief_draw_weighs_the_filling_by_copies(seed):
+    """The true filling's weight is the product, over the seat's Thief draws, of the
+    copies the victim held (at least 1); a refused filling weighs 0; a weighed chain
+    keeps every world consistent."""
+    state, seat = _game(f"own:{seed}", 30, 4, seat_bot="random", seat=1)
+    h = hidden_history(state, seat, GAME)
+    truth = h.true_cards(state)
+    k, _s, w = h.replay_weighted(truth)
+    replayed = h.pre.copy()
+    replayed.push(h.deal(truth))
+    want, draws = 1, 0
+    for a in h.actions:
+        if replayed.to_move == DEALER:
+            want *= list(replayed.hands[replayed.victim]).count(a.card)
+            draws += 1
+        replayed.push(a)
+    assert draws and k == h.steps and w == want >= 1
+    for idx in h.groups:
+        for a, b in itertools.combinations(idx, 2):
+            c = list(truth)
+            c[a], c[b] = c[b], c[a]
+            if h.replay(c)[0] < h.steps:
+                assert h.replay_weighted(c)[2] == 0
+    for f in chain(h, truth, Rng(seed), 4, 3, 20, weigh=True):
+        assert h.replay(f)[0] == h.steps
+
+
+def test_share_lets_the_chains_with_a_start_give_every_filling():
+    """``share``: when one chain of two finds no start, the other gives all the
+    fillings (without it, half: the caller fills the rest from the sampler)."""
+    s1, s2, seat = _two("warm:start", 12)
+    h1 = hidden_history(s1, seat, GAME)
+    h2 = hidden_history(s2, seat, GAME)
+    truth = h2.carry(h1, h1.true_cards(s1))
+    for share, size in ((True, 8), (False, 4)):
+        stats: dict = {}
+        fills = posterior_fillings(h2, Rng(1), 8, chains=2, burn=5, thin=2, climb=1,
+                                   stats=stats, starts=[truth], share=share)
+        assert stats["chains"] == 1 and len(fills) == size
+        assert all(h2.replay(f)[0] == h2.steps for f in fills)

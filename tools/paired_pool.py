@@ -27,14 +27,20 @@ def main() -> None:
     ap.add_argument("--bot", required=True, help="the new bot's name in its reports")
     ap.add_argument("--base", default="expert")
     ap.add_argument("--cheat", default="expert:cheat=1")
+    ap.add_argument("--alias", action="append", default=[], metavar="FILE=BOT",
+                    help="the bot's name in that report, where it differs from --bot, "
+                         "--base or --cheat (e.g. seed 2032's cheater report)")
     ap.add_argument("runs", nargs="+", metavar="NEW:BASE[:CHEAT]")
     args = ap.parse_args()
+    alias = dict(a.split("=", 1) for a in args.alias)
     rows = []
     for run in args.runs:
         paths = run.split(":")
         new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
-        e, b = deal_shares(new, args.bot), deal_shares(base, args.base)
-        c = (deal_shares(json.loads(Path(paths[2]).read_text()), args.cheat)
+        e = deal_shares(new, alias.get(paths[0], args.bot))
+        b = deal_shares(base, alias.get(paths[1], args.base))
+        c = (deal_shares(json.loads(Path(paths[2]).read_text()),
+                         alias.get(paths[2], args.cheat))
              if len(paths) > 2 else None)
         for d in sorted(set(e) & set(b) & (set(c) if c is not None else set(e))):
             rows.append([e[d], e[d] - b[d], 2 * e[d] - c[d] - 0.5 if c is not None else np.nan])

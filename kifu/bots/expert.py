@@ -127,6 +127,18 @@ class ExpertBot(SearchBot):
         "giveup": Param(int, 0, 0, 1, "posterior: 1 keeps the sampler's worlds as soon as "
                         "the first chain finds no start, for the rest of the round",
                         quiet=True),
+        "warm": Param(int, 0, 0, 2, "posterior: 1 starts the chains of a decision from "
+                      "the last decision's chains of the same round, carried over the "
+                      "actions since (where the game's hook can carry them; else a climb); "
+                      "2 also keeps them over a decision whose chains found no start "
+                      "(giveup=1 then gives up at the second failure in a row)",
+                      quiet=True),
+        "copies": Param(int, 0, 0, 1, "posterior: 1 weighs the fillings by the chance "
+                        "events the seat saw, where the game's hook can (TWEAK: a Thief's "
+                        "draw is as likely as the copies the victim held)", quiet=True),
+        "share": Param(int, 0, 0, 1, "posterior: 1 lets the chains that found a start "
+                       "give every world between them (0: a chain without a start leaves "
+                       "its part of the worlds to the sampler)", quiet=True),
         "rollout": Param(str, "profile", 0, 0,
                          "the rollout policy: the profile's, the game's greedy or random "
                          "bot, or tactics (TWEAK: greedy that uses its Thief and Bomb; "
@@ -177,6 +189,7 @@ class ExpertBot(SearchBot):
                 except ValueError as e:
                     raise VariantError(f"bot expert: {key}={name}: {e}") from None
         self._no_history: set = set()  # (posterior, giveup=1) rounds without a start
+        self._warm: dict = {}  # (posterior, warm=1) the round's last chain fillings
 
     def choose(self, state: State) -> Action:
         legal = state.legal_actions()
@@ -229,7 +242,11 @@ class ExpertBot(SearchBot):
                                  thin=self.params["thin"], chains=self.params["chains"],
                                  burn=self.params["burn"], climb=self.params["climb"],
                                  give_up=bool(self.params["giveup"]),
-                                 memo=self._no_history)
+                                 memo=self._no_history,
+                                 warm=self._warm if self.params["warm"] else None,
+                                 persist=self.params["warm"] == 2,
+                                 weigh=bool(self.params["copies"]),
+                                 share=bool(self.params["share"]))
             if got is not None:
                 worlds = got[0]
         policy = None if self.params["rollout"] == "profile" else self.params["rollout"]

@@ -40,7 +40,12 @@ The model is exact against ``greedy`` opponents with one exception: a Thief's dr
 chance event whose odds depend on the hidden hand (a card held twice is drawn with odds
 2/size, once 1/size); the posterior is taken uniform over the consistent fillings, which
 is exact when the victim held the stolen card once (the common case; ``greedy`` itself
-never uses a Thief, so only the seat's own Thieves draw).
+never uses a Thief, so only the seat's own Thieves draw). :meth:`TweakHistory.
+replay_weighted` gives each filling its weight (the copies), and a chain that weighs
+(``expert:copies=1``) removes the exception.
+
+A warm start (``expert:warm=1``): :meth:`TweakHistory.carry` maps a filling of the seat's
+hidden history at an earlier decision of the round into the present one's slots.
 """
 
 from __future__ import annotations
@@ -191,6 +196,16 @@ class TweakHistory:
         """Replays the round with ``cards`` in the slots: (the number of round steps that
         agree with what the seat saw, the state reached). All of them (``steps``) when the
         filling is consistent; else the state just before the first that does not."""
+        k, s, _w = self.replay_weighted(cards)
+        return k, s
+
+    def replay_weighted(self, cards: list[int]) -> tuple[int, TweakState, int]:
+        """:meth:`replay`, and the filling's weight: the product, over the seat's own
+        Thief draws, of the copies of the stolen card the victim held (the draw's odds
+        up to the hand's size, which the seat saw). A chain that accepts by these weights
+        (:func:`kifu.bots.posterior.chain`) samples the exact posterior against
+        ``greedy`` (the module's one inexactness, removed)."""
+        w = 1
         s = self.pre.copy()
         s.push(self.deal(cards))
         seat = self.seat
@@ -199,19 +214,20 @@ class TweakHistory:
         for i, a in enumerate(self.actions):
             m = s.to_move
             if m != movers[i]:
-                return i, s
+                return i, s, 0
             if m == DEALER:  # a Thief's draw: the card must be in the victim's hand
-                if a.card not in s.hands[s.victim]:  # type: ignore[attr-defined]
-                    return i, s
+                w *= s.hands[s.victim].count(a.card)  # type: ignore[attr-defined]
+                if not w:
+                    return i, s, 0
             elif m != seat and greedy_action(s) != a:
-                return i, s
+                return i, s, 0
             s.push(a)
             if s.target != targets[i]:
                 s.pop()
-                return i, s
+                return i, s, 0
         if s.view(seat) != self.final_view:
-            return self.steps - 1, s
-        return self.steps, s
+            return self.steps - 1, s, 0
+        return self.steps, s, w
 
     def suspects(self, k: int, s: TweakState | None) -> list[int]:
         """The slots that may explain a failure at round step ``k`` (``s``: the state just
@@ -250,9 +266,55 @@ class TweakHistory:
         w.tpile = w.tpile[:w.tpos] + tuple(rng.shuffled(list(w.tpile[w.tpos:])))
         return w
 
+    def carry(self, prev: TweakHistory, cards: list[int]) -> list[int] | None:
+        """A warm start (:func:`kifu.bots.posterior.posterior_draw`'s ``warm``): the
+        filling ``cards`` of ``prev`` (this seat's hidden history of the same round at an
+        earlier decision) mapped into this history's slots, or ``None`` (another round,
+        seat or deck). The round's deck it decodes to is mended where the seat has seen
+        more since (a card drawn or turned up, a back shown): the card seen is swapped
+        in from the hidden position holding it, a card of the back shown from a position
+        of unknown back, the deepest first (the replay reads them least). The result
+        respects every card and back the seat saw; whether the replay agrees is left to
+        the caller (one replay; if not, a climb starts from it)."""
+        if prev.key != self.key or prev.deck_len != self.deck_len or prev.seat != self.seat:
+            return None
+        deck = prev.decode(cards)
+        backs = self.backs
+        fixed = self.fixed
+        deepest = range(len(deck) - 1, -1, -1)
+        for q, c in fixed.items():
+            if deck[q] != c:
+                for q2 in deepest:  # (not a position that must hold this card)
+                    if deck[q2] == c and fixed.get(q2) != c:
+                        deck[q], deck[q2] = deck[q2], deck[q]
+                        break
+                else:
+                    return None
+        hidden = sorted(self.known_pos + self.unknown_pos, reverse=True)
+        group_back = {1 + j: b for j, b in enumerate(self.kinds)}
+        known = {q: group_back[g] for g, idx in enumerate(self.groups) if g
+                 for i in idx if self.slots[i][0] == "card"
+                 for q in (self.slots[i][1],)}
+        for q, b in known.items():
+            if backs[deck[q]] == b:
+                continue
+            for q2 in hidden:
+                if backs[deck[q2]] == b and (q2 not in known or known[q2] != b):
+                    deck[q], deck[q2] = deck[q2], deck[q]
+                    break
+            else:
+                return None
+        if any(backs[deck[q]] != b for q, b in known.items()):
+            return None
+        return self.encode(deck)
+
     def true_cards(self, state: TweakState) -> list[int]:
         """The filling of the true round (all-seeing: for tests and diagnostics only)."""
-        deck = state.deck
+        return self.encode(state.deck)
+
+    def encode(self, deck: tuple[int, ...] | list[int]) -> list[int]:
+        """The filling that decodes to the round's ``deck`` (which must hold the seen
+        cards at their positions and the seen backs at theirs)."""
         backs = self.backs
         cards = [0] * len(self.slots)
         for q, i in zip(self.known_pos, self.known_slots, strict=True):
