@@ -14,6 +14,7 @@ from math import comb
 
 from kifu.core.game import Action, Bot, State
 from kifu.games.tweak.actions import (
+    PLACE,
     STEAL,
     Capture,
     Place,
@@ -69,12 +70,15 @@ def _best_of(state: TweakState, legal: list[Action]) -> tuple[int, Action | None
     return best, pick
 
 
+_KEEP_ORDER = sorted(range(len(POINTS)), key=lambda c: (POINTS[c], FACE[c], c))
+_KEEP_RANK = tuple(_KEEP_ORDER.index(c) for c in range(len(POINTS)))
+"""Each card code's rank by (points, face, code): :func:`cheapest_place`'s order as one
+int a card (distinct codes, distinct ranks: the same minimum as the tuple key)."""
+
+
 def cheapest_place(state: TweakState, hand: tuple[int, ...]) -> Action:
     """The hand card worth least to keep: fewest points, then the lowest face."""
-    from kifu.games.tweak.actions import PLACE
-
-    card = min(hand, key=lambda c: (POINTS[c], FACE[c], c))
-    return PLACE[card]
+    return PLACE[min(hand, key=_KEEP_RANK.__getitem__)]
 
 
 def _greedy(state: TweakState, legal: list[Action]) -> tuple[int | None, Action]:
