@@ -41,11 +41,11 @@ CASES: dict[str, tuple[str, int, str, list[list[str]]]] = {
     "tweak-cheat": ("tweak", 4, "tweak/1;rounds=1",
                     _rotations(["expert:cheat=1", "greedy", "greedy", "greedy"], 3)),
     "towai-expert": ("towai", 4, "towai/1;wins=1",
-                     _rotations(["expert", "pimc", "expert", "pimc"], 2)
-                     + [["expert", "expert", "pimc", "pimc"]]),
+                     [*_rotations(["expert", "pimc", "expert", "pimc"], 2),
+                      ["expert", "expert", "pimc", "pimc"]]),
     "alice-expert": ("alice", 4, "alice/1;turns=5",
-                     _rotations(["expert", "pimc", "expert", "pimc"], 2)
-                     + [["expert", "expert", "pimc", "pimc"]]),
+                     [*_rotations(["expert", "pimc", "expert", "pimc"], 2),
+                      ["expert", "expert", "pimc", "pimc"]]),
 }
 
 BASE: dict[str, str] = {

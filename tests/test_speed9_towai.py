@@ -27,7 +27,7 @@ def test_hand_size_and_number_counts_as_defined(z):
     assert state.hand_size(0) == len(counts_cards(z))
     assert state.hand_size(1) == 0
     plain = [0] * 8
-    from kifu.games.towai.cards import NUM, TYPE, TWAI
+    from kifu.games.towai.cards import NUM, TWAI, TYPE
     for c in range(N_KINDS):
         if TYPE[c] != TWAI:
             plain[NUM[c]] += count_of(z, c)
@@ -55,3 +55,59 @@ def test_hand_size_in_played_games():
 def test_tweak_cheapest_place_as_defined(hand):
     want = PLACE[min(hand, key=lambda c: (POINTS[c], FACE[c], c))]
     assert cheapest_place(None, tuple(hand)) == want  # type: ignore[arg-type]
+
+
+def test_towai_copied_worlds_are_the_worlds_read_from_their_lines():
+    """TOWAI's sampler reads its first world from a line and copies it for the next ones
+    (the hands, the Swap's choices and the deck set, the reader's checks run): every world
+    must be, field by field, the one the reader gives for the same draws (``by_line=True``,
+    the code before the change), after the same random numbers (so the same draws were
+    refused), for every seat (a world drawn for a seat not to move may be refused), and
+    play on as it."""
+    from kifu.core.game import DEALER
+    from kifu.games.towai.worlds import world_sampler
+
+    game = games.get("towai")
+    checked = swaps = 0
+    for players, rules in ((3, "towai/1;wins=1"), (4, "towai/1;wins=1"), (5, "towai/1;wins=1")):
+        for seed in range(2):
+            variant = game.parse_rules(rules) if rules else None
+            state = game.new_state(players, variant)
+            rng = Rng(f"speed9:towai:{players}:{seed}")
+            k = 0
+            while state.to_move is not None:
+                if state.to_move == DEALER:
+                    state.apply(game.chance_action(state, rng))
+                    continue
+                k += 1
+                if k % 4 == 0:
+                    for seat in range(players):
+                        fast = world_sampler(state, seat, game)
+                        slow = world_sampler(state, seat, game, by_line=True)
+                        r1, r2 = Rng(k * 7 + seat), Rng(k * 7 + seat)
+                        for _ in range(3):
+                            w, ref = fast(r1), slow(r2)
+                            assert r1.state == r2.state
+                            assert w._snap() == ref._snap() and w.key() == ref.key()
+                            assert w.to_line() == ref.to_line() and w.history == []
+                            w.check_invariants()
+                            checked += 1
+                            swaps += w.given != ()
+                        p1, p2 = Rng(k), Rng(k)
+                        for _ in range(30 if seat == state.to_move else 0):
+                            if w.to_move is None:
+                                break
+                            if w.to_move == DEALER:
+                                a = game.chance_action(w, p1)
+                                assert game.chance_action(ref, p2) == a
+                            else:
+                                legal = w.legal_actions()
+                                assert legal == ref.legal_actions()
+                                a = legal[p1.below(len(legal))]
+                                p2.below(len(legal))
+                            w.apply(a)
+                            ref.apply(a)
+                            assert w.key() == ref.key()
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+    assert checked > 300 and swaps > 5
