@@ -111,3 +111,29 @@ def test_towai_copied_worlds_are_the_worlds_read_from_their_lines():
                 legal = state.legal_actions()
                 state.apply(legal[rng.below(len(legal))])
     assert checked > 300 and swaps > 5
+
+
+def test_tweak_round_totals_with_the_points_memo():
+    """TWEAK's end of a round reads each seat's pile points from a memo by the pile's
+    count bytes: the totals of one-round games (random play, every seat count, the same
+    piles met again) must be each seat's cards' points plus 2 a T! card held, counted
+    card by card."""
+    from kifu.games.tweak.cards import POINTS as TPOINTS
+
+    game = games.get("tweak")
+    ended = 0
+    for seed in range(60):
+        players = 2 + seed % 5
+        state = game.new_state(players, game.parse_rules("tweak/1;rounds=1"))
+        rng = Rng(f"speed9:points:{seed % 20}")  # each deal three times: memo hits
+        while state.to_move is not None:
+            if state.to_move == -1:
+                state.apply(game.chance_action(state, rng))
+            else:
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+        want = tuple(sum(TPOINTS[c] for c in state.piles[s]) + 2 * len(state.held[s])
+                     for s in range(players))
+        assert state.totals == want
+        ended += 1
+    assert ended == 60
