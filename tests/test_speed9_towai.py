@@ -137,3 +137,31 @@ def test_tweak_round_totals_with_the_points_memo():
         assert state.totals == want
         ended += 1
     assert ended == 60
+
+
+def test_tweak_turns_list_t_card_uses_first():
+    """``greedy`` and ``tactics`` stop looking for T! card uses at the first card placed
+    or capture of a turn's legal list: every T! use must come before them (full games,
+    every seat count, random play, so that every T! card is held and used)."""
+    from kifu.games.tweak.actions import Capture, Place
+
+    game = games.get("tweak")
+    seen = 0
+    for seed in range(40):
+        players = 2 + seed % 5
+        state = game.new_state(players)
+        rng = Rng(f"speed9:t-first:{seed}")
+        for _ in range(400):
+            if state.to_move is None:
+                break
+            if state.to_move == -1:
+                state.apply(game.chance_action(state, rng))
+                continue
+            legal = state.legal_actions()
+            kinds = [type(a) in (Place, Capture) for a in legal]
+            if True in kinds:
+                first = kinds.index(True)
+                assert all(kinds[first:]), legal
+                seen += first > 0
+            state.apply(legal[rng.below(len(legal))])
+    assert seen > 100
