@@ -4,9 +4,10 @@ Each case plays a few fixed-seed games with the bots whose code paths were chang
 hashes the whole action sequence (the dealer's and every seat's, as the game's notation
 writes them). The hashes below were computed by running this file's ``observe`` on the
 code BEFORE any change of the session (main at a230c8b, in a scratch checkout:
-``git worktree add --detach DIR a230c8b``, this file copied in, then
-``python tests/test_speed9_identity.py --print``). A speed-up that changes any action,
-any chance draw it consumes or any bot's stream of random numbers changes the hash.
+``git worktree add --detach DIR a230c8b``, this file copied in, then, in DIR,
+``PYTHONPATH=DIR python tests/test_speed9_identity.py --print``; 2026-11-29 18:55 UTC).
+A speed-up that changes any action, any chance draw it consumes or any bot's stream of
+random numbers changes the hash.
 
 The cases (``CASES``): TWEAK, 4 players, one round, against three ``greedy``: the posterior
 bot V (``expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1``), the
