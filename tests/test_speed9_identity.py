@@ -5,7 +5,7 @@ hashes the whole action sequence (the dealer's and every seat's, as the game's n
 writes them). The hashes below were computed by running this file's ``observe`` on the
 code BEFORE any change of the session (main at a230c8b, in a scratch checkout:
 ``git worktree add --detach DIR a230c8b``, this file copied in, then, in DIR,
-``PYTHONPATH=DIR python tests/test_speed9_identity.py --print``; 2026-11-29 18:55 UTC).
+``PYTHONPATH=DIR python tests/test_speed9_identity.py --print``; 2026-11-29 ~19:00 UTC).
 A speed-up that changes any action, any chance draw it consumes or any bot's stream of
 random numbers changes the hash.
 
