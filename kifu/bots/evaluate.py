@@ -153,6 +153,10 @@ class _Solver:
         self.left = nodes
         self.table: dict[Any, tuple[float, ...]] = {}
         self.open: set[Any] = set()
+        self.ends: dict[Any, tuple[float, ...]] = {}
+        """Every seat's share by (ranks, tie-break keys) of the ends met: :func:`shares`
+        reads nothing else of the end, and a search meets the same ranks again and
+        again (issue 33, ninth session: the same values, one ``pairwise`` a seat less)."""
 
     def value(self, state: State) -> tuple[float, ...]:
         self.left -= 1
@@ -160,7 +164,16 @@ class _Solver:
             raise OutOfNodes
         mover = state.to_move
         if mover is None:
-            return tuple(shares(state, self.game_id))
+            result = state.result()
+            assert result is not None
+            game_id = self.game_id
+            keys = tiebreak_keys(game_id, state) if game_id is not None else None
+            end = (result.ranks, keys)
+            got = self.ends.get(end)
+            if got is None:
+                got = self.ends[end] = tuple([pairwise(result, s, keys)
+                                              for s in range(state.n)])
+            return got
         key = state.key()
         hit = self.table.get(key)
         if hit is not None:

@@ -17,6 +17,13 @@ from typing import TypeVar
 T = TypeVar("T")
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_SPAN = 1 << 64
+_LIMITS = 1024
+_LIMIT = (0, *(_SPAN - _SPAN % n for n in range(1, _LIMITS)))
+"""``_LIMIT[n]``: the rejection bound of :meth:`Rng.below` for ``n`` (the largest
+multiple of ``n`` not above 2**64)."""
 
 
 class Rng:
@@ -43,18 +50,25 @@ class Rng:
 
     def next64(self) -> int:
         self.state = z = (self.state + GAMMA) & MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & MASK64
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (rejection sampling on 64-bit draws)."""
+        # next64 written out (the hot path of every sampler and random rollout: one call
+        # less a number; tests/test_speed9_rng.py holds it to the plain definition)
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMIT[n] if n < _LIMITS else _SPAN - _SPAN % n
+        z0 = self.state
         while True:
-            x = self.next64()
+            z0 = (z0 + GAMMA) & MASK64
+            z = ((z0 ^ (z0 >> 30)) * _MIX1) & MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+            x = z ^ (z >> 31)
             if x < limit:
+                self.state = z0
                 return x % n
 
     def choice(self, items: Sequence[T]) -> T:
@@ -63,9 +77,21 @@ class Rng:
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A Fisher-Yates shuffle: for i from len-1 down to 1, swap i with below(i+1)."""
         out = list(items)
+        # below() written out, with its next64 (as there)
+        z0 = self.state
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _LIMIT[n] if n < _LIMITS else _SPAN - _SPAN % n
+            while True:
+                z0 = (z0 + GAMMA) & MASK64
+                z = ((z0 ^ (z0 >> 30)) * _MIX1) & MASK64
+                z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
+        self.state = z0
         return out
 
     def fork(self, salt: int) -> Rng:

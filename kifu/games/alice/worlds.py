@@ -30,6 +30,8 @@ from kifu.core.rng import Rng
 from kifu.core.worlds import from_start
 from kifu.games.alice.actions import Deal
 from kifu.games.alice.cards import CODE_TYPE, TOKEN, TOKEN_RE, card_set
+from kifu.games.alice.layout import NONE
+from kifu.games.alice.state import AliceState
 
 TYPES = 3
 
@@ -97,8 +99,15 @@ def knowledge(state: State, seat: int, game: Game) -> Knowledge:
     return k if k.tracked else Knowledge(n)
 
 
-def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
-    """Work out what ``seat`` knows once; the returned function draws one world per call."""
+def world_sampler(state: State, seat: int, game: Game, *, by_line: bool = False
+                  ) -> Callable[[Rng], State]:
+    """Work out what ``seat`` knows once; the returned function draws one world per call.
+
+    The first world is read from its position line (with every check of the reader); the
+    next ones are copies of it with the drawn hands, hidden Characters and face-down roles
+    set and the decks worked out again, as the reader does (issue 33, ninth session: the
+    same worlds, field by field; ``by_line=True`` reads every world from its line, the
+    reference tests/test_speed9_alice.py compares with)."""
     n = state.n
     fields = state.to_line().split(" ")
     view = state.view(seat).split(" ")
@@ -128,13 +137,18 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
                 known[p] = letters.index(role_field[p].upper())
     unknown_seats = [p for p in range(n) if p not in known]
     free_roles = [r for r in range(len(letters)) if r not in known.values()]
+    first: list[AliceState] = []  # the first world, as read (kept unchanged)
+    fixed: set[int] = set()  # the cards outside hands and Characters (the reader's "have")
 
     def draw(rng: Rng) -> State:
         pool = {t: [c for c in unseen if CODE_TYPE[c] == t] for t in range(TYPES)}
-        new_hands = {p: [] for p in others}
+        new_hands: dict[int, list[int]] = {p: [] for p in others}
         new_chars = list(chars)
+        char_codes: dict[int, int] = {}
         for p in hidden_chars:  # a Character being chosen is a noun
-            new_chars[p] = TOKEN[pool[0].pop(rng.below(len(pool[0])))]
+            c = pool[0].pop(rng.below(len(pool[0])))
+            char_codes[p] = c
+            new_chars[p] = TOKEN[c]
         for p in others:
             for t in slots[p]:
                 if t >= 0:
@@ -146,19 +160,51 @@ def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]
                     c = left[rng.below(len(left))]
                     pool[CODE_TYPE[c]].remove(c)
                     new_hands[p].append(c)
+        dealt: list[int] | None = None
+        if role_field != "-" and unknown_seats:
+            dealt = rng.shuffled(free_roles)
+        if first and not by_line:
+            w = first[0].copy()
+            hs = list(w.hands)
+            for p in others:
+                hs[p] = tuple(sorted(new_hands[p]))
+            w.hands = tuple(hs)
+            if char_codes:
+                cs_ = list(w.chars)
+                for p, c in char_codes.items():
+                    cs_[p] = c
+                w.chars = tuple(cs_)
+            if dealt is not None:
+                rs = list(w.roles)
+                for p, r in zip(unknown_seats, dealt, strict=False):
+                    rs[p] = r
+                w.roles = tuple(rs)
+            have = set(fixed)
+            for h in w.hands:
+                have.update(h)
+            have.update(x for x in w.chars if x != NONE)
+            w.deck = tuple(x for x in w._tb.deck_all if x not in have)
+            return w
         text = fields[7].split("/")
         for p in others:
             text[p] = "".join(TOKEN[c] for c in sorted(new_hands[p])) or "-"
         out = list(fields)
         out[7] = "/".join(text)
         out[8] = "/".join(new_chars)
-        if role_field != "-" and unknown_seats:
-            dealt = rng.shuffled(free_roles)
+        if dealt is not None:
             roles = list(role_field)
             for p, r in zip(unknown_seats, dealt, strict=False):
                 roles[p] = letters[r].lower()
             out[5] = "".join(roles)
-        return game.from_line(" ".join(out))
+        w = game.from_line(" ".join(out))
+        if not first:
+            assert isinstance(w, AliceState)
+            first.append(w.copy())
+            for i, pile in enumerate(w.slots):
+                fixed.update(pile[1:] if i == 1 else pile)
+            fixed.update(w.discard)
+            fixed.update(w.story)
+        return w
 
     return draw
 

@@ -29,6 +29,25 @@ def number_counts(hand: int) -> list[int]:
     return counts
 
 
+_PLAIN_NIBBLES = (1 << 40) - 1
+"""The count int's nibbles of the ten Day and Night kinds (codes 0-9), all that
+:func:`number_counts` reads."""
+_NUMBER_COUNTS: dict[int, tuple[int, ...]] = {}
+_NUMBER_COUNTS_MAX = 1 << 16
+
+
+def _number_counts(hand: int) -> tuple[int, ...]:
+    """:func:`number_counts` as a tuple, memoised by the hand's Day and Night nibbles (the
+    rollouts' hot path; bounded: cleared past ``_NUMBER_COUNTS_MAX``)."""
+    key = hand & _PLAIN_NIBBLES
+    got = _NUMBER_COUNTS.get(key)
+    if got is None:
+        if len(_NUMBER_COUNTS) >= _NUMBER_COUNTS_MAX:
+            _NUMBER_COUNTS.clear()
+        got = _NUMBER_COUNTS[key] = tuple(number_counts(key))
+    return got
+
+
 class GreedyBot(Bot):
     """Sheds the numbers it holds most often and keeps its Twai cards for flips.
 
@@ -58,7 +77,7 @@ class GreedyBot(Bot):
 def greedy_choice(state: TowaiState, legal: list[Action]) -> Action:
     seat = state.turn
     hand = state.hand(seat)  # type: ignore[arg-type]
-    counts = number_counts(hand)
+    counts = _number_counts(hand)
     phase = state.phase
     if phase == SWAP_PHASE:
         plain = [a.card for a in legal if TYPE[a.card] != TWAI]  # type: ignore[attr-defined]
@@ -267,7 +286,7 @@ def flex_choice(state: TowaiState, legal: list[Action]) -> Action:
     """:class:`FlexPolicy`'s choice among ``legal`` (more than one action)."""
     phase = state.phase
     if phase == SWAP_PHASE:
-        counts = number_counts(state.hand(state.turn))  # type: ignore[arg-type]
+        counts = _number_counts(state.hand(state.turn))  # type: ignore[arg-type]
         plain = [a.card for a in legal if TYPE[a.card] != TWAI]  # type: ignore[attr-defined]
         if plain:
             return GIVES[min(plain, key=lambda c: (flexibility(c), counts[NUM[c]], -c))]

@@ -58,7 +58,8 @@ from kifu.games.towai.cards import (
     kind_mask,
     split_cards,
 )
-from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE
+from kifu.games.towai.position import _check
+from kifu.games.towai.state import LEAD, PLAY, SWAP_PHASE, TowaiState
 
 TRIES = 1000
 """Draws tried before giving up on a world the position line accepts."""
@@ -66,6 +67,11 @@ TRIES = 1000
 VOID_TRIES = 400
 """Draws tried for a world that also respects every :class:`Void`; past them (a position
 where almost no deal does), the voids are let go for that world (``docs/bots.md``)."""
+
+
+def _refused(_field: int, message: str) -> NotationError:
+    """The reader's error for a world it would refuse (the draw only tries again)."""
+    return NotationError(message, line=1, col=1)
 
 
 def _cards(text: str) -> list[int]:
@@ -228,9 +234,10 @@ def _replay(state: State, seat: int, game: Game, passes: bool = False
     return bound, pool, list(tightest.values()), (idle, outside if idle else Counter())
 
 
-def world_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
+def world_sampler(state: State, seat: int, game: Game, *, by_line: bool = False
+                  ) -> Callable[[Rng], State]:
     """Work out what ``seat`` knows once; the returned function draws one world per call."""
-    return _sampler(state, seat, game, False)
+    return _sampler(state, seat, game, False, by_line)
 
 
 def assumed_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], State]:
@@ -242,7 +249,14 @@ def assumed_sampler(state: State, seat: int, game: Game) -> Callable[[Rng], Stat
     return _sampler(state, seat, game, True)
 
 
-def _sampler(state: State, seat: int, game: Game, passes: bool) -> Callable[[Rng], State]:
+def _sampler(state: State, seat: int, game: Game, passes: bool, by_line: bool = False
+             ) -> Callable[[Rng], State]:
+    """The draw function of both samplers. Its first world is read from a position line
+    (with every check of the reader); the next ones are copies of it with the drawn hands,
+    Swap choices and deck set, checked as the reader checks a position (issue 33, ninth
+    session: the same worlds, field by field, and the same draws refused; ``by_line=True``
+    reads every world from its line, the reference tests/test_speed9_towai.py compares
+    with)."""
     n = state.n
     fields = state.to_line().split(" ")
     hands = [_cards(h) for h in fields[3].split("/")]
@@ -289,16 +303,47 @@ def _sampler(state: State, seat: int, game: Game, passes: bool) -> Callable[[Rng
             return all(k <= outside[c] for c, k in held.items())
         return True
 
+    first: list[TowaiState] = []  # the first world, as read (kept unchanged)
+
     def draw(rng: Rng) -> State:
         for i in range(TRIES):
             parts = deal.sample(rng)
             if (lacks or idle) and i < VOID_TRIES and not kept(parts):
                 continue  # a turn that ended by itself says otherwise (see above)
+            if first and not by_line:
+                w = built(rng, parts)
+                try:
+                    _check(w, _refused)
+                except NotationError:  # as the reader refuses it (below)
+                    continue
+                return w
             try:
-                return game.from_line(one(rng, parts))
+                w = game.from_line(one(rng, parts))
             except NotationError:  # the seat to move must be able to go on (see above)
                 continue
+            if not first:
+                assert isinstance(w, TowaiState)
+                first.append(w.copy())
+            return w
         raise KifuError(f"no world for p{seat} found in {TRIES} tries")
+
+    def built(rng: Rng, parts: list[list[int]]) -> TowaiState:
+        """:func:`one`'s world as a copy of the first (the same draws from ``rng``): the
+        cards in play are the same multiset in every world, so only the hands, the Swap's
+        choices and the deck differ."""
+        w = first[0].copy()
+        new_given = list(given)
+        hl = w.hl
+        for i, p in enumerate(others):
+            cards = parts[i]
+            for j, q in enumerate(chooser):
+                if q == p:
+                    new_given[j] = cards.pop(rng.below(len(cards)))
+            hl[p] = sum([NIB[c] for c in cards])
+        if swap_mover >= 0 and given:
+            w.given = tuple(new_given)
+        w.deck = tuple(rng.shuffled(parts[-1]))
+        return w
 
     def one(rng: Rng, parts: list[list[int]]) -> str:
         new_given = list(given)

@@ -14,6 +14,7 @@ from math import comb
 
 from kifu.core.game import Action, Bot, State
 from kifu.games.tweak.actions import (
+    PLACE,
     STEAL,
     Capture,
     Place,
@@ -69,12 +70,15 @@ def _best_of(state: TweakState, legal: list[Action]) -> tuple[int, Action | None
     return best, pick
 
 
+_KEEP_ORDER = sorted(range(len(POINTS)), key=lambda c: (POINTS[c], FACE[c], c))
+_KEEP_RANK = tuple(_KEEP_ORDER.index(c) for c in range(len(POINTS)))
+"""Each card code's rank by (points, face, code): :func:`cheapest_place`'s order as one
+int a card (distinct codes, distinct ranks: the same minimum as the tuple key)."""
+
+
 def cheapest_place(state: TweakState, hand: tuple[int, ...]) -> Action:
     """The hand card worth least to keep: fewest points, then the lowest face."""
-    from kifu.games.tweak.actions import PLACE
-
-    card = min(hand, key=lambda c: (POINTS[c], FACE[c], c))
-    return PLACE[card]
+    return PLACE[min(hand, key=_KEEP_RANK.__getitem__)]
 
 
 def _greedy(state: TweakState, legal: list[Action]) -> tuple[int | None, Action]:
@@ -86,7 +90,10 @@ def _greedy(state: TweakState, legal: list[Action]) -> tuple[int | None, Action]
     value, action = _best_of(state, legal)
     if not state.tused:
         for t in legal:
-            if type(t) in (UseJoker, UseShifter):
+            tt = type(t)
+            if tt is Place or tt is Capture:
+                break  # a turn lists its T! cards' uses first (_t_uses)
+            if tt is UseJoker or tt is UseShifter:
                 state.push(t)
                 v = _best_of(state, state.legal_actions())[0]
                 state.pop()
@@ -144,7 +151,7 @@ class TacticsPolicy(GreedyBot):
         value, pick = _greedy(state, legal)
         if state.tused:
             return pick
-        tees = [a for a in legal if type(a) in (UseThief, UseBomb)]
+        tees = _t_uses(legal, UseThief, UseBomb)
         if not tees:
             return pick
         best = _value_of(state, pick) if value is None else value
@@ -153,6 +160,21 @@ class TacticsPolicy(GreedyBot):
             if v > best:
                 best, pick = v, t
         return pick
+
+
+def _t_uses(legal: list[Action], *kinds: type) -> list[Action]:
+    """The actions of ``legal`` (a turn's legal actions) of the T! kinds ``kinds``, in
+    order. A turn lists its T! cards' uses before any card placed or capture
+    (``TweakState.legal_actions``), so the scan stops at the first of those
+    (tests/test_speed9_towai.py checks the order)."""
+    out = []
+    for a in legal:
+        t = type(a)
+        if t is Place or t is Capture:
+            break
+        if t in kinds:
+            out.append(a)
+    return out
 
 
 def _value_of(state: TweakState, action: Action) -> float:

@@ -62,6 +62,10 @@ from kifu.games.tweak.state import HAND_SIZE, TABLE_REFILL, TURN, TweakState
 
 DEALT, DRAWN, UNDRAWN = "dealt", "drawn", "undrawn"
 
+CONSISTENT_MAX = 2048
+"""States of consistent fillings a :class:`TweakHistory` keeps for :meth:`TweakHistory.world`
+(cleared when full: a miss only replays again)."""
+
 
 class TweakHistory:
     """The hidden history of the current round as ``seat`` sees it (module docstring).
@@ -156,6 +160,10 @@ class TweakHistory:
         for p, c in fixed.items():
             base[p] = c
         self._base = base
+        self._consistent: dict[tuple[int, ...], TweakState] = {}
+        """The state each consistent filling replayed to (by its cards; bounded): a chain
+        replays every filling it keeps when it accepts it, so :meth:`world` need not
+        replay it again (the replay is deterministic: the same state)."""
 
     # --- the prior -------------------------------------------------------------------
     def start(self, rng: Rng) -> list[int]:
@@ -195,7 +203,8 @@ class TweakHistory:
     def replay(self, cards: list[int]) -> tuple[int, TweakState]:
         """Replays the round with ``cards`` in the slots: (the number of round steps that
         agree with what the seat saw, the state reached). All of them (``steps``) when the
-        filling is consistent; else the state just before the first that does not."""
+        filling is consistent; else the state just before the first that does not. The
+        state of a consistent filling is kept for :meth:`world`: read it, never change it."""
         k, s, _w = self.replay_weighted(cards)
         return k, s
 
@@ -227,6 +236,10 @@ class TweakHistory:
                 return i, s, 0
         if s.view(seat) != self.final_view:
             return self.steps - 1, s, 0
+        memo = self._consistent
+        if len(memo) >= CONSISTENT_MAX:
+            memo.clear()
+        memo[tuple(cards)] = s
         return self.steps, s, w
 
     def suspects(self, k: int, s: TweakState | None) -> list[int]:
@@ -256,9 +269,11 @@ class TweakHistory:
         """The present world of a consistent filling (``None`` if it is not): the deck
         below the card under its top drawn again, and the T! pile's unwon cards
         shuffled (the seat has no clue to their order)."""
-        k, s = self.replay(cards)
-        if k < self.steps:
-            return None
+        s = self._consistent.get(tuple(cards))
+        if s is None:
+            k, s = self.replay(cards)
+            if k < self.steps:
+                return None
         w = s.copy()
         w.history = []  # as the sampler's worlds: no history of their own
         cut = min(w.dpos + 2, len(w.deck))

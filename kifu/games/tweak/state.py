@@ -99,7 +99,8 @@ code's sum is its card key's, so the code names the taken cards alone)."""
 
 def clear_caches() -> None:
     """Empty every memo of the engine (a cold start; for benchmarks)."""
-    for memo in (_SUBSETS, _CAPTURES, _POLYS, _PLAYS, _PLAY_ROWS, _TAKEN, *_CAPTURE_OF):
+    for memo in (_SUBSETS, _CAPTURES, _POLYS, _PLAYS, _PLAY_ROWS, _TAKEN, _POINTS_OF,
+                 *_CAPTURE_OF):
         memo.clear()
 
 
@@ -401,6 +402,11 @@ _FIVES = slice(4, THIEF, 6)
 """The 5s' codes (face 5 is code 4 of each colour)."""
 _RED_FIVE = 4
 _T_CARDS = slice(THIEF, N_CODES)
+
+
+_POINTS_OF: dict[bytes, int] = {}
+"""A won pile's count bytes -> :func:`pile_points` (``_end_round``'s memo; bounded)."""
+_POINTS_OF_MAX = 1 << 16
 
 
 def pile_points(counts: bytes) -> int:
@@ -1536,13 +1542,22 @@ class TweakState(State):
         if undo and len(undo[-1]) == 10:  # the turn that ends the round: widen its snapshot
             undo[-1] = undo[-1] + self._rare()
         # every seat's points at once: the packed piles' count bytes (pile_points)
+        # (each seat's pile points memoised by its count bytes: a search ends the round
+        # again and again with the same piles; issue 33, ninth session)
         n = self.n
         counts = self._pbits.to_bytes(n * N_CODES, "little")
         held = self.held
-        self.totals = tuple([
-            t + pile_points(counts[s * N_CODES : (s + 1) * N_CODES]) + 2 * len(held[s])
-            for s, t in enumerate(self.totals)
-        ])
+        memo = _POINTS_OF
+        totals = []
+        for s, t in enumerate(self.totals):
+            pile = counts[s * N_CODES : (s + 1) * N_CODES]
+            p = memo.get(pile)
+            if p is None:
+                if len(memo) >= _POINTS_OF_MAX:
+                    memo.clear()
+                p = memo[pile] = pile_points(pile)
+            totals.append(t + p + 2 * len(held[s]))
+        self.totals = tuple(totals)
         self.mover = 0
         rounds = self.variant.rounds
         if rounds:
