@@ -130,20 +130,24 @@ def test_time_per_decision(benchmark, gid, bot) -> None:
 @pytest.mark.parametrize(("gid", "bot"), [
     ("towai", "expert:infer=0.1"), ("towai", "expert:infer=0.1:window=16:ess=0.5"),
     ("towai", "expert:infer=0.1:window=16:weigh=1"),
-    ("tweak", "expert:infer=0.1:worlds=64"), ("tweak", "expert:infer=0.3:weigh=1:worlds=80"),
+    ("tweak", "expert:posterior=0:infer=0.1:worlds=64"),
+    ("tweak", "expert:posterior=0:infer=0.3:weigh=1:worlds=80"),
 ])
 def test_time_per_decision_with_inference(benchmark, gid, bot) -> None:
     """``expert`` with soft inference where the game has a rewind hook (TOWAI, TWEAK; off
     by default; docs/bots.md, *The evaluator*): the same games and bounds as
     ``expert``'s. TWEAK's at the level's 96 worlds (``expert:infer=0.1``) is past the
     median bound (about 280 ms against 180 ms without, 2026-11-29), so it is timed with
-    fewer worlds, the trades docs/bots.md measures."""
+    fewer worlds, the trades docs/bots.md measures. TWEAK's are timed with
+    ``posterior=0``: since the ninth session TWEAK's ``expert`` plays on the posterior's
+    worlds, which replace inference's."""
     time_decisions(benchmark, gid, bot, "expert with inference: time per decision",
                    BOUNDS["expert"])
 
 
 @pytest.mark.parametrize(("gid", "bot"), [
-    ("tweak", "expert:others=tactics:worlds=64"), ("tweak", "expert:default=tactics"),
+    ("tweak", "expert:posterior=0:others=tactics:worlds=64"),
+    ("tweak", "expert:posterior=0:default=tactics"),
 ])
 def test_time_per_decision_tweak_fifth(benchmark, gid, bot) -> None:
     """TWEAK's ``expert`` beside two variants of issue 33 (docs/bots.md, *Ladders of

@@ -447,9 +447,11 @@ def test_tweak_inference_moves_the_worlds_toward_the_truth():
 
 
 def test_tweak_expert_with_inference_is_deterministic():
+    """(``posterior=0``: TWEAK's ``expert`` plays on the posterior's worlds by default
+    since the ninth session, and those replace inference's where both are on.)"""
     game = _tweak()
     variant = game.parse_rules("tweak/1;rounds=1")
-    names = ["expert:level=fast:infer=0.1", "greedy", "greedy"]
+    names = ["expert:level=fast:infer=0.1:posterior=0", "greedy", "greedy"]
     got = play_actions(game, names, "i1", variant)
     assert got == play_actions(game, names, "i1", variant)
 

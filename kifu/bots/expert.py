@@ -26,11 +26,14 @@ the other seats' last ``window`` actions were in each under an epsilon-greedy mo
 their play. It gained nothing with an interval in either game (``docs/bots.md``, *Ladders
 of expert*, third and fourth sessions), so it stays off.
 
-``expert:posterior=1`` (quiet, off; TOWAI and TWEAK, whose profiles have a ``hidden`` hook) plays
+``expert:posterior=1`` (quiet; TOWAI and TWEAK, whose profiles have a ``hidden`` hook) plays
 on worlds of the exact posterior under an assumed ``greedy`` for the other seats
-(:mod:`kifu.bots.posterior`: Markov chains over the round's hidden history): slow, a
-diagnostic of what inference could reach at most (``docs/bots.md``, *Seventh session*);
-with no consistent history (other players than ``greedy``) it keeps the sampler.
+(:mod:`kifu.bots.posterior`: Markov chains over the round's hidden history); with no
+consistent history (other players than ``greedy``) it keeps the sampler. Off by default,
+except in TWEAK, whose profile turns it on with a warm start and the full climb since
+the ninth session (:data:`kifu.bots.profiles.TWEAK_POSTERIOR`; ``expert:posterior=0`` is
+the bot before it). In TOWAI it stays a diagnostic of what inference could reach at most
+(``docs/bots.md``, *Seventh session*).
 
 ``expert:rollout=NAME`` plays the rollouts with another policy than the profile's (a bot
 of the game, or one of the profile's ``policies``); a profile's ``expert`` defaults may

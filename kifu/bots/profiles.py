@@ -393,9 +393,21 @@ against ``greedy`` (docs/bots.md, *Ladders of expert*, third session). Their ``d
 then the same budget."""
 
 
-TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics", "others": "greedy",
+TWEAK_POSTERIOR = {"posterior": 1, "thin": 2, "burn": 100, "chains": 2, "climb": 20000,
+                   "giveup": 1, "warm": 1}
+"""TWEAK's ``expert`` plays on worlds of the exact posterior (assuming ``greedy`` for the
+other seats, :mod:`kifu.bots.posterior`) since 2026-11-29 (ninth session, branch i33x):
+the eighth session's V, ``expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:
+giveup=1:warm=1``, over the fifth session's bot (below) +0.026 [+0.012, +0.039] against
+``greedy``, paired over 480 deals, +0.034 [+0.014, +0.054] on 200 fresh ones
+(docs/bots.md, *Eighth session: TWEAK posterior, warm*). ``expert:posterior=0`` is the
+bot before it (its other parameters as below, unchanged), and the cheater
+(``expert:cheat=1``, also ``cheat=hands``) never asks the posterior: it plays as before."""
+
+TWEAK_EXPERT = {"margin": 0.5, "rollout": "tactics", "others": "greedy", **TWEAK_POSTERIOR,
                 "levels": {"normal": {"worlds": 96, "refine": 192, "exact_nodes": 45000}}}
-"""TWEAK's ``expert`` since 2026-11-29 (fifth session): half share, half margin; the seat's
+"""TWEAK's ``expert`` since 2026-11-29: the posterior's worlds (:data:`TWEAK_POSTERIOR`,
+ninth session) on the fifth session's bot. The fifth session's: half share, half margin; the seat's
 own rollouts by the ``tactics`` policy (``greedy`` that also uses its Thief and Bomb,
 :class:`kifu.games.tweak.bots.TacticsPolicy`, since the fourth session), the other seats'
 by ``greedy`` (``others``), which costs 0.27 against 0.43 ms a rollout and so buys 96 +
@@ -421,7 +433,8 @@ a warm start and the full climb (``posterior=1:thin=2:burn=100:chains=2:climb=20
 giveup=1:warm=1``) it gained +0.019 [+0.001, +0.036] over those 280 deals and +0.034
 [+0.014, +0.054] over 200 fresh ones, its gap +0.014 [-0.010, +0.038] over all 480; by the
 rule planned before the results (the gap's estimate on the 280 deals, -0.002, had to be
->= 0) it is not the default yet (docs/bots.md, *Eighth session: TWEAK posterior, warm*)."""
+>= 0) it was not made the default then (docs/bots.md, *Eighth session: TWEAK posterior,
+warm*); the ninth session made it the default (:data:`TWEAK_POSTERIOR`)."""
 
 
 PROFILES: dict[str, Profile] = {

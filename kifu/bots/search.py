@@ -93,7 +93,8 @@ class SearchBot(Bot):
     def describe(cls, game: Game) -> str:
         """``pimc:worlds=8:actions=...`` with this game's defaults, for listings: every
         parameter that is not quiet, then each quiet one this game's profile sets to
-        other than its default (TWEAK's ``expert``: ``rollout=tactics:others=greedy``)."""
+        other than its default (TWEAK's ``expert``: ``posterior=1``, ...,
+        ``rollout=tactics:others=greedy``)."""
         defaults = getattr(profile(game.id), cls.name, {}) or {}
         parts = [f"{k}={p.kind(defaults.get(k, p.default))}" for k, p in cls.PARAMS.items()
                  if not p.quiet]

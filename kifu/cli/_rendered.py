@@ -36,7 +36,7 @@ HELP = (
 
 GAMES = (
     'GAME      TITLE                           PLAYERS  RULES       BOTS\n'
-    'tweak     TWEAK                           2-6      tweak/1     random, greedy, expert:level=normal:z=1.0:margin=0.5:cheat=0:rollout=tactics:others=greedy, pimc:worlds=16:actions=64:z=1.0, ismcts:iters=40:worlds=8:c=0.7:actions=64\n'
+    'tweak     TWEAK                           2-6      tweak/1     random, greedy, expert:level=normal:z=1.0:margin=0.5:cheat=0:posterior=1:thin=2:chains=2:burn=100:giveup=1:warm=1:rollout=tactics:others=greedy, pimc:worlds=16:actions=64:z=1.0, ismcts:iters=40:worlds=8:c=0.7:actions=64\n'
     'graph-t   GRAPH-T                         2-4      graph-t/1   random, greedy, ai, graph-t-ai, expert:level=normal:z=1.0:margin=0.25:cheat=0, pimc:worlds=8:actions=64:z=1.0, ismcts:iters=60:worlds=8:c=0.7:actions=64\n'
     'towai     TOWAI                           2-6      towai/1     random, greedy, out, expert:level=normal:z=1.0:margin=0.25:cheat=0, pimc:worlds=8:actions=64:z=1.0, ismcts:iters=80:worlds=8:c=0.7:actions=64\n'
     'alice     Alice in Wonderland (unoAlice)  3-6      alice/1     random, greedy, expert:level=normal:z=1.0:margin=0.25:cheat=0, pimc:worlds=4:actions=64:z=1.0, ismcts:iters=20:worlds=6:c=0.7:actions=64\n'
@@ -106,7 +106,7 @@ GAMES_JSON = (
     '    "bots": [\n'
     '      "random",\n'
     '      "greedy",\n'
-    '      "expert:level=normal:z=1.0:margin=0.5:cheat=0:rollout=tactics:others=greedy",\n'
+    '      "expert:level=normal:z=1.0:margin=0.5:cheat=0:posterior=1:thin=2:chains=2:burn=100:giveup=1:warm=1:rollout=tactics:others=greedy",\n'
     '      "pimc:worlds=16:actions=64:z=1.0",\n'
     '      "ismcts:iters=40:worlds=8:c=0.7:actions=64"\n'
     '    ],\n'
