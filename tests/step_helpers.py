@@ -79,3 +79,29 @@ def run_whole(state0: State, actions: list, *, share: int = 2, invariants: bool 
         i = j
     assert snapshot(state, invariants) == snapshot(ref, invariants)
     assert ran > len(moves) // share, "most moves of a game are plain"
+
+
+def play_in_lockstep(game, w: State, ref: State, seed: int, same, steps: int | None = None
+                     ) -> None:
+    """Play ``w`` and ``ref`` on together by the same random choices (dealer actions by
+    ``game.chance_action``, the others uniform among the legal ones, each side drawing from
+    its own ``Rng(seed)``), asserting at every step that both offer the same actions and
+    that ``same(w, ref)`` holds; to the end, or for ``steps`` actions."""
+    from kifu.core.game import DEALER
+    from kifu.core.rng import Rng
+
+    p1, p2 = Rng(seed), Rng(seed)
+    n = 0
+    while w.to_move is not None and (steps is None or n < steps):
+        if w.to_move == DEALER:
+            a = game.chance_action(w, p1)
+            assert game.chance_action(ref, p2) == a
+        else:
+            legal = w.legal_actions()
+            assert legal == ref.legal_actions()
+            a = legal[p1.below(len(legal))]
+            p2.below(len(legal))
+        w.apply(a)
+        ref.apply(a)
+        assert same(w, ref)
+        n += 1

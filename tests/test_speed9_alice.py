@@ -6,6 +6,8 @@ on exactly as it."""
 
 from __future__ import annotations
 
+from step_helpers import play_in_lockstep
+
 from kifu import games
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
@@ -48,17 +50,5 @@ def test_copied_worlds_are_the_worlds_read_from_their_lines():
                     w.check_invariants()
                     checked += 1
                 # and it plays on as the world read from its line
-                p1, p2 = Rng(k + 1), Rng(k + 1)
-                while w.to_move is not None:
-                    if w.to_move == DEALER:
-                        a = GAME.chance_action(w, p1)
-                        assert GAME.chance_action(ref, p2) == a
-                    else:
-                        legal = w.legal_actions()
-                        assert legal == ref.legal_actions()
-                        a = legal[p1.below(len(legal))]
-                        p2.below(len(legal))
-                    w.apply(a)
-                    ref.apply(a)
-                    assert w.to_line() == ref.to_line()
+                play_in_lockstep(GAME, w, ref, k + 1, lambda a, b: a.to_line() == b.to_line())
     assert checked > 200

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from step_helpers import play_in_lockstep
 
 from kifu import games
 from kifu.core.rng import Rng
@@ -93,21 +94,9 @@ def test_towai_copied_worlds_are_the_worlds_read_from_their_lines():
                             w.check_invariants()
                             checked += 1
                             swaps += w.given != ()
-                        p1, p2 = Rng(k), Rng(k)
-                        for _ in range(30 if seat == state.to_move else 0):
-                            if w.to_move is None:
-                                break
-                            if w.to_move == DEALER:
-                                a = game.chance_action(w, p1)
-                                assert game.chance_action(ref, p2) == a
-                            else:
-                                legal = w.legal_actions()
-                                assert legal == ref.legal_actions()
-                                a = legal[p1.below(len(legal))]
-                                p2.below(len(legal))
-                            w.apply(a)
-                            ref.apply(a)
-                            assert w.key() == ref.key()
+                        if seat == state.to_move:
+                            play_in_lockstep(game, w, ref, k,
+                                             lambda a, b: a.key() == b.key(), steps=30)
                 legal = state.legal_actions()
                 state.apply(legal[rng.below(len(legal))])
     assert checked > 300 and swaps > 5
