@@ -81,12 +81,13 @@ def run_whole(state0: State, actions: list, *, share: int = 2, invariants: bool 
     assert ran > len(moves) // share, "most moves of a game are plain"
 
 
-def play_in_lockstep(game, w: State, ref: State, seed: int, same, steps: int | None = None
-                     ) -> None:
+def play_in_lockstep(game, w: State, ref: State, seed: int, same, steps: int | None = None,
+                     checked: bool = True) -> None:
     """Play ``w`` and ``ref`` on together by the same random choices (dealer actions by
     ``game.chance_action``, the others uniform among the legal ones, each side drawing from
     its own ``Rng(seed)``), asserting at every step that both offer the same actions and
-    that ``same(w, ref)`` holds; to the end, or for ``steps`` actions."""
+    that ``same(w, ref)`` holds; to the end, or for ``steps`` actions. Each action is
+    played by ``apply`` (checked), or by ``push`` when not ``checked``."""
     from kifu.core.game import DEALER
     from kifu.core.rng import Rng
 
@@ -101,7 +102,11 @@ def play_in_lockstep(game, w: State, ref: State, seed: int, same, steps: int | N
             assert legal == ref.legal_actions()
             a = legal[p1.below(len(legal))]
             p2.below(len(legal))
-        w.apply(a)
-        ref.apply(a)
+        if checked:
+            w.apply(a)
+            ref.apply(a)
+        else:
+            w.push(a)
+            ref.push(a)
         assert same(w, ref)
         n += 1

@@ -19,6 +19,8 @@ import json
 import sys
 from pathlib import Path
 
+from step_helpers import play_in_lockstep
+
 from kifu import games
 from kifu.bots import make_bot
 from kifu.bots.evaluate import _Rollout
@@ -174,19 +176,8 @@ def test_a_drawn_world_is_the_state_its_line_reads():
                 ref = GAME.from_line(w.to_line())
                 assert w.key() == ref.key() and not w.history
                 assert w._snap() == ref._snap()
-                r1, r2 = Rng(k), Rng(k)
-                while w.to_move is not None:
-                    if w.to_move == DEALER:
-                        a = GAME.chance_action(w, r1)
-                        assert GAME.chance_action(ref, r2) == a
-                    else:
-                        legal = w.legal_actions()
-                        assert legal == ref.legal_actions()
-                        a = legal[r1.below(len(legal))]
-                        r2.below(len(legal))
-                    w.push(a)
-                    ref.push(a)
-                    assert w.to_line() == ref.to_line()
+                play_in_lockstep(GAME, w, ref, k, lambda a, b: a.to_line() == b.to_line(),
+                                 checked=False)
 
 
 def test_expert_decides_as_before():
