@@ -58,7 +58,7 @@ from kifu.core.worlds import round_start
 from kifu.games.tweak.actions import Capture, Deal, Pass, Place, UseShifter
 from kifu.games.tweak.bots import greedy_action
 from kifu.games.tweak.cards import DEFAULT_BACKS
-from kifu.games.tweak.state import HAND_SIZE, TABLE_REFILL, TURN, TweakState
+from kifu.games.tweak.state import HAND_SIZE, TABLE_REFILL, TURN, TweakState, _targets
 
 DEALT, DRAWN, UNDRAWN = "dealt", "drawn", "undrawn"
 
@@ -160,6 +160,10 @@ class TweakHistory:
         for p, c in fixed.items():
             base[p] = c
         self._base = base
+        self._tpile = tknown + trest
+        self._trails: list[tuple[tuple[int, ...], list[tuple], list[int]]] = []
+        """The replay's trails (:meth:`replay_weighted`): (the deck, the snapshot and
+        weight before each step it passed, how deep into the deck each may have read)."""
         self._consistent: dict[tuple[int, ...], TweakState] = {}
         """The state each consistent filling replayed to (by its cards; bounded): a chain
         replays every filling it keeps when it accepts it, so :meth:`world` need not
@@ -198,7 +202,7 @@ class TweakHistory:
     def deal(self, cards: list[int]) -> Deal:
         """The round's deal with ``cards`` in the slots (the T! pile: its public part,
         then the rest in a fixed order the replay never reads)."""
-        return Deal(tuple(self.decode(cards)), self.tknown + self.trest)
+        return Deal(tuple(self.decode(cards)), self._tpile)
 
     def replay(self, cards: list[int]) -> tuple[int, TweakState]:
         """Replays the round with ``cards`` in the slots: (the number of round steps that
@@ -213,14 +217,60 @@ class TweakHistory:
         Thief draws, of the copies of the stolen card the victim held (the draw's odds
         up to the hand's size, which the seat saw). A chain that accepts by these weights
         (:func:`kifu.bots.posterior.chain`) samples the exact posterior against
-        ``greedy`` (the module's one inexactness, removed)."""
-        w = 1
-        s = self.pre.copy()
-        s.push(self.deal(cards))
+        ``greedy`` (the module's one inexactness, removed).
+
+        Prefix reuse (issue 33, tenth session): the replay keeps a *trail* of the states
+        it passed (a snapshot of the state's fields before every round step, with the
+        weight so far, and how deep into the deck the replay may have read by then) for
+        the last two decks it replayed from (the one it started from and the new one: a
+        chain's proposal is refused more often than not, and the next proposal starts
+        again from the filling before it). A filling whose deck agrees with a trail's on
+        every position read before step ``c`` resumes from that trail's snapshot at
+        ``c`` with its own deck set in (the steps before ``c`` read nothing else, so
+        they went the same way and left the same state); :meth:`replay_plain` is the
+        replay from the deal, which this equals (``tests/test_tweak_prefix.py``)."""
+        deck = tuple(self.decode(cards))
+        deal = Deal(deck, self._tpile)
+        best = -1
+        base = None
+        for trail in self._trails:
+            c = _resume_at(trail, deck)
+            if c > best:
+                best, base = c, trail
         seat = self.seat
         movers = self.movers
         targets = self.targets
-        for i, a in enumerate(self.actions):
+        actions = self.actions
+        if base is None:
+            s = self.pre.copy()
+            s.push(deal)
+            w = 1
+            snaps: list[tuple] = []
+            reach: list[int] = []
+            at = 0
+            snaps.append((s._snap(), w))
+            reach.append(s.dpos)  # the deal read the positions before its dpos
+        else:
+            at = best
+            snaps = base[1][:at + 1]
+            reach = base[2][:at + 1]
+            snap, w = snaps[at]
+            s = self.pre.copy()
+            s._restore(snap)
+            s._deck = deck
+            s._tops = _targets(s._backs, deck)
+            s.history = [*self.pre.history, deal, *actions[:at]]
+        prev = s.dpos  # the deck position on top before step ``at``
+        self._trails = [(deck, snaps, reach), base] if base is not None else \
+            [(deck, snaps, reach), *self._trails[:1]]
+        steps = self.steps
+        for i in range(at, steps):
+            if i > at:  # the snapshot before step i, and what was read by then
+                d = s.dpos
+                snaps.append((s._snap(), w))
+                reach.append(d + 1 if d + 1 > prev + 2 else prev + 2)
+                prev = d
+            a = actions[i]
             m = s.to_move
             if m != movers[i]:
                 return i, s, 0
@@ -234,12 +284,44 @@ class TweakHistory:
             if s.target != targets[i]:
                 s.pop()
                 return i, s, 0
+        if at < steps:
+            d = s.dpos
+            snaps.append((s._snap(), w))
+            reach.append(d + 1 if d + 1 > prev + 2 else prev + 2)
         if s.view(seat) != self.final_view:
-            return self.steps - 1, s, 0
+            return steps - 1, s, 0
         memo = self._consistent
         if len(memo) >= CONSISTENT_MAX:
             memo.clear()
         memo[tuple(cards)] = s
+        return steps, s, w
+
+    def replay_plain(self, cards: list[int]) -> tuple[int, TweakState, int]:
+        """:meth:`replay_weighted` the plain way, every time from the round's deal (no
+        trail kept, nothing memoised): the definition the prefix reuse is checked
+        against (``tests/test_tweak_prefix.py``)."""
+        w = 1
+        s = self.pre.copy()
+        s.push(self.deal(cards))
+        seat = self.seat
+        movers = self.movers
+        targets = self.targets
+        for i, a in enumerate(self.actions):
+            m = s.to_move
+            if m != movers[i]:
+                return i, s, 0
+            if m == DEALER:
+                w *= s.hands[s.victim].count(a.card)  # type: ignore[attr-defined]
+                if not w:
+                    return i, s, 0
+            elif m != seat and greedy_action(s) != a:
+                return i, s, 0
+            s.push(a)
+            if s.target != targets[i]:
+                s.pop()
+                return i, s, 0
+        if s.view(seat) != self.final_view:
+            return self.steps - 1, s, 0
         return self.steps, s, w
 
     def suspects(self, k: int, s: TweakState | None) -> list[int]:
@@ -341,6 +423,26 @@ class TweakHistory:
             cards[self.extra[b][nxt[b]]] = deck[q]
             nxt[b] += 1
         return cards
+
+
+def _resume_at(trail: tuple[tuple[int, ...], list[tuple], list[int]],
+               deck: tuple[int, ...]) -> int:
+    """The last step of ``trail`` (a :class:`TweakHistory` replay's trail) whose snapshot
+    holds for ``deck``: the deck agrees with the trail's on every position read before
+    it (the reads only deepen, step by step); -1 for none."""
+    old, _snaps, reach = trail
+    lo, hi = 0, len(reach) - 1
+    r = reach[0]
+    if deck[:r] != old[:r]:
+        return -1
+    while lo < hi:  # the last i with deck[:reach[i]] == old[:reach[i]]
+        mid = (lo + hi + 1) // 2
+        r = reach[mid]
+        if deck[:r] == old[:r]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def hidden_history(state: State, seat: int, game: Game) -> TweakHistory | None:
