@@ -62,6 +62,9 @@ from kifu.games.tweak.state import HAND_SIZE, TABLE_REFILL, TURN, TweakState, _t
 
 DEALT, DRAWN, UNDRAWN = "dealt", "drawn", "undrawn"
 
+GREEDY_MAX = 1 << 15
+"""Choices of ``greedy`` a :class:`TweakHistory`'s replays keep (cleared when full)."""
+
 CONSISTENT_MAX = 2048
 """States of consistent fillings a :class:`TweakHistory` keeps for :meth:`TweakHistory.world`
 (cleared when full: a miss only replays again)."""
@@ -164,6 +167,8 @@ class TweakHistory:
         self._trails: list[tuple[tuple[int, ...], list[tuple], list[int]]] = []
         """The replay's trails (:meth:`replay_weighted`): (the deck, the snapshot and
         weight before each step it passed, how deep into the deck each may have read)."""
+        self._chosen: dict[tuple, object] = {}
+        """``greedy``'s choice in the replays by everything it reads (:meth:`replay_weighted`)."""
         self._consistent: dict[tuple[int, ...], TweakState] = {}
         """The state each consistent filling replayed to (by its cards; bounded): a chain
         replays every filling it keeps when it accepts it, so :meth:`world` need not
@@ -228,7 +233,15 @@ class TweakHistory:
         every position read before step ``c`` resumes from that trail's snapshot at
         ``c`` with its own deck set in (the steps before ``c`` read nothing else, so
         they went the same way and left the same state); :meth:`replay_plain` is the
-        replay from the deal, which this equals (``tests/test_tweak_prefix.py``)."""
+        replay from the deal, which this equals (``tests/test_tweak_prefix.py``).
+
+        ``greedy``'s choices are memoised by everything they read: on a turn, the mover,
+        its hand, the table, its T! cards, whether it used one this turn, the Joker's
+        shift, the target, the deck's top card and the back below it (a Shifter weighed),
+        whether the T! pile has a card left (a TWEAK's bonus) and, when it may use a T!
+        card, which hands are empty (a Thief's victims count among the legal actions:
+        one legal action is played as it is); a Bomb's victim, its hand (its cheapest
+        card). Most replays of a chain re-ask the same choices."""
         deck = tuple(self.decode(cards))
         deal = Deal(deck, self._tpile)
         best = -1
@@ -264,6 +277,10 @@ class TweakHistory:
         self._trails = [(deck, snaps, reach), base] if base is not None else \
             [(deck, snaps, reach), *self._trails[:1]]
         steps = self.steps
+        chosen = self._chosen
+        tops = s._tops
+        ndeck = len(deck)
+        ntpile = len(self._tpile)
         for i in range(at, steps):
             if i > at:  # the snapshot before step i, and what was read by then
                 d = s.dpos
@@ -278,8 +295,25 @@ class TweakHistory:
                 w *= s.hands[s.victim].count(a.card)  # type: ignore[attr-defined]
                 if not w:
                     return i, s, 0
-            elif m != seat and greedy_action(s) != a:
-                return i, s, 0
+            elif m != seat:
+                if s.phase == TURN:  # every input of greedy's choice (_greedy_key)
+                    q = s.dpos
+                    hands = s.hands
+                    held = s.held[m]
+                    tused = s.tused
+                    key = (m, hands[m], s.table, held, tused, s.jdelta, tops[q],
+                           deck[q] if q < ndeck else -1, tops[q + 1] if q < ndeck else -1,
+                           s.tpos < ntpile,
+                           tuple(map(bool, hands)) if held and not tused else None)
+                else:  # a Bomb's victim: its cheapest card
+                    key = s.hands[m]
+                g = chosen.get(key)
+                if g is None:
+                    if len(chosen) >= GREEDY_MAX:
+                        chosen.clear()
+                    g = chosen[key] = greedy_action(s)
+                if g != a:
+                    return i, s, 0
             s.push(a)
             if s.target != targets[i]:
                 s.pop()
