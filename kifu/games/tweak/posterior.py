@@ -168,6 +168,8 @@ class TweakHistory:
         """The replay's trails (:meth:`replay_weighted`): (the deck, the snapshot and
         weight before each step it passed, how deep into the deck each may have read)."""
         self._chosen: dict[tuple, object] = {}
+        self._views: dict[tuple, bool] = {}
+        """Whether a present position looks as the seat saw it, by what its view reads."""
         """``greedy``'s choice in the replays by everything it reads (:meth:`replay_weighted`)."""
         self._consistent: dict[tuple[int, ...], TweakState] = {}
         """The state each consistent filling replayed to (by its cards; bounded): a chain
@@ -322,7 +324,20 @@ class TweakHistory:
             d = s.dpos
             snaps.append((s._snap(), w))
             reach.append(d + 1 if d + 1 > prev + 2 else prev + 2)
-        if s.view(seat) != self.final_view:
+        # the present view, memoised by a superset of what it shows: the phase's token
+        # (phase, mover, Bomb queue, Thief victim, Joker shift, T! card used), the round
+        # and dealer, the target, the totals, the seat's hand and every hand's size, the
+        # table, the deck's and the T! pile's sizes, the won piles and the T! cards held
+        views = self._views
+        vk = (s.phase, s.mover, s.queue, s.victim, s.jdelta, s.tused, s.round, s.dealer,
+              s.target, s.totals, s.hands[seat], tuple(map(len, s.hands)), s.table,
+              s.dpos, s.tpos, s._pbits, s.held)
+        same = views.get(vk)
+        if same is None:
+            if len(views) >= GREEDY_MAX:
+                views.clear()
+            same = views[vk] = s.view(seat) == self.final_view
+        if not same:
             return steps - 1, s, 0
         memo = self._consistent
         if len(memo) >= CONSISTENT_MAX:
