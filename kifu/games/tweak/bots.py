@@ -14,7 +14,11 @@ from math import comb
 
 from kifu.core.game import Action, Bot, State
 from kifu.games.tweak.actions import (
+    JOKER_DOWN,
+    JOKER_UP,
+    PASS,
     PLACE,
+    SHIFT,
     STEAL,
     Capture,
     Place,
@@ -23,8 +27,8 @@ from kifu.games.tweak.actions import (
     UseShifter,
     UseThief,
 )
-from kifu.games.tweak.cards import FACE, POINTS, THIEF
-from kifu.games.tweak.state import BOMB_PHASE, EMPTY_DECK_TARGET, TweakState
+from kifu.games.tweak.cards import BOMB, FACE, JOKER, POINTS, SHIFTER, THIEF
+from kifu.games.tweak.state import BOMB_PHASE, EMPTY_DECK_TARGET, TURN, TweakState, _captures
 
 
 def capture_value(state: TweakState, action: Capture) -> int:
@@ -106,10 +110,118 @@ def _greedy(state: TweakState, legal: list[Action]) -> tuple[int | None, Action]
 
 def greedy_action(state: TweakState) -> Action:
     """``greedy``'s choice for the seat to move (:class:`GreedyBot`'s, without a bot; the
-    exact posterior's model of the other seats, :mod:`kifu.games.tweak.posterior`)."""
+    exact posterior's model of the other seats, :mod:`kifu.games.tweak.posterior`).
+
+    On a turn it is worked out without listing the legal actions (issue 33, tenth
+    session): the best capture of each distinct hand card at the target is read from a
+    memo by table, card and sum (:func:`_best_in`), and a Joker or a Shifter is weighed
+    by the capture it would make at the target it would set (the Shifter: with the
+    deck's top on the table and the next card's back as the target), without playing
+    it. The same choice as :func:`greedy_plain` (the definition:
+    ``tests/test_tweak_greedy_fast.py``); ties go to the first in legal order, as there."""
+    phase = state.phase
+    if phase == BOMB_PHASE:
+        return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
+    if phase != TURN or not state._low:
+        return _greedy(state, state.legal_actions())[1]  # (a capture of the card alone)
+    m = state.mover
+    hand = state.hands[m]
+    if not hand:
+        return PASS
+    table = state.table
+    tops = state._tops
+    dpos = state.dpos
+    bonus = state.tpos < len(state.tpile)
+    value, action = _best_in(hand, table, tops[dpos] + state.jdelta, bonus)
+    if not state.tused:
+        held = state.held[m]
+        if held:
+            prev = -1
+            for t in held:  # the T! cards' uses in legal order (_t_actions)
+                if t == prev:
+                    continue
+                prev = t
+                if t == JOKER:
+                    v = _best_in(hand, table, tops[dpos] + 1, bonus)[0]
+                    if v > value:
+                        value, action = v, JOKER_UP
+                    v = _best_in(hand, table, tops[dpos] - 1, bonus)[0]
+                    if v > value:
+                        value, action = v, JOKER_DOWN
+                elif t == SHIFTER and dpos < len(state._deck):
+                    z = list(table)
+                    insort(z, state._deck[dpos])
+                    v = _best_in(hand, tuple(z), tops[dpos + 1] + state.jdelta, bonus)[0]
+                    if v > value:
+                        value, action = v, SHIFT
+    if action is not None:
+        return action
+    return cheapest_place(state, hand)
+
+
+def greedy_plain(state: TweakState) -> Action:
+    """:func:`greedy_action` by its definition: the legal actions listed, the best
+    capture among them (:func:`_best_of`), each Joker or Shifter played and the best
+    capture after it taken, else the cheapest card placed."""
     if state.phase == BOMB_PHASE:
         return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
     return _greedy(state, state.legal_actions())[1]
+
+
+_BEST: dict[tuple[int, ...], dict[int, tuple]] = {}
+""":func:`_best_in`'s memo: table -> {hand card + 64 * sum: (points, capture) of the first
+capture worth most, without and with the TWEAK's bonus, ``(0, None)`` for none}."""
+_BEST_MAX = 1 << 16
+
+
+def _best_in(hand: tuple[int, ...], table: tuple[int, ...], target: int,
+             bonus: bool) -> tuple[int, Action | None]:
+    """:func:`_best_of` over the legal actions a turn lists for ``hand`` and ``table`` at
+    ``target`` (each distinct card: its Place, then its captures, in order), without
+    listing them: the first capture worth most (points of its cards, plus the TWEAK's 2
+    when it takes the whole table and ``bonus``: the T! pile not empty), and its value;
+    ``(0, None)`` without one. For the rules' ``empty_capture`` off (a card alone never
+    captures)."""
+    per = _BEST.get(table)
+    if per is None:
+        if len(_BEST) >= _BEST_MAX:
+            _BEST.clear()
+        per = _BEST[table] = {}
+    best, pick = 0, None
+    prev = -1
+    flag = 1 if bonus else 0
+    for c in hand:
+        if c == prev:
+            continue
+        prev = c
+        s = target - FACE[c]
+        if s <= 0:
+            continue  # its Place alone (legal_actions)
+        key = c + (s << 6)
+        got = per.get(key)
+        if got is None:
+            got = per[key] = _first_best(table, _captures(table, c, s))
+        v, a = got[flag]
+        if v > best:
+            best, pick = v, a
+    return best, pick
+
+
+def _first_best(table: tuple[int, ...], caps: tuple[Capture, ...]) -> tuple:
+    """The first capture of ``caps`` worth most and its points (as :func:`_best_of`
+    counts), without and with the TWEAK's bonus; ``(0, None)`` where none is worth more
+    than 0."""
+    whole = len(table)
+    plain = with_bonus = (0, None)
+    for a in caps:
+        v = POINTS[a.card] + sum([POINTS[c] for c in a.taken])
+        if v > plain[0]:
+            plain = (v, a)
+        if a.taken and len(a.taken) == whole:
+            v += POINTS[THIEF]
+        if v > with_bonus[0]:
+            with_bonus = (v, a)
+    return plain, with_bonus
 
 
 class GreedyBot(Bot):
@@ -147,6 +259,11 @@ class TacticsPolicy(GreedyBot):
         assert isinstance(state, TweakState)
         if state.phase == BOMB_PHASE:
             return cheapest_place(state, state.hands[state.to_move])  # type: ignore[index]
+        if state.phase == TURN and (state.tused or (
+                THIEF not in state.held[state.mover] and BOMB not in state.held[state.mover])):
+            # no Thief or Bomb to use: greedy's choice (what the rest below comes to
+            # then), worked out without listing the legal actions (greedy_action)
+            return greedy_action(state)
         legal = state.legal_actions()
         value, pick = _greedy(state, legal)
         if state.tused:

@@ -1,0 +1,109 @@
+"""``greedy``'s choice without listing the legal actions (issue 33, tenth session):
+:func:`kifu.games.tweak.bots.greedy_action` equals its definition
+:func:`kifu.games.tweak.bots.greedy_plain` (legal actions listed, best capture, each Joker
+and Shifter played) at every position of random games, with T! cards used (a ``random``
+seat uses Jokers, Shifters, Thieves and Bombs), at 2 to 5 players and in variants; and
+the ``tactics`` rollout policy, which now asks it where it has no Thief or Bomb to weigh,
+equals its code before."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kifu import games
+from kifu.bots import make_bot
+from kifu.core.game import DEALER
+from kifu.core.rng import Rng
+from kifu.games.tweak.actions import UseBomb, UseThief
+from kifu.games.tweak.bots import (
+    _BEST,
+    TacticsPolicy,
+    _bomb_value,
+    _greedy,
+    _t_uses,
+    _thief_value,
+    _value_of,
+    cheapest_place,
+    greedy_action,
+    greedy_plain,
+)
+from kifu.games.tweak.state import BOMB_PHASE, TURN
+
+
+def tactics_plain(state):
+    """``tactics``' choice as it was written before the fast path (its definition)."""
+    if state.phase == BOMB_PHASE:
+        return cheapest_place(state, state.hands[state.to_move])
+    legal = state.legal_actions()
+    value, pick = _greedy(state, legal)
+    if state.tused:
+        return pick
+    tees = _t_uses(legal, UseThief, UseBomb)
+    if not tees:
+        return pick
+    best = _value_of(state, pick) if value is None else value
+    for t in tees:
+        v = _thief_value(state, t) if type(t) is UseThief else _bomb_value(state, t)
+        if v > best:
+            best, pick = v, t
+    return pick
+
+GAME = games.get("tweak")
+TACTICS = TacticsPolicy(0, Rng("tactics"))
+
+
+def _check_game(seed: str, players: int, rules: str, names: list[str]) -> int:
+    """Plays one game; at every turn or Bomb position compares the two (and after a
+    Joker or Shifter the seat to move used); the positions compared."""
+    rng = Rng(seed)
+    state = GAME.new_state(players, GAME.parse_rules(rules))
+    bots = [make_bot(GAME, names[s % len(names)], s, rng.fork(s + 1)) for s in range(players)]
+    seen = 0
+    while state.to_move is not None:
+        mover = state.to_move
+        if mover == DEALER:
+            state.push(GAME.chance_action(state, rng))
+            continue
+        if state.phase in (TURN, BOMB_PHASE):
+            assert greedy_action(state) == greedy_plain(state), state.to_line()
+            line = state.to_line()
+            assert TACTICS.choose(state) == tactics_plain(state), line
+            assert state.to_line() == line
+            seen += 1
+        state.push(bots[mover].choose(state))
+    return seen
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 100_000), st.integers(2, 5),
+       st.sampled_from(["tweak/1;rounds=1", "tweak/1;rounds=2",
+                        "tweak/1;rounds=1;empty_capture=true"]),
+       st.booleans())
+def test_greedy_equals_its_definition_everywhere(seed, players, rules, cold):
+    if cold:
+        _BEST.clear()  # the memo filled afresh in this game
+    seen = _check_game(f"gfast:{seed}", players, rules, ["random", "greedy", "random"])
+    assert seen > 0
+
+
+def test_every_t_card_use_is_weighed_as_played():
+    """Many positions where the mover holds a Joker, a Shifter, a Thief or a Bomb (random
+    seats use them at random, so both the turn before and after a use come up); the
+    ``tactics`` policy (which also weighs a Thief and a Bomb) against its definition."""
+    held = 0
+    for seed in range(12):
+        rng = Rng(f"gfast-t:{seed}")
+        state = GAME.new_state(4, GAME.parse_rules("tweak/1;rounds=1"))
+        bots = [make_bot(GAME, "random", s, rng.fork(s + 1)) for s in range(4)]
+        while state.to_move is not None:
+            mover = state.to_move
+            if mover == DEALER:
+                state.push(GAME.chance_action(state, rng))
+                continue
+            if state.phase == TURN:
+                held += bool(state.held[mover]) and not state.tused
+                assert greedy_action(state) == greedy_plain(state), state.to_line()
+                assert TACTICS.choose(state) == tactics_plain(state), state.to_line()
+            state.push(bots[mover].choose(state))
+    assert held > 20
