@@ -3,9 +3,13 @@
 where the new filling's deck agrees on every position read so far) equals the plain
 replay from the round's deal (:meth:`TweakHistory.replay_plain`): the same number of
 steps that agree, the same state (every field, its history too) and the same weight, over
-random fillings, chain-like runs of swaps (kept or undone at random) and whole climbs."""
+random fillings, chain-like runs of swaps (kept or undone at random) and whole climbs; the
+deck a filling decodes to and the slots suspected at a failure (both made cheaper in the
+same session) equal their definitions."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -46,10 +50,46 @@ def _fields(s) -> tuple:
     return (s._snap(), tuple(s.history), s.to_line(), s.n, s.variant)
 
 
+def suspects_plain(h, k, s) -> list[int]:
+    """:meth:`TweakHistory.suspects` as written before its memo (its definition)."""
+    m = s.to_move
+    if m == DEALER:
+        m = s.victim
+    if m is None or m < 0 or m == h.seat:
+        return []
+    out = [i for i, (o, at) in enumerate(zip(h.owner, h.step, strict=True))
+           if o == m and at <= k]
+    deck, backs = s.deck, h.backs
+    mine = {h.slots[i][1] for i in out if h.slots[i][0] == "back"}
+    seen: Counter[int] = Counter()
+    for q in h.unknown_pos:
+        b = backs[deck[q]]
+        if q in mine:
+            out.append(h.extra[b][seen[b]])
+        seen[b] += 1
+    return out
+
+
+def decode_plain(h, cards) -> list[int]:
+    """:meth:`TweakHistory.decode` as written before (its definition)."""
+    deck = list(h._base)
+    for q, i in zip(h.known_pos, h.known_slots, strict=True):
+        deck[q] = cards[i]
+    nxt = dict.fromkeys(h.kinds, 0)
+    for q, i in zip(h.unknown_pos, h.unknown_slots, strict=True):
+        b = cards[i]
+        deck[q] = cards[h.extra[b][nxt[b]]]
+        nxt[b] += 1
+    return deck
+
+
 def _same(h, cards) -> int:
     k, s, w = h.replay_weighted(cards)
     k0, s0, w0 = h.replay_plain(cards)
     assert (k, w) == (k0, w0)
+    assert h.decode(cards) == decode_plain(h, cards)
+    if k < h.steps:
+        assert h.suspects(k, s) == suspects_plain(h, k, s0)
     assert _fields(s) == _fields(s0)
     assert s.view(h.seat) == s0.view(h.seat)
     s.check_invariants()

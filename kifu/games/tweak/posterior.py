@@ -164,6 +164,9 @@ class TweakHistory:
             base[p] = c
         self._base = base
         self._tpile = tknown + trest
+        self._known_pairs = list(zip(self.known_pos, self.known_slots, strict=True))
+        self._unknown_pairs = list(zip(self.unknown_pos, self.unknown_slots, strict=True))
+        self._suspects: dict[tuple[int, int], tuple[list[int], set[int]]] = {}
         self._trails: list[tuple[tuple[int, ...], list[tuple], list[int]]] = []
         """The replay's trails (:meth:`replay_weighted`): (the deck, the snapshot and
         weight before each step it passed, how deep into the deck each may have read)."""
@@ -192,18 +195,19 @@ class TweakHistory:
     def decode(self, cards: list[int], where: dict[int, int] | None = None) -> list[int]:
         """The round's deck (every position) with ``cards`` in the slots; ``where`` (when
         given) is filled with the slot holding the card of each hidden position."""
-        deck = list(self._base)
-        for q, i in zip(self.known_pos, self.known_slots, strict=True):
+        deck = self._base[:]
+        for q, i in self._known_pairs:
             deck[q] = cards[i]
-        nxt = dict.fromkeys(self.kinds, 0)
-        extra = self.extra
-        for q, i in zip(self.unknown_pos, self.unknown_slots, strict=True):
-            b = cards[i]
-            j = extra[b][nxt[b]]
+        # the r-th position of unknown back b holds the r-th extra card of back b
+        nxt = {b: iter(e).__next__ for b, e in self.extra.items()}
+        if where is None:
+            for q, i in self._unknown_pairs:
+                deck[q] = cards[nxt[cards[i]]()]
+            return deck
+        for q, i in self._unknown_pairs:
+            j = nxt[cards[i]]()
             deck[q] = cards[j]
-            nxt[b] += 1
-            if where is not None:
-                where[q] = j
+            where[q] = j
         return deck
 
     def deal(self, cards: list[int]) -> Deal:
@@ -382,17 +386,23 @@ class TweakHistory:
             m = s.victim
         if m is None or m < 0 or m == self.seat:
             return []
-        out = [i for i, (o, at) in enumerate(zip(self.owner, self.step, strict=True))
-               if o == m and at <= k]
+        got = self._suspects.get((m, k))
+        if got is None:  # what depends on the seat and the step alone
+            first = [i for i, (o, at) in enumerate(zip(self.owner, self.step, strict=True))
+                     if o == m and at <= k]
+            got = self._suspects[(m, k)] = (
+                first, {self.slots[i][1] for i in first if self.slots[i][0] == "back"})
+        first, mine = got
+        out = list(first)
         # the slots holding its dealt cards (group 0 says only their backs): the r-th
         # position of unknown back b holds the r-th extra card of back b
         deck, backs = s.deck, self.backs
-        mine = {self.slots[i][1] for i in out if self.slots[i][0] == "back"}
-        seen: Counter[int] = Counter()
+        extra = self.extra
+        seen = dict.fromkeys(self.kinds, 0)
         for q in self.unknown_pos:
             b = backs[deck[q]]
             if q in mine:
-                out.append(self.extra[b][seen[b]])
+                out.append(extra[b][seen[b]])
             seen[b] += 1
         return out
 
