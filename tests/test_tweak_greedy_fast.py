@@ -15,7 +15,7 @@ from kifu import games
 from kifu.bots import make_bot
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
-from kifu.games.tweak.actions import UseBomb, UseThief
+from kifu.games.tweak.actions import STEAL, UseBomb, UseThief
 from kifu.games.tweak.bots import (
     _BEST,
     TacticsPolicy,
@@ -24,11 +24,42 @@ from kifu.games.tweak.bots import (
     _t_uses,
     _thief_value,
     _value_of,
+    best_capture,
     cheapest_place,
     greedy_action,
     greedy_plain,
 )
 from kifu.games.tweak.state import BOMB_PHASE, TURN
+
+
+def _thief_plain(state, thief):
+    state.push(thief)
+    total = 0.0
+    hand = state.hands[state.victim]
+    size = len(hand)
+    prev = -1
+    for c in hand:
+        if c == prev:
+            continue
+        prev = c
+        state.push(STEAL[c])
+        total += hand.count(c) / size * best_capture(state)[0]
+        state.pop()
+    state.pop()
+    return total
+
+
+def _bomb_plain(state, bomb):
+    me = state.to_move
+    state.push(bomb)
+    pushed = 1
+    while state.phase == BOMB_PHASE and state.to_move is not None:
+        state.push(cheapest_place(state, state.hands[state.to_move]))
+        pushed += 1
+    v = best_capture(state)[0] if state.to_move == me else 0.0
+    for _ in range(pushed):
+        state.pop()
+    return v
 
 
 def tactics_plain(state):
@@ -44,7 +75,7 @@ def tactics_plain(state):
         return pick
     best = _value_of(state, pick) if value is None else value
     for t in tees:
-        v = _thief_value(state, t) if type(t) is UseThief else _bomb_value(state, t)
+        v = _thief_plain(state, t) if type(t) is UseThief else _bomb_plain(state, t)
         if v > best:
             best, pick = v, t
     return pick
@@ -107,3 +138,28 @@ def test_every_t_card_use_is_weighed_as_played():
                 assert TACTICS.choose(state) == tactics_plain(state), state.to_line()
             state.push(bots[mover].choose(state))
     assert held > 20
+
+
+def test_thief_and_bomb_values_equal_their_definitions():
+    """``tactics``' values of a Thief and a Bomb (now read without listing the legal
+    actions) equal the plain ones, at every turn a ``random`` seat could use them."""
+    tried = 0
+    for seed in range(16):
+        rng = Rng(f"gfast-tb:{seed}")
+        state = GAME.new_state(4, GAME.parse_rules("tweak/1;rounds=1"))
+        bots = [make_bot(GAME, "random", s, rng.fork(s + 1)) for s in range(4)]
+        while state.to_move is not None:
+            mover = state.to_move
+            if mover == DEALER:
+                state.push(GAME.chance_action(state, rng))
+                continue
+            if state.phase == TURN:
+                for t in state.legal_actions():
+                    if type(t) is UseThief:
+                        assert _thief_value(state, t) == _thief_plain(state, t)
+                        tried += 1
+                    elif type(t) is UseBomb:
+                        assert _bomb_value(state, t) == _bomb_plain(state, t)
+                        tried += 1
+            state.push(bots[mover].choose(state))
+    assert tried > 20

@@ -171,7 +171,7 @@ def greedy_plain(state: TweakState) -> Action:
 _BEST: dict[tuple[int, ...], dict[int, tuple]] = {}
 """:func:`_best_in`'s memo: table -> {hand card + 64 * sum: (points, capture) of the first
 capture worth most, without and with the TWEAK's bonus, ``(0, None)`` for none}."""
-_BEST_MAX = 1 << 16
+_BEST_MAX = 1 << 17
 
 
 def _best_in(hand: tuple[int, ...], table: tuple[int, ...], target: int,
@@ -306,6 +306,17 @@ def _value_of(state: TweakState, action: Action) -> float:
     return 0.0
 
 
+def _best_value(state: TweakState) -> int:
+    """``best_capture(state)[0]``: on a turn (the rules' ``empty_capture`` off) by
+    :func:`_best_in`, without listing the legal actions (a turn's T! card uses are no
+    captures, and an empty hand passes: 0 either way)."""
+    if state.phase == TURN and state._low:
+        return _best_in(state.hands[state.mover], state.table,
+                        state._tops[state.dpos] + state.jdelta,
+                        state.tpos < len(state.tpile))[0]
+    return _best_of(state, state.legal_actions())[0]
+
+
 def _thief_value(state: TweakState, thief: Action) -> float:
     """The mean best capture after the Thief's draw (the victim's hand as it is): over
     each distinct card of it (``chance_outcomes``' order), weighted by its copies
@@ -320,7 +331,7 @@ def _thief_value(state: TweakState, thief: Action) -> float:
             continue
         prev = c
         state.push(STEAL[c])
-        total += hand.count(c) / size * _best_of(state, state.legal_actions())[0]
+        total += hand.count(c) / size * _best_value(state)
         state.pop()
     state.pop()
     return total
@@ -334,7 +345,7 @@ def _bomb_value(state: TweakState, bomb: Action) -> float:
     while state.phase == BOMB_PHASE and state.to_move is not None:
         state.push(cheapest_place(state, state.hands[state.to_move]))
         pushed += 1
-    v = best_capture(state)[0] if state.to_move == me else 0.0
+    v = _best_value(state) if state.to_move == me else 0.0
     for _ in range(pushed):
         state.pop()
     return v
