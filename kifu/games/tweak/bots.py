@@ -320,7 +320,28 @@ def _best_value(state: TweakState) -> int:
 def _thief_value(state: TweakState, thief: Action) -> float:
     """The mean best capture after the Thief's draw (the victim's hand as it is): over
     each distinct card of it (``chance_outcomes``' order), weighted by its copies
-    (``copies / size`` is ``float(Fraction(copies, size))``: both correctly rounded)."""
+    (``copies / size`` is ``float(Fraction(copies, size))``: both correctly rounded).
+
+    On a turn (``empty_capture`` off) without playing it (issue 33, tenth session): after
+    the Thief and its draw the mover's hand, the target and the T! pile are as now and
+    the table has the card drawn, so each draw's best capture is :func:`_best_in`'s."""
+    if state.phase == TURN and state._low:
+        hand = state.hands[thief.victim]  # type: ignore[attr-defined]
+        size = len(hand)
+        own = state.hands[state.mover]
+        table = state.table
+        target = state._tops[state.dpos] + state.jdelta
+        bonus = state.tpos < len(state.tpile)
+        total = 0.0
+        prev = -1
+        for c in hand:
+            if c == prev:
+                continue
+            prev = c
+            z = list(table)
+            insort(z, c)
+            total += hand.count(c) / size * _best_in(own, tuple(z), target, bonus)[0]
+        return total
     state.push(thief)
     total = 0.0
     hand = state.hands[state.victim]
