@@ -171,7 +171,7 @@ def greedy_plain(state: TweakState) -> Action:
 _BEST: dict[tuple[int, ...], dict[int, tuple]] = {}
 """:func:`_best_in`'s memo: table -> {hand card + 64 * sum: (points, capture) of the first
 capture worth most, without and with the TWEAK's bonus, ``(0, None)`` for none}."""
-_BEST_MAX = 1 << 17
+_BEST_MAX = 1 << 15
 
 
 def _best_in(hand: tuple[int, ...], table: tuple[int, ...], target: int,
