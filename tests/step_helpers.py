@@ -5,7 +5,8 @@ fused ``step`` or by ``check`` then ``push``, and what came of it; a whole game 
 from __future__ import annotations
 
 from kifu.core.errors import IllegalActionError
-from kifu.core.game import State, actor_name
+from kifu.core.game import DEALER, Game, State, actor_name
+from kifu.core.rng import Rng
 from kifu.notation.record import Move
 from kifu.notation.replay import _ACTORS as ACTORS
 
@@ -33,6 +34,31 @@ def verdict(state: State, action, fused: bool) -> tuple:
         assert probe.pop() == action and probe.key() == before
         assert probe.to_line() == state.to_line()
     return got
+
+
+def play_to(game: Game, rules, seed: str, stop: int, players: int = 4, bot: str = "greedy",
+            seat_bot: str | None = None, seat: int = 0):
+    """A game of ``bot`` in every seat (``seat_bot`` in ``seat``), seeded by ``seed`` and
+    played to its ``stop``-th player decision or later (with ``seat_bot``: the first of
+    ``seat``'s from there), or its end; the state and the seat to move, or ``(None, None)``
+    at the end."""
+    from kifu.bots import make_bot
+
+    rng = Rng(seed)
+    state = game.new_state(players, rules)
+    names = [seat_bot if seat_bot and s == seat else bot for s in range(players)]
+    bots = [make_bot(game, names[s], s, rng.fork(s + 1)) for s in range(players)]
+    k = 0
+    while state.to_move is not None:
+        mover = state.to_move
+        if mover == DEALER:
+            state.push(game.chance_action(state, rng))
+            continue
+        if k >= stop and (seat_bot is None or mover == seat):
+            return state, mover
+        k += 1
+        state.push(bots[mover].choose(state))
+    return None, None
 
 
 def fwd_copy(state: State) -> State:

@@ -9,12 +9,12 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from step_helpers import play_to
 
 from kifu import games
 from kifu.bots import make_bot
 from kifu.bots.posterior import chain, consistent_start, posterior_draw, posterior_fillings
 from kifu.bots.profiles import profile
-from kifu.core.game import DEALER
 from kifu.core.rng import Rng
 from kifu.games.towai.posterior import hidden_history
 
@@ -25,20 +25,7 @@ ONE_ROUND = GAME.parse_rules("towai/1;wins=1")
 def _greedy_game(seed: str, stop: int, players: int = 4, bot: str = "greedy"):
     """A one-round game of ``bot`` in every seat, played to its ``stop``-th player
     decision (or its end); the state and the seat to move."""
-    rng = Rng(seed)
-    state = GAME.new_state(players, ONE_ROUND)
-    bots = [make_bot(GAME, bot, s, rng.fork(s + 1)) for s in range(players)]
-    k = 0
-    while state.to_move is not None:
-        mover = state.to_move
-        if mover == DEALER:
-            state.push(GAME.chance_action(state, rng))
-            continue
-        if k == stop:
-            return state, mover
-        k += 1
-        state.push(bots[mover].choose(state))
-    return None, None
+    return play_to(GAME, ONE_ROUND, seed, stop, players, bot)
 
 
 @settings(max_examples=12, deadline=None)

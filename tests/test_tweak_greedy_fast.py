@@ -106,6 +106,23 @@ def _check_game(seed: str, players: int, rules: str, names: list[str]) -> int:
     return seen
 
 
+def _random_turns(prefix: str, games: int):
+    """Every turn position (the state itself, to be read and left as it is) of ``games``
+    one-round 4-player games of ``random`` seats, which use their T! cards at random."""
+    for seed in range(games):
+        rng = Rng(f"{prefix}:{seed}")
+        state = GAME.new_state(4, GAME.parse_rules("tweak/1;rounds=1"))
+        bots = [make_bot(GAME, "random", s, rng.fork(s + 1)) for s in range(4)]
+        while state.to_move is not None:
+            mover = state.to_move
+            if mover == DEALER:
+                state.push(GAME.chance_action(state, rng))
+                continue
+            if state.phase == TURN:
+                yield state
+            state.push(bots[mover].choose(state))
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 100_000), st.integers(2, 5),
        st.sampled_from(["tweak/1;rounds=1", "tweak/1;rounds=2",
@@ -123,20 +140,10 @@ def test_every_t_card_use_is_weighed_as_played():
     seats use them at random, so both the turn before and after a use come up); the
     ``tactics`` policy (which also weighs a Thief and a Bomb) against its definition."""
     held = 0
-    for seed in range(12):
-        rng = Rng(f"gfast-t:{seed}")
-        state = GAME.new_state(4, GAME.parse_rules("tweak/1;rounds=1"))
-        bots = [make_bot(GAME, "random", s, rng.fork(s + 1)) for s in range(4)]
-        while state.to_move is not None:
-            mover = state.to_move
-            if mover == DEALER:
-                state.push(GAME.chance_action(state, rng))
-                continue
-            if state.phase == TURN:
-                held += bool(state.held[mover]) and not state.tused
-                assert greedy_action(state) == greedy_plain(state), state.to_line()
-                assert TACTICS.choose(state) == tactics_plain(state), state.to_line()
-            state.push(bots[mover].choose(state))
+    for state in _random_turns("gfast-t", 12):
+        held += bool(state.held[state.mover]) and not state.tused
+        assert greedy_action(state) == greedy_plain(state), state.to_line()
+        assert TACTICS.choose(state) == tactics_plain(state), state.to_line()
     assert held > 20
 
 
@@ -144,22 +151,12 @@ def test_thief_and_bomb_values_equal_their_definitions():
     """``tactics``' values of a Thief and a Bomb (now read without listing the legal
     actions) equal the plain ones, at every turn a ``random`` seat could use them."""
     tried = 0
-    for seed in range(16):
-        rng = Rng(f"gfast-tb:{seed}")
-        state = GAME.new_state(4, GAME.parse_rules("tweak/1;rounds=1"))
-        bots = [make_bot(GAME, "random", s, rng.fork(s + 1)) for s in range(4)]
-        while state.to_move is not None:
-            mover = state.to_move
-            if mover == DEALER:
-                state.push(GAME.chance_action(state, rng))
-                continue
-            if state.phase == TURN:
-                for t in state.legal_actions():
-                    if type(t) is UseThief:
-                        assert _thief_value(state, t) == _thief_plain(state, t)
-                        tried += 1
-                    elif type(t) is UseBomb:
-                        assert _bomb_value(state, t) == _bomb_plain(state, t)
-                        tried += 1
-            state.push(bots[mover].choose(state))
+    for state in _random_turns("gfast-tb", 16):
+        for t in state.legal_actions():
+            if type(t) is UseThief:
+                assert _thief_value(state, t) == _thief_plain(state, t)
+                tried += 1
+            elif type(t) is UseBomb:
+                assert _bomb_value(state, t) == _bomb_plain(state, t)
+                tried += 1
     assert tried > 20

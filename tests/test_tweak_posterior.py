@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from step_helpers import play_to
 
 from kifu import games
 from kifu.bots import make_bot
@@ -27,21 +28,7 @@ def _game(seed: str, stop: int, players: int = 4, bot: str = "greedy",
           seat_bot: str | None = None, seat: int = 0):
     """A one-round game of ``bot`` in every seat (``seat_bot`` in ``seat``), played to
     its ``stop``-th player decision (or its end); the state and the seat to move."""
-    rng = Rng(seed)
-    state = GAME.new_state(players, ONE_ROUND)
-    names = [seat_bot if seat_bot and s == seat else bot for s in range(players)]
-    bots = [make_bot(GAME, names[s], s, rng.fork(s + 1)) for s in range(players)]
-    k = 0
-    while state.to_move is not None:
-        mover = state.to_move
-        if mover == DEALER:
-            state.push(GAME.chance_action(state, rng))
-            continue
-        if k >= stop and (seat_bot is None or mover == seat):
-            return state, mover
-        k += 1
-        state.push(bots[mover].choose(state))
-    return None, None
+    return play_to(GAME, ONE_ROUND, seed, stop, players, bot, seat_bot, seat)
 
 
 def _hidden_backs_agree(h, state, seat) -> None:

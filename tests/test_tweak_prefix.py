@@ -13,9 +13,9 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from step_helpers import play_to
 
 from kifu import games
-from kifu.bots import make_bot
 from kifu.bots.posterior import consistent_start
 from kifu.core.game import DEALER
 from kifu.core.rng import Rng
@@ -28,21 +28,7 @@ ONE_ROUND = GAME.parse_rules("tweak/1;rounds=1")
 def _game(seed: str, stop: int, players: int, seat_bot: str = "greedy", seat: int = 0):
     """A one-round game (``seat_bot`` in ``seat``, ``greedy`` elsewhere) to the seat's
     ``stop``-th decision or later; the state and the seat, or ``(None, None)``."""
-    rng = Rng(seed)
-    state = GAME.new_state(players, ONE_ROUND)
-    names = [seat_bot if s == seat else "greedy" for s in range(players)]
-    bots = [make_bot(GAME, names[s], s, rng.fork(s + 1)) for s in range(players)]
-    k = 0
-    while state.to_move is not None:
-        mover = state.to_move
-        if mover == DEALER:
-            state.push(GAME.chance_action(state, rng))
-            continue
-        if k >= stop and mover == seat:
-            return state, mover
-        k += 1
-        state.push(bots[mover].choose(state))
-    return None, None
+    return play_to(GAME, ONE_ROUND, seed, stop, players, seat_bot=seat_bot, seat=seat)
 
 
 def _fields(s) -> tuple:
