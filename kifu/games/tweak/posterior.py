@@ -171,9 +171,9 @@ class TweakHistory:
         """The replay's trails (:meth:`replay_weighted`): (the deck, the snapshot and
         weight before each step it passed, how deep into the deck each may have read)."""
         self._chosen: dict[tuple, object] = {}
+        """``greedy``'s choice in the replays by everything it reads (:meth:`replay_weighted`)."""
         self._views: dict[tuple, bool] = {}
         """Whether a present position looks as the seat saw it, by what its view reads."""
-        """``greedy``'s choice in the replays by everything it reads (:meth:`replay_weighted`)."""
         self._consistent: dict[tuple[int, ...], TweakState] = {}
         """The state each consistent filling replayed to (by its cards; bounded): a chain
         replays every filling it keeps when it accepts it, so :meth:`world` need not
