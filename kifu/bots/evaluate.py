@@ -53,7 +53,7 @@ from typing import Any
 
 import msgspec
 
-from kifu.bots.profiles import Profile, pairwise, profile, tiebreak_keys
+from kifu.bots.profiles import Profile, pairwise, profile, soft_margin, tiebreak_keys
 from kifu.bots.search import fair_choice, knows_all
 from kifu.core.game import DEALER, Action, Bot, Game, State
 from kifu.core.rng import MASK64, Rng
@@ -337,20 +337,14 @@ def policy_class(game: Game, prof: Profile, name: str) -> type[Bot]:
 def leaf_share(state: State, prof: Profile, seat: int) -> float:
     """The profile's estimate of ``seat``'s share where a rollout stops before the end: the
     mean over the other seats of ``(1 + tanh(score difference / scale)) / 2``."""
-    # = soft_margins(scores, scale)[seat], the seat's term alone, memoised by the scores
-    # (the same sum in the same order: the same float; issue 33, tenth session)
+    # the seat's term alone, memoised by the scores (issue 33, tenth session)
     scores = tuple(prof.scores(state))
     key = (scores, prof.scale, seat)
     got = _LEAF.get(key)
     if got is None:
         if len(_LEAF) >= _LEAF_MAX:
             _LEAF.clear()
-        n = len(scores)
-        mine = scores[seat]
-        scale = prof.scale
-        tot = sum(0.5 + 0.5 * math.tanh((mine - scores[o]) / scale)
-                  for o in range(n) if o != seat)
-        got = _LEAF[key] = tot / (n - 1) if n > 1 else 1.0
+        got = _LEAF[key] = soft_margin(scores, prof.scale, seat)
     return got
 
 

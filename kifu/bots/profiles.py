@@ -142,15 +142,17 @@ def pairwise(result: Result, seat: int, keys: Sequence[float] | None = None,
     return won if against is not None else won / (n - 1)
 
 
-def soft_margins(scores: Sequence[float], scale: float) -> list[float]:
-    """Per seat, the mean over the other seats of ``(1 + tanh(difference / scale)) / 2``."""
+def soft_margin(scores: Sequence[float], scale: float, seat: int) -> float:
+    """``seat``'s mean over the other seats of ``(1 + tanh(difference / scale)) / 2``."""
     n = len(scores)
-    out = []
-    for s in range(n):
-        tot = sum(0.5 + 0.5 * math.tanh((scores[s] - scores[o]) / scale)
-                  for o in range(n) if o != s)
-        out.append(tot / (n - 1) if n > 1 else 1.0)
-    return out
+    tot = sum(0.5 + 0.5 * math.tanh((scores[seat] - scores[o]) / scale)
+              for o in range(n) if o != seat)
+    return tot / (n - 1) if n > 1 else 1.0
+
+
+def soft_margins(scores: Sequence[float], scale: float) -> list[float]:
+    """Per seat, :func:`soft_margin`."""
+    return [soft_margin(scores, scale, s) for s in range(len(scores))]
 
 
 def utilities(state: State, profile: Profile) -> list[float]:
