@@ -36,6 +36,9 @@ def main() -> None:
     rows = []
     for run in args.runs:
         paths = run.split(":")
+        if len(paths) < 2 or (missing := [p for p in paths if not Path(p).is_file()]):
+            ap.error(f"{run}: expected NEW:BASE[:CHEAT] naming existing reports"
+                     + (f" ({', '.join(missing)} not found)" if len(paths) >= 2 else ""))
         new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
         e = deal_shares(new, alias.get(paths[0], args.bot))
         b = deal_shares(base, alias.get(paths[1], args.base))
@@ -48,6 +51,8 @@ def main() -> None:
     names = ["e", f"e - {args.base}", f"2e - {args.cheat} - 0.5"]
     ivs = bootstrap_means(data, resamples=RESAMPLES, seed=0)
     for name, iv in zip(names, ivs, strict=True):
+        if np.isnan(iv.estimate):
+            continue  # no cheater report given: no gap to print
         print(f"{name}: {iv.estimate:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] over {len(rows)} deals")
 
 
