@@ -40,11 +40,14 @@ def main() -> None:
             ap.error(f"{run}: expected NEW:BASE[:CHEAT] naming existing reports"
                      + (f" ({', '.join(missing)} not found)" if len(paths) >= 2 else ""))
         new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
-        e = deal_shares(new, alias.get(paths[0], args.bot))
-        b = deal_shares(base, alias.get(paths[1], args.base))
-        c = (deal_shares(json.loads(Path(paths[2]).read_text()),
-                         alias.get(paths[2], args.cheat))
-             if len(paths) > 2 else None)
+        try:
+            e = deal_shares(new, alias.get(paths[0], args.bot))
+            b = deal_shares(base, alias.get(paths[1], args.base))
+            c = (deal_shares(json.loads(Path(paths[2]).read_text()),
+                             alias.get(paths[2], args.cheat))
+                 if len(paths) > 2 else None)
+        except ValueError as err:  # a bot not in a report, a report without per-deal lines
+            ap.error(f"{run}: {err}")
         for d in sorted(set(e) & set(b) & (set(c) if c is not None else set(e))):
             rows.append([e[d], e[d] - b[d], 2 * e[d] - c[d] - 0.5 if c is not None else np.nan])
     data = np.array(rows)
