@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kifu.core.command import reader_gone
 from kifu.lab.paired import RESAMPLES, deal_shares
 from kifu.lab.stats import bootstrap_means
 
@@ -53,10 +54,15 @@ def main() -> None:
     data = np.array(rows)
     names = ["e", f"e - {args.base}", f"2e - {args.cheat} - 0.5"]
     ivs = bootstrap_means(data, resamples=RESAMPLES, seed=0)
-    for name, iv in zip(names, ivs, strict=True):
-        if np.isnan(iv.estimate):
-            continue  # no cheater report given: no gap to print
-        print(f"{name}: {iv.estimate:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] over {len(rows)} deals")
+    try:
+        for name, iv in zip(names, ivs, strict=True):
+            if np.isnan(iv.estimate):
+                continue  # no cheater report given: no gap to print
+            print(f"{name}: {iv.estimate:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] over "
+                  f"{len(rows)} deals", flush=True)
+    except BrokenPipeError:  # the reader went away (| head -1): stop quietly
+        reader_gone()
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":
