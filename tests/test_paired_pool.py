@@ -41,8 +41,14 @@ def test_gap_against_a_report_as_its_own_cheater() -> None:
     assert abs(gap - (e - 0.5)) < 0.0015
 
 
-def test_bad_input_is_a_usage_error() -> None:
-    for args, words in ((["--bot", "expert", "nowhere.json:nowhere.json"], "not found"),
+def test_bad_input_is_a_usage_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"bots": ["expert", "pimc"], "per_deal": [[0, [[None, 0.5]]]]}))
+    for args, words in ((["--bot", "expert", f"{bad}:{bad}"], "bad.json"),
+                        (["--bot", "expert", f"{empty}:{empty}"], "share no deal"),
+                        (["--bot", "expert", "nowhere.json:nowhere.json"], "not found"),
                         (["--bot", "expert", str(GT[0])], "NEW:BASE"),
                         (["--bot", "nobody", f"{GT[0]}:{GT[0]}"], "not in the report")):
         r = _run(*args)

@@ -40,17 +40,19 @@ def main() -> None:
         if len(paths) < 2 or (missing := [p for p in paths if not Path(p).is_file()]):
             ap.error(f"{run}: expected NEW:BASE[:CHEAT] naming existing reports"
                      + (f" ({', '.join(missing)} not found)" if len(paths) >= 2 else ""))
-        new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
         try:
+            new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
             e = deal_shares(new, alias.get(paths[0], args.bot))
             b = deal_shares(base, alias.get(paths[1], args.base))
             c = (deal_shares(json.loads(Path(paths[2]).read_text()),
                              alias.get(paths[2], args.cheat))
                  if len(paths) > 2 else None)
-        except ValueError as err:  # a bot not in a report, a report without per-deal lines
+        except ValueError as err:  # not JSON, a bot not in a report, no per-deal lines
             ap.error(f"{run}: {err}")
         for d in sorted(set(e) & set(b) & (set(c) if c is not None else set(e))):
             rows.append([e[d], e[d] - b[d], 2 * e[d] - c[d] - 0.5 if c is not None else np.nan])
+    if not rows:
+        ap.error("the reports share no deal (same --seed, rules and players?)")
     data = np.array(rows)
     names = ["e", f"e - {args.base}", f"2e - {args.cheat} - 0.5"]
     ivs = bootstrap_means(data, resamples=RESAMPLES, seed=0)
