@@ -47,7 +47,7 @@ def main() -> None:
             c = (deal_shares(json.loads(Path(paths[2]).read_text()),
                              alias.get(paths[2], args.cheat))
                  if len(paths) > 2 else None)
-        except ValueError as err:  # not JSON, a bot not in a report, no per-deal lines
+        except (OSError, ValueError) as err:  # unreadable, not JSON, a bot not in it, no deals
             ap.error(f"{run}: {err}")
         for d in sorted(set(e) & set(b) & (set(c) if c is not None else set(e))):
             rows.append([e[d], e[d] - b[d], 2 * e[d] - c[d] - 0.5 if c is not None else np.nan])
