@@ -50,6 +50,9 @@ def test_bad_input_is_a_usage_error(tmp_path: Path) -> None:
                         (["--bot", "expert", f"{empty}:{empty}"], "share no deal"),
                         (["--bot", "expert", "nowhere.json:nowhere.json"], "not found"),
                         (["--bot", "expert", str(GT[0])], "NEW:BASE"),
+                        (["--bot", "expert", ":".join([str(GT[0])] * 4)], "NEW:BASE"),
+                        (["--bot", "expert", f"{GT[0]}:{GT[0]}", ":".join([str(GT[0])] * 3)],
+                         "for every run or for none"),
                         (["--bot", "nobody", f"{GT[0]}:{GT[0]}"], "not in the report")):
         r = _run(*args)
         assert r.returncode == 2

@@ -34,12 +34,15 @@ def main() -> None:
     ap.add_argument("runs", nargs="+", metavar="NEW:BASE[:CHEAT]")
     args = ap.parse_args()
     alias = dict(a.split("=", 1) for a in args.alias)
+    if len({run.count(":") for run in args.runs} & {1, 2}) > 1:
+        ap.error("give a cheater report (NEW:BASE:CHEAT) for every run or for none: "
+                 "a gap over only some of the deals would not be the pooled gap")
     rows = []
     for run in args.runs:
         paths = run.split(":")
-        if len(paths) < 2 or (missing := [p for p in paths if not Path(p).is_file()]):
+        if len(paths) not in (2, 3) or (missing := [p for p in paths if not Path(p).is_file()]):
             ap.error(f"{run}: expected NEW:BASE[:CHEAT] naming existing reports"
-                     + (f" ({', '.join(missing)} not found)" if len(paths) >= 2 else ""))
+                     + (f" ({', '.join(missing)} not found)" if len(paths) in (2, 3) else ""))
         try:
             new, base = (json.loads(Path(p).read_text()) for p in paths[:2])
             e = deal_shares(new, alias.get(paths[0], args.bot))
