@@ -57,3 +57,21 @@ def test_bad_input_is_a_usage_error(tmp_path: Path) -> None:
         r = _run(*args)
         assert r.returncode == 2
         assert words in r.stderr and "Traceback" not in r.stderr
+
+
+def test_tweak_best_rung_in_the_docs_recounts() -> None:
+    """The at-a-glance TWEAK figure of docs/bots.md (twelfth session) is what the tool gives
+    over the 1,000 stored deals its subsection names."""
+    v = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
+    bots = ROOT / "docs" / "bots"
+    stored = [bots / "i33-tw-u-climb-pimc-2032-pd.json", bots / "i33-tw-y-v-pimc-2033-pd.json"]
+    seeds = [*range(2094, 2099), *range(2100, 2105), *range(2107, 2121)]
+    runs = [*stored, *(bots / f"i33-tw-best-{s}-pd.json" for s in seeds)]
+    r = _run("--bot", "expert", *(f"--alias={p}={v}" for p in stored), *(f"{p}:{p}" for p in runs))
+    assert r.returncode == 0, r.stderr
+    e, rest = r.stdout.splitlines()[0].split(" over ")
+    assert rest == "1000 deals"
+    est, low, high = (float(x.strip("[],+")) for x in e.split()[1:])
+    row = next(line for line in (ROOT / "docs" / "bots.md").read_text().splitlines()
+               if line.startswith("| TWEAK | ") and "(`pimc`) |" in line)
+    assert f"| {est:.3f} [{low:.3f}, {high:.3f}] (`pimc`) | 1,000 | yes |" in row
