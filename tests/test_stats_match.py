@@ -133,6 +133,83 @@ def test_elo_counts_fits_as_elo() -> None:
         assert new.rating(p).low <= new.rating(p).estimate <= new.rating(p).high
 
 
+def _tables(clusters, players):
+    k = len(players)
+    wins = np.zeros((len(clusters), k, k))
+    games = np.zeros((len(clusters), k, k))
+    for c, cl in enumerate(clusters):
+        for i, j, s in cl:
+            a, b = players.index(i), players.index(j)
+            wins[c, a, b] += s
+            wins[c, b, a] += 1 - s
+            games[c, a, b] += 1
+            games[c, b, a] += 1
+    return wins, games
+
+
+@pytest.mark.parametrize("deals", [1, 2, 5, 40])
+def test_elo_interval_does_not_collapse_when_every_deal_is_the_same(deals) -> None:
+    """Every deal won by ``a`` (two comparisons a deal): the bootstrap has no spread, so
+    the difference's interval is the Elo image of Wilson's interval at one trial a deal,
+    with the fit's virtual tie; the upper bound is the estimate, as the share's is 1.
+    Before, ``kifu match tweak --players 2 --set rounds=1 --bots greedy,random --games 2``
+    gave Elo +382 [+382, +382] beside the share 1.000 [0.342, 1.000]."""
+    players = ["a", "b"]
+    clusters = [[("a", "b", 1.0), ("a", "b", 1.0)]] * deals
+    wins, games = _tables(clusters, players)
+    low_share = ks.proportion_ci(deals, deals).low
+    g = 2 * deals
+    expect_low = ks.elo_from_score((low_share * g + 0.5) / (g + 1))
+    expect_point = ks.elo_from_score((g + 0.5) / (g + 1))
+    for table in (ks.elo(clusters, players, resamples=99),
+                  ks.elo_counts(wins, games, players, resamples=99)):
+        d = table.difference("a", "b")
+        assert d.estimate == pytest.approx(expect_point, abs=1e-6)
+        assert d.low == pytest.approx(expect_low, abs=1e-6)
+        assert d.high == pytest.approx(d.estimate, abs=1e-9)
+        assert d.low < d.estimate
+        r = table.rating("a")
+        assert r.low == pytest.approx(d.low / 2, abs=1e-6)
+        assert r.high == pytest.approx(d.estimate / 2, abs=1e-6)
+        assert table.rating("b").low == pytest.approx(-d.estimate / 2, abs=1e-6)
+
+
+def test_elo_interval_keeps_the_bootstrap_where_it_has_spread() -> None:
+    """Three players: ``a`` beats ``b`` in every deal, the other pairs vary, so every
+    resample still moves every fitted figure: each interval is the plain bootstrap's."""
+    import kifu.lab.stats as mod
+
+    players = ["a", "b", "c"]
+    rng = np.random.default_rng(4)
+    clusters = [[("a", "b", 1.0), ("a", "c", float(rng.integers(2))),
+                 ("b", "c", float(rng.integers(2)))] for _ in range(30)]
+    wins, games = _tables(clusters, players)
+    t = ks.elo_counts(wins, games, players, resamples=199, seed=2)
+    others = [(x, y) for x in range(3) for y in range(3) if x != y]
+    point = mod._ratings_of(np.ones((1, 30)), wins, games, 1.0, others)[0]
+    fits = np.concatenate([mod._ratings_of(c, wins, games, 1.0, others)
+                           for c in ks.bootstrap_blocks(30, 199, 2)])
+    low, high = mod._percentiles(fits, 0.95)
+    got = [*t.ratings, *t.differences.values()]
+    assert [iv.estimate for iv in got] == pytest.approx(list(point))
+    assert [iv.low for iv in got] == pytest.approx(list(low))
+    assert [iv.high for iv in got] == pytest.approx(list(high))
+    assert t.difference("a", "b").low < t.difference("a", "b").estimate
+
+
+def test_elo_intervals_of_three_players_in_identical_deals_hold_their_estimates() -> None:
+    """Every deal the same (a beats b and c, b and c tie): nothing to resample, and every
+    interval reaches past its estimate on the side the data leave open."""
+    players = ["a", "b", "c"]
+    clusters = [[("a", "b", 1.0), ("a", "c", 1.0), ("b", "c", 0.5)]] * 6
+    t = ks.elo(clusters, players, resamples=99)
+    for iv in [*t.ratings, *t.differences.values()]:
+        assert iv.low <= iv.estimate <= iv.high and iv.low < iv.high
+    ab = t.difference("a", "b")
+    assert ab.high == pytest.approx(ab.estimate) and ab.low < ab.estimate
+    bc = t.difference("b", "c")
+    assert bc.low < bc.estimate < bc.high
+
 # --- seatings, pairwise ------------------------------------------------------------------
 
 
@@ -211,6 +288,25 @@ def test_match_intervals_stay_in_range(tmp_path) -> None:
     for p in report["pairs"]:
         assert 0 <= p["score"]["low"] <= p["score"]["high"] <= 1
     assert "every distinct order" in report["design"]
+
+
+
+def test_match_elo_interval_of_identical_deals_is_not_a_point() -> None:
+    """Two deals, `greedy` wins all four games: the share is 1.000 [0.342, 1.000], and the
+    Elo difference's interval reaches down as far (it was +382 [+382, +382])."""
+    from click.testing import CliRunner
+
+    from kifu.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["match", "tweak", "--players", "2", "--set", "rounds=1",
+                                   "--bots", "greedy,random", "--games", "2", "--json", "-q"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    (pair,) = report["pairs"]
+    assert pair["score"]["estimate"] == 1.0 and pair["score"]["low"] < 0.5
+    assert pair["elo"]["low"] < 0 < pair["elo"]["estimate"] == pair["elo"]["high"]
+    for b in report["by_bot"]:
+        assert b["elo"]["low"] < b["elo"]["high"]
 
 
 # --- memory flat in the number of deals (issue 35) -------------------------------------

@@ -429,7 +429,8 @@ TIEBREAK_TEXT = {"towai": "cards left in hand at the end, fewer first (round win
 INTERVALS = ("95%, over deals: mean rank and shares percentile bootstrap (999 resamples, "
              "seeded; Wilson at one trial a deal where every deal gives the same value), win "
              "rate Wilson at the effective number of trials, mean score Student's t, Elo "
-             "bootstrap with the same resamples")
+             "bootstrap with the same resamples (where a pair's result is the same in every "
+             "deal, the Elo image of its Wilson interval at one trial a deal)")
 
 
 def summarize(game_id: str, rules: str, bots: Sequence[str], players: int,

@@ -534,6 +534,54 @@ def _ratings_of(counts: np.ndarray, wins: np.ndarray, games: np.ndarray, prior: 
     return np.concatenate([r, diffs], axis=1)
 
 
+def _no_spread_bounds(wins: np.ndarray, games: np.ndarray, prior: float, confidence: float,
+                      point: np.ndarray, low: np.ndarray, high: np.ndarray,
+                      others: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The Elo intervals where the bootstrap over clusters has nothing to resample.
+
+    When every cluster a pair met in gives it the same score (every deal won, or a single
+    deal) and every resample gives its difference the same fit, the percentile interval is
+    the estimate alone (or undefined, for one cluster). Such a difference's interval is
+    then the Elo image of Wilson's interval of the pair's score at one trial a cluster
+    (the fallback of :func:`bootstrap_means`), with the fit's ``prior`` virtual ties added
+    to its comparisons, so that a bound at a score of 1 is the estimate itself; and a
+    rating whose interval collapsed likewise takes ``sum_b (r_a - r_b) / k`` (the rating
+    of ``a`` among ``k`` players, mean 0) over its differences' bounds. Every interval
+    still holds its estimate; one with spread keeps the bootstrap's."""
+    import numpy as np
+
+    k = wins.shape[1]
+    low, high = low.copy(), high.copy()
+    widened = np.zeros(k, dtype=bool)
+    cap = 2 * LOG_CAP * ELO_SCALE / math.log(10.0)
+    for m, (a, b) in enumerate(others):
+        g = games[:, a, b]
+        met = g > 0
+        if not met.any():
+            continue
+        s = wins[met, a, b] / g[met]
+        j = k + m
+        if float(s.max()) != float(s.min()) or high[j] - low[j] > 1e-9 * (1 + abs(point[j])):
+            continue
+        total = float(g.sum())
+        iv = cluster_proportion_ci(s.tolist(), confidence)
+        ends = []
+        for q in (iv.low, iv.high):
+            r = (q * total + 0.5 * prior) / (total + prior)
+            ends.append(-cap if r <= 0.0 else cap if r >= 1.0
+                        else max(-cap, min(cap, elo_from_score(r))))
+        low[j] = np.nanmin([low[j], ends[0], point[j]])
+        high[j] = np.nanmax([high[j], ends[1], point[j]])
+        widened[a] = widened[b] = True
+    for a in np.flatnonzero(widened):
+        if high[a] - low[a] > 1e-9 * (1 + abs(point[a])):
+            continue
+        mine = [k + m for m, (x, _) in enumerate(others) if x == a]
+        low[a] = np.nanmin([low[a], point[a], float(low[mine].sum()) / k])
+        high[a] = np.nanmax([high[a], point[a], float(high[mine].sum()) / k])
+    return low, high
+
+
 def elo(clusters: Sequence[Sequence[Outcome]], players: Sequence[Hashable] | None = None, *,
         prior: float = 1.0, confidence: float = CONFIDENCE, resamples: int = 999,
         seed: int = 0) -> EloTable:
@@ -595,6 +643,9 @@ def elo(clusters: Sequence[Sequence[Outcome]], players: Sequence[Hashable] | Non
         low, high = _percentiles(ratings_of(counts), confidence)
     else:
         low = high = np.full(len(point), math.nan)
+    if d:
+        low, high = _no_spread_bounds(wins, games, prior, confidence, point, low, high,
+                                      others)
     ivs = [Interval(float(point[m]), float(low[m]), float(high[m]), d)
            for m in range(len(point))]
     pairs = [(players[a], players[b]) for a, b in others]
@@ -746,6 +797,9 @@ def elo_counts(wins: np.ndarray, games: np.ndarray, players: Sequence[Hashable],
         low, high = _percentiles(fits, confidence)
     else:
         low = high = np.full(len(point), math.nan)
+    if d:
+        low, high = _no_spread_bounds(wins, games, prior, confidence, point, low, high,
+                                      others)
     ivs = [Interval(float(point[m]), float(low[m]), float(high[m]), d)
            for m in range(len(point))]
     pairs = [(players[a], players[b]) for a, b in others]
