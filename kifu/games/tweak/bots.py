@@ -13,6 +13,7 @@ from collections import Counter
 from math import comb
 
 from kifu.core.game import Action, Bot, State
+from kifu.core.memo import trim
 from kifu.games.tweak.actions import (
     JOKER_DOWN,
     JOKER_UP,
@@ -171,9 +172,10 @@ def greedy_plain(state: TweakState) -> Action:
 _BEST: dict[tuple[int, ...], dict[int, tuple]] = {}
 """:func:`_best_in`'s memo: table -> {hand card + 64 * sum: (points, capture) of the first
 capture worth most, without and with the TWEAK's bonus, ``(0, None)`` for none}."""
-_BEST_MAX = 1 << 17
-"""Tables :data:`_BEST` keeps before it is cleared (a 10-deal V ladder: 355 MB resident
-with this bound, 258 MB with 2^15 but about 7% more CPU; 250 MB before the memo)."""
+_BEST_MAX = 1 << 16
+"""Tables :data:`_BEST` holds before its older half is dropped (:func:`kifu.core.memo.trim`;
+about 2 KB a table: ``docs/performance.md``, *Memory of the memos*). At 2^17 tables and
+cleared whole, a 100-deal V ladder grew past 1 GB resident."""
 
 
 def _best_in(hand: tuple[int, ...], table: tuple[int, ...], target: int,
@@ -187,7 +189,7 @@ def _best_in(hand: tuple[int, ...], table: tuple[int, ...], target: int,
     per = _BEST.get(table)
     if per is None:
         if len(_BEST) >= _BEST_MAX:
-            _BEST.clear()
+            trim(_BEST, _BEST_MAX)
         per = _BEST[table] = {}
     best, pick = 0, None
     prev = -1
@@ -214,7 +216,7 @@ def _first_best(table: tuple[int, ...], caps: tuple[Capture, ...]) -> tuple:
     counts), without and with the TWEAK's bonus; ``(0, None)`` where none is worth more
     than 0."""
     whole = len(table)
-    plain = with_bonus = (0, None)
+    plain = with_bonus = _NONE
     for a in caps:
         v = POINTS[a.card] + sum([POINTS[c] for c in a.taken])
         if v > plain[0]:
@@ -222,8 +224,15 @@ def _first_best(table: tuple[int, ...], caps: tuple[Capture, ...]) -> tuple:
         if a.taken and len(a.taken) == whole:
             v += POINTS[THIEF]
         if v > with_bonus[0]:
-            with_bonus = (v, a)
+            with_bonus = plain if v == plain[0] and a is plain[1] else (v, a)
+    if plain is _NONE and with_bonus is _NONE:
+        return _NO_CAPTURE
     return plain, with_bonus
+
+
+_NONE = (0, None)
+_NO_CAPTURE = (_NONE, _NONE)
+"""Shared by every :data:`_BEST` entry without a capture worth points (most of them)."""
 
 
 class GreedyBot(Bot):

@@ -19,6 +19,7 @@ from struct import Struct
 
 from kifu.core.errors import IllegalActionError, multiset_diff
 from kifu.core.game import DEALER, Action, Result, State
+from kifu.core.memo import trim
 from kifu.core.variant import rules_spec
 from kifu.games.tweak.actions import (
     BOMB_ALL,
@@ -70,6 +71,12 @@ EMPTY_DECK_TARGET = 7
 _SUBSETS: dict[tuple[int, ...], list[int]] = {}
 """``subsets``' memo: table -> its sub-multisets as sorted int codes (:func:`_sum_codes`)."""
 _SUBSETS_MAX = 250_000
+"""Entries each of the engine's memos of small entries holds before it is cleared."""
+_TABLES_MAX = 1 << 16
+"""Tables :data:`_SUBSETS` and :data:`_CAPTURES` hold before their older half is dropped
+(:func:`kifu.core.memo.trim`): their entries are about 1 KB and 1.5 KB (a list of codes, a
+dict of action tuples), so 250,000 of them came to 600 MB (``docs/performance.md``,
+*Memory of the memos*)."""
 _CAPTURES: dict[tuple[int, ...], dict[int, tuple[Action, ...]]] = {}
 """``legal_actions``' memo: table -> {hand card + 64 * sum: its Place and Capture actions
 (shared, frozen)}. Keyed by the table first, so a position hashes its table once, and a
@@ -126,8 +133,8 @@ def _codes(table: tuple[int, ...]) -> list[int] | None:
     if codes is None:
         if len(table) > _CODE_MAX or (table and table[-1] >= THIEF):
             return None
-        if len(_SUBSETS) >= _SUBSETS_MAX:
-            _SUBSETS.clear()
+        if len(_SUBSETS) >= _TABLES_MAX:
+            trim(_SUBSETS, _TABLES_MAX)
         codes = _SUBSETS[table] = _sum_codes(table)
     return codes
 
@@ -773,8 +780,8 @@ class TweakState(State):
         table = self.table
         memo = _CAPTURES.get(table)
         if memo is None:
-            if len(_CAPTURES) >= _SUBSETS_MAX:
-                _CAPTURES.clear()
+            if len(_CAPTURES) >= _TABLES_MAX:
+                trim(_CAPTURES, _TABLES_MAX)
             memo = _CAPTURES[table] = {}
         prev = -1
         for c in hand:
