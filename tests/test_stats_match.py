@@ -112,27 +112,6 @@ def test_bootstrap_in_blocks_keeps_its_range_and_its_memory(monkeypatch) -> None
     assert all((b.sum(axis=1) == 100).all() for b in blocks)
 
 
-def test_elo_counts_fits_as_elo() -> None:
-    clusters = [[("a", "b", 1.0), ("a", "c", 0.5)], [("b", "c", 0.0), ("a", "b", 0.0)],
-                [("a", "c", 1.0), ("b", "c", 1.0)], [("a", "b", 1.0)]]
-    players = ["a", "b", "c"]
-    k = 3
-    wins = np.zeros((4, k, k))
-    games = np.zeros((4, k, k))
-    for c, cl in enumerate(clusters):
-        for i, j, s in cl:
-            a, b = players.index(i), players.index(j)
-            wins[c, a, b] += s
-            wins[c, b, a] += 1 - s
-            games[c, a, b] += 1
-            games[c, b, a] += 1
-    old = ks.elo(clusters, players, resamples=200, seed=1)
-    new = ks.elo_counts(wins, games, players, resamples=200, seed=1)
-    for p in players:
-        assert new.rating(p).estimate == pytest.approx(old.rating(p).estimate, abs=1e-9)
-        assert new.rating(p).low <= new.rating(p).estimate <= new.rating(p).high
-
-
 def _tables(clusters, players):
     k = len(players)
     wins = np.zeros((len(clusters), k, k))
@@ -145,6 +124,18 @@ def _tables(clusters, players):
             games[c, a, b] += 1
             games[c, b, a] += 1
     return wins, games
+
+
+def test_elo_counts_fits_as_elo() -> None:
+    clusters = [[("a", "b", 1.0), ("a", "c", 0.5)], [("b", "c", 0.0), ("a", "b", 0.0)],
+                [("a", "c", 1.0), ("b", "c", 1.0)], [("a", "b", 1.0)]]
+    players = ["a", "b", "c"]
+    wins, games = _tables(clusters, players)
+    old = ks.elo(clusters, players, resamples=200, seed=1)
+    new = ks.elo_counts(wins, games, players, resamples=200, seed=1)
+    for p in players:
+        assert new.rating(p).estimate == pytest.approx(old.rating(p).estimate, abs=1e-9)
+        assert new.rating(p).low <= new.rating(p).estimate <= new.rating(p).high
 
 
 @pytest.mark.parametrize("deals", [1, 2, 5, 40])
