@@ -2,8 +2,8 @@
 
 The engines' hot paths memoise by plain dicts (a ``dict.get`` is the cheapest lookup
 Python has), each capped by a number of entries. A cap is a byte budget in disguise: an
-entry of TWEAK's capture memo holds a small dict of its own (about 3 KB), one of the
-subset memo a list of codes (about 1 KB), so the caps are set from measured entry sizes
+entry of TWEAK's best-capture memo holds a small dict of its own (about 2.5 KB), one of
+the subset memo a list of codes (about 1.1 KB), so the caps are set from measured sizes
 (``docs/performance.md``, *Memory of the memos*) and a long match stays flat rather than
 growing until its largest memo fills.
 

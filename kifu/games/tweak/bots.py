@@ -174,7 +174,7 @@ _BEST: dict[tuple[int, ...], dict[int, tuple]] = {}
 capture worth most, without and with the TWEAK's bonus, ``(0, None)`` for none}."""
 _BEST_MAX = 1 << 16
 """Tables :data:`_BEST` holds before its older half is dropped (:func:`kifu.core.memo.trim`;
-about 2 KB a table: ``docs/performance.md``, *Memory of the memos*). At 2^17 tables and
+about 2.5 KB a table: ``docs/performance.md``, *Memory of the memos*). At 2^17 tables and
 cleared whole, a 100-deal V ladder grew past 1 GB resident."""
 
 

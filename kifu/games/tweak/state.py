@@ -74,8 +74,8 @@ _SUBSETS_MAX = 250_000
 """Entries each of the engine's memos of small entries holds before it is cleared."""
 _TABLES_MAX = 1 << 16
 """Tables :data:`_SUBSETS` and :data:`_CAPTURES` hold before their older half is dropped
-(:func:`kifu.core.memo.trim`): their entries are about 1 KB and 1.5 KB (a list of codes, a
-dict of action tuples), so 250,000 of them came to 600 MB (``docs/performance.md``,
+(:func:`kifu.core.memo.trim`): their entries are about 1.1 KB and 1.8 KB (a list of codes, a
+dict of action tuples), so 250,000 of each could come to 700 MB (``docs/performance.md``,
 *Memory of the memos*)."""
 _CAPTURES: dict[tuple[int, ...], dict[int, tuple[Action, ...]]] = {}
 """``legal_actions``' memo: table -> {hand card + 64 * sum: its Place and Capture actions
