@@ -75,3 +75,29 @@ def test_tweak_best_rung_in_the_docs_recounts() -> None:
     row = next(line for line in (ROOT / "docs" / "bots.md").read_text().splitlines()
                if line.startswith("| TWEAK | ") and "(`pimc`) |" in line)
     assert f"| {est:.3f} [{low:.3f}, {high:.3f}] (`pimc`) | 1,000 | yes |" in row
+
+
+def test_tweak_gap_in_the_docs_recounts() -> None:
+    """The at-a-glance TWEAK gap of docs/bots.md (thirteenth session) is what the tool gives
+    over the 1,640 stored paired deals its subsection names (seeds by name, no glob)."""
+    v = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
+    bots = ROOT / "docs" / "bots"
+    runs = [(bots / "i33-tw-u-climb-2032-pd.json", bots / "i33-tw-n-og96cheat-2032-pd.json")]
+    runs += [(bots / f"i33-tw-u-climb-{s}-pd.json", bots / f"i33-tw-gap-c-{s}-pd.json")
+             for s in range(2034, 2040)]
+    runs += [(bots / f"i33-tw-x-v-{s}-pd.json", bots / f"i33-tw-x-c-{s}-pd.json")
+             for s in range(2050, 2055)]
+    runs += [(bots / f"i33-tw-y-v-{s}-pd.json", bots / f"i33-tw-y-c-{s}-pd.json")
+             for s in range(2055, 2068)]
+    runs += [(bots / f"i33-tw-z-v-{s}-pd.json", bots / f"i33-tw-z-c-{s}-pd.json")
+             for s in range(2122, 2138)]
+    cheat32 = f"--alias={runs[0][1]}=expert:cheat=1:others=greedy:worlds=96"
+    r = _run("--bot", v, "--base", v, cheat32, *(f"{e}:{e}:{c}" for e, c in runs))
+    assert r.returncode == 0, r.stderr
+    gap, rest = r.stdout.splitlines()[2].split(": ", 1)[1].split(" over ")
+    assert rest == "1640 deals"
+    est, low, high = (float(x.strip("[],+")) for x in gap.split())
+    row = next(line for line in (ROOT / "docs" / "bots.md").read_text().splitlines()
+               if line.startswith("| TWEAK | ") and "(`pimc`) |" in line)
+    assert f"| {est:+.3f} [{low:+.3f}, {high:+.3f}] | 1,640 | no: not settled |" in row
+    assert low < 0 < high  # the verdict the row states
