@@ -165,6 +165,17 @@ def test_elo_interval_does_not_collapse_when_every_deal_is_the_same(deals) -> No
         assert table.rating("b").low == pytest.approx(-d.estimate / 2, abs=1e-6)
 
 
+def test_one_deal_with_a_pair_that_never_met_leaves_its_ratings_undefined() -> None:
+    """One deal, ``c`` met nobody: a-b's difference gets the Wilson image, but a rating
+    that needs a difference with no interval stays undefined (NaN), not a point."""
+    t = ks.elo([[("a", "b", 1.0)]], ["a", "b", "c"], resamples=9)
+    ab = t.difference("a", "b")
+    assert ab.low < ab.estimate == pytest.approx(ab.high)
+    for p in "abc":
+        r = t.rating(p)
+        assert math.isnan(r.low) and math.isnan(r.high)
+
+
 def test_elo_interval_keeps_the_bootstrap_where_it_has_spread() -> None:
     """Three players: ``a`` beats ``b`` in every deal, the other pairs vary, so every
     resample still moves every fitted figure: each interval is the plain bootstrap's."""

@@ -577,8 +577,11 @@ def _no_spread_bounds(wins: np.ndarray, games: np.ndarray, prior: float, confide
         if high[a] - low[a] > 1e-9 * (1 + abs(point[a])):
             continue
         mine = [k + m for m, (x, _) in enumerate(others) if x == a]
-        low[a] = np.nanmin([low[a], point[a], float(low[mine].sum()) / k])
-        high[a] = np.nanmax([high[a], point[a], float(high[mine].sum()) / k])
+        lo, hi = float(low[mine].sum()) / k, float(high[mine].sum()) / k
+        if math.isnan(lo) or math.isnan(hi):
+            continue  # a difference with no interval (a pair that never met, one deal)
+        low[a] = np.nanmin([low[a], point[a], lo])
+        high[a] = np.nanmax([high[a], point[a], hi])
     return low, high
 
 
