@@ -28,7 +28,7 @@ def main(seed: int, first: int, last: int) -> None:
         ((outcomes, _),) = _play_chunk(("tweak", spec, seats, seed, i, i + 1, False, "-"))
         print(i, round(time.process_time() - t, 2), [o.scores for o in outcomes], flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    print("cpu", round(time.process_time() - start, 1), "maxrss MB", peak)
+    print("cpu", round(time.process_time() - start, 1), "maxrss MiB", peak)
 
 
 if __name__ == "__main__":

@@ -27,9 +27,8 @@ def trim(memo: dict, limit: int) -> None:
     """Make room in ``memo`` when it holds ``limit`` entries or more: drop the entries
     inserted first until ``limit // 2`` remain (a dict keeps insertion order). The cost is
     one pass over the dropped keys, once per ``limit // 2`` insertions."""
-    drop = len(memo) - limit // 2
-    if drop > 0 and len(memo) >= limit:
-        for key in list(islice(memo, drop)):
+    if len(memo) >= limit:
+        for key in list(islice(memo, len(memo) - limit // 2)):
             del memo[key]
 
 
