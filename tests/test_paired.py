@@ -12,7 +12,7 @@ import pytest
 
 from kifu.lab import paired
 from kifu.lab.match import GameOutcome, play_match, summarize
-from kifu.lab.stats import bootstrap_means
+from kifu.lab.stats import bootstrap_means, cluster_proportion_ci
 
 
 def _report(bots, seed, deals=12, players=3, game="tweak", rules="tweak/1;rounds=1"):
@@ -66,9 +66,46 @@ def test_json_keeps_the_old_fields_and_adds_per_deal() -> None:
 
 
 def test_paired_difference_of_a_run_with_itself_is_zero() -> None:
+    """No spread to resample: Wilson's interval at one trial a deal within [-1, 1], about
+    0, not the point [0, 0] (12 deals show no more than that)."""
     r = _report(["greedy", "random"], 7)
     d = paired.paired_difference(r, "greedy", r, "greedy")
-    assert (d.estimate, d.low, d.high, d.deals) == (0.0, 0.0, 0.0, 12)
+    assert (d.estimate, d.deals) == (0.0, 12)
+    w = cluster_proportion_ci([0.5] * 12)  # 0 mapped from [-1, 1] to [0, 1]
+    assert (d.low, d.high) == pytest.approx((2 * w.low - 1, 2 * w.high - 1))
+    assert -1.0 < d.low < 0.0 < d.high < 1.0 and d.low == pytest.approx(-d.high)
+
+
+def _const(bot: str, share: float, deals: int, noise: bool = False) -> dict:
+    """A report of ``deals`` deals where ``bot`` takes ``share`` in every deal (written as
+    0.5 + 0.1 k - 0.1 k with ``noise``, so equal only to within float rounding)."""
+    rows = [[i, [[share + 0.1 * (i % 3) - 0.1 * (i % 3) if noise else share, 1 - share]]]
+            for i in range(deals)]
+    return {"game": "g", "rules": "r", "players": 2, "seed": "1", "bots": [bot, "x"],
+            "per_deal": rows}
+
+
+@pytest.mark.parametrize("deals", [1, 2, 5, 40])
+def test_a_difference_the_same_in_every_deal_is_not_a_point(deals: int) -> None:
+    """Two-player runs whose shares saturate (1 against 0 in every deal) and one deal gave
+    [d, d] before: now Wilson's interval at one trial a deal, inside the range, as kifu
+    match's shares."""
+    d = paired.paired_difference(_const("a", 1.0, deals), "a", _const("b", 0.0, deals), "b")
+    w = cluster_proportion_ci([1.0] * deals)
+    assert (d.estimate, d.high) == (1.0, 1.0)
+    assert d.low == pytest.approx(2 * w.low - 1) and -1.0 <= d.low < 1.0
+    g = paired.gap_target(_const("e", 0.75, deals), _const("c", 1.0, deals), "e", "c")
+    assert g.estimate == pytest.approx(0.0)
+    assert -1.5 <= g.low < 0.0 < g.high <= 1.5  # 0.0 in [-1.5, 1.5] is 0.5 in [0, 1]
+
+
+def test_float_noise_is_no_spread() -> None:
+    """0.5 + 0.1 k - 0.1 k is 0.5 to within rounding: the same interval as exact 0.5."""
+    exact = paired.paired_difference(_const("a", 0.5, 30), "a", _const("b", 0.4, 30), "b")
+    noisy = paired.paired_difference(_const("a", 0.5, 30, noise=True), "a",
+                                     _const("b", 0.4, 30), "b")
+    assert exact.high - exact.low > 0.3  # the fallback, not a point
+    assert (noisy.low, noisy.high) == pytest.approx((exact.low, exact.high))
 
 
 def test_paired_difference_is_the_bootstrap_of_the_per_deal_differences() -> None:

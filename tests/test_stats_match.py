@@ -82,6 +82,20 @@ def test_cluster_interval_inside_zero_one(values, confidence) -> None:
     assert 1.0 <= r.low <= r.high <= 4.0
 
 
+@given(st.floats(0.001, 0.999), st.integers(2, 60))
+def test_float_noise_is_no_spread(p, n) -> None:
+    """Clusters equal but for float rounding (p + k/10 - k/10) have no spread: the same
+    interval as exactly equal ones (one trial a cluster), not a point from a variance of
+    1e-34, in cluster_proportion_ci and in bootstrap_means' fallback."""
+    noisy = [p + 0.1 * (k % 7) - 0.1 * (k % 7) for k in range(n)]
+    exact = ks.cluster_proportion_ci([p] * n)
+    iv = ks.cluster_proportion_ci(noisy)
+    assert (iv.low, iv.high) == pytest.approx((exact.low, exact.high))
+    assert exact.high - exact.low > 0.01
+    b = ks.bootstrap_means(np.array(noisy)[:, None], resamples=50, bounds=[(0.0, 1.0)])[0]
+    assert (b.low, b.high) == pytest.approx((exact.low, exact.high))
+
+
 # --- bootstrap_means ------------------------------------------------------------------
 
 

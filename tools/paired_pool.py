@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from kifu.core.command import reader_gone
-from kifu.lab.paired import RESAMPLES, deal_shares
+from kifu.lab.paired import DIFFERENCE_RANGE, GAP_RANGE, RESAMPLES, deal_shares
 from kifu.lab.stats import bootstrap_means
 
 
@@ -38,6 +38,7 @@ def main() -> None:
         ap.error("give a cheater report (NEW:BASE:CHEAT) for every run or for none: "
                  "a gap over only some of the deals would not be the pooled gap")
     rows = []
+    itself = True  # every run's bot against itself in the same report: no difference
     for run in args.runs:
         paths = run.split(":")
         if len(paths) not in (2, 3) or (missing := [p for p in paths if not Path(p).is_file()]):
@@ -52,17 +53,26 @@ def main() -> None:
                  if len(paths) > 2 else None)
         except (OSError, ValueError) as err:  # unreadable, not JSON, a bot not in it, no deals
             ap.error(f"{run}: {err}")
+        itself = itself and paths[0] == paths[1] and (alias.get(paths[0], args.bot)
+                                                      == alias.get(paths[1], args.base))
         for d in sorted(set(e) & set(b) & (set(c) if c is not None else set(e))):
             rows.append([e[d], e[d] - b[d], 2 * e[d] - c[d] - 0.5 if c is not None else np.nan])
     if not rows:
         ap.error("the reports share no deal (same --seed, rules and players?)")
     data = np.array(rows)
     names = ["e", f"e - {args.base}", f"2e - {args.cheat} - 0.5"]
-    ivs = bootstrap_means(data, resamples=RESAMPLES, seed=0)
+    # the ranges of a share, a difference and the gap: where every deal gives the same
+    # value the interval is Wilson's at one trial a deal within them (kifu.lab.paired's)
+    ivs = bootstrap_means(data, resamples=RESAMPLES, seed=0,
+                          bounds=[(0.0, 1.0), DIFFERENCE_RANGE, GAP_RANGE])
     try:
         for name, iv in zip(names, ivs, strict=True):
             if np.isnan(iv.estimate):
                 continue  # no cheater report given: no gap to print
+            if itself and name == names[1]:  # the pooled share alone was asked for
+                print(f"{name}: +0.000 (each report against itself, nothing to compare)",
+                      flush=True)
+                continue
             print(f"{name}: {iv.estimate:+.3f} [{iv.low:+.3f}, {iv.high:+.3f}] over "
                   f"{len(rows)} deals", flush=True)
     except BrokenPipeError:  # the reader went away (| head -1): stop quietly

@@ -23,7 +23,6 @@ JSON ``kifu match --json`` wrote). ``python -m kifu.lab.paired A.json BOT_A B.js
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -91,8 +90,15 @@ def _check_same(a: Any, b: Any) -> None:
                              f"{_get(b, field)!r}): their deals are not the same")
 
 
+DIFFERENCE_RANGE = (-1.0, 1.0)
+"""The range of a paired difference of two shares (each in [0, 1])."""
+
+GAP_RANGE = (-1.5, 1.5)
+"""The range of the gap ``2 e - c - 0.5`` (``e`` and ``c`` shares in [0, 1])."""
+
+
 def _paired(what: str, a: Any, bot_a: str, b: Any, bot_b: str,
-            f: Callable[[float, float], float]) -> Paired:
+            f: Callable[[float, float], float], bounds: tuple[float, float]) -> Paired:
     import numpy as np
 
     _check_same(a, b)
@@ -101,28 +107,36 @@ def _paired(what: str, a: Any, bot_a: str, b: Any, bot_b: str,
     if not common:
         raise ValueError("the reports have no deal in common")
     values = np.array([[f(xa[i], xb[i])] for i in common])
-    # no bounds: where every deal gives the same value the interval is that value (a
-    # difference has no boundary at which a bootstrap would lose its spread)
-    iv = bootstrap_means(values, resamples=RESAMPLES, seed=0)[0]
-    lo = iv.low if iv.low is not None and not math.isnan(iv.low) else iv.estimate
-    hi = iv.high if iv.high is not None and not math.isnan(iv.high) else iv.estimate
-    return Paired(what, float(iv.estimate), float(lo), float(hi), len(common))
+    # where every deal gives the same value (one deal; or shares that saturate, as 1 - 0 in
+    # every deal of a small two-player run) the resamples have no spread: the interval is
+    # then Wilson's at one trial a deal within the statistic's range, as for kifu match's
+    # shares, not the point [d, d]
+    iv = bootstrap_means(values, resamples=RESAMPLES, seed=0, bounds=[bounds])[0]
+    return Paired(what, float(iv.estimate), float(iv.low), float(iv.high), len(common))
 
 
 def paired_difference(a: Any, bot_a: str, b: Any, bot_b: str) -> Paired:
     """``bot_a``'s share in run ``a`` minus ``bot_b``'s in run ``b``, deal by deal, over
     the deals both played (same game, rules, players and seed, else ``ValueError``), with
-    the percentile bootstrap interval over deals (clustered by deal).
+    the percentile bootstrap interval over deals (clustered by deal). Where every deal
+    gives the same difference (one deal, or a run against itself) the resamples have no
+    spread, and the interval is Wilson's at one trial a deal within [-1, 1].
 
     >>> a = {"game": "g", "rules": "r", "players": 2, "seed": "1", "bots": ["e", "x"],
     ...      "per_deal": [[i, [[0.5 + 0.1 * (i % 3), 0.0]]] for i in range(30)]}
     >>> b = dict(a, bots=["c", "x"],
+    ...          per_deal=[[i, [[0.4 + 0.1 * (i % 2), 0.0]]] for i in range(30)])
+    >>> d = paired_difference(a, "e", b, "c")
+    >>> round(d.estimate, 6), round(d.low, 3), round(d.high, 3), d.deals
+    (0.15, 0.117, 0.183, 30)
+    >>> b = dict(a, bots=["c", "x"],                   # 0.1 less in every deal
     ...          per_deal=[[i, [[0.4 + 0.1 * (i % 3), 0.0]]] for i in range(30)])
     >>> d = paired_difference(a, "e", b, "c")
-    >>> round(d.estimate, 6), round(d.low, 6), round(d.high, 6), d.deals
-    (0.1, 0.1, 0.1, 30)
+    >>> round(d.estimate, 6), round(d.low, 3), round(d.high, 3), d.deals
+    (0.1, -0.247, 0.424, 30)
     """
-    return _paired(f"{bot_a} - {bot_b}", a, bot_a, b, bot_b, lambda x, y: x - y)
+    return _paired(f"{bot_a} - {bot_b}", a, bot_a, b, bot_b, lambda x, y: x - y,
+                   DIFFERENCE_RANGE)
 
 
 def gap_target(expert: Any, cheater: Any, bot: str = "expert",
@@ -139,7 +153,7 @@ def gap_target(expert: Any, cheater: Any, bot: str = "expert",
     (0.1, 5)
     """
     return _paired(f"2 {bot} - {cheat} - 0.5", expert, bot, cheater, cheat,
-                   lambda x, y: 2 * x - y - 0.5)
+                   lambda x, y: 2 * x - y - 0.5, GAP_RANGE)
 
 
 def main(argv: list[str] | None = None) -> int:

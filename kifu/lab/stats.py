@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 CONFIDENCE = 0.95
 ELO_SCALE = 400.0
 """Elo points per factor of 10 in the odds of winning a pairwise comparison."""
+
+SAME = 1e-9
+"""Values that differ by at most this fraction of their range count as equal, so as
+having no spread (:func:`cluster_proportion_ci`, :func:`bootstrap_means`): shares are
+written to six places, so no real spread is smaller, and a difference of two shares
+carries float noise."""
+
 LOG_CAP = 17.0
 """The largest natural-log strength of a fit (a rating of about 2,950 Elo)."""
 
@@ -687,7 +694,8 @@ def cluster_proportion_ci(values: Sequence[float], confidence: float = CONFIDENC
         raise ValueError("cluster_proportion_ci takes values in [0, 1]")
     p = math.fsum(x) / m
     var = math.fsum((v - p) ** 2 for v in x) / m / m
-    n_eff = p * (1.0 - p) / var if var > 0.0 and 0.0 < p < 1.0 else float(m)
+    spread = max(x) - min(x) > SAME  # else every cluster the same (float noise aside)
+    n_eff = p * (1.0 - p) / var if spread and 0.0 < p < 1.0 else float(m)
     if trials is not None:
         n_eff = min(n_eff, float(trials))
     z = _z_isf(_tail(confidence))
@@ -742,8 +750,10 @@ def bootstrap_means(columns: np.ndarray, *, confidence: float = CONFIDENCE,
     """The mean of each column of ``columns`` (one row per cluster, NaN where a cluster has
     no value) with its percentile bootstrap interval over clusters (the resamples of
     :func:`bootstrap_blocks`): the interval of a mean of values in a range stays in that
-    range. A column whose values are all equal has no spread to resample; its interval is
-    then :func:`scaled_cluster_ci` within ``bounds[j]`` (one trial per cluster), when given.
+    range. A column whose values are all equal (to within :data:`SAME` of the range: a
+    difference of rounded shares carries float noise) has no spread to resample; its
+    interval is then :func:`scaled_cluster_ci` within ``bounds[j]`` (one trial per
+    cluster), when given.
     """
     import numpy as np
 
@@ -766,7 +776,8 @@ def bootstrap_means(columns: np.ndarray, *, confidence: float = CONFIDENCE,
     for j in range(k):
         col = values[present[:, j], j]
         est = float(point[j]) if n[j] else math.nan
-        if n[j] >= 1 and bounds is not None and (n[j] < 2 or float(col.max()) == float(col.min())):
+        if n[j] >= 1 and bounds is not None and (
+                n[j] < 2 or float(col.max() - col.min()) <= SAME * (bounds[j][1] - bounds[j][0])):
             lo, hi = bounds[j]
             ivs.append(scaled_cluster_ci(col.tolist(), lo, hi, confidence))
         else:
