@@ -101,3 +101,25 @@ def test_tweak_gap_in_the_docs_recounts() -> None:
                if line.startswith("| TWEAK | ") and "(`pimc`) |" in line)
     assert f"| {est:+.3f} [{low:+.3f}, {high:+.3f}] | 1,640 | no: not settled |" in row
     assert low < 0 < high  # the verdict the row states
+
+
+def test_towai_gap_in_the_docs_recounts() -> None:
+    """The at-a-glance TOWAI gap of docs/bots.md (fourteenth session) is what the tool
+    gives over the 1,000 stored paired deals its subsection names (seeds by name)."""
+    bots = ROOT / "docs" / "bots"
+    runs = [(bots / "i33-to-base30-pd.json", bots / "i33-to-cheater-pd.json"),
+            (bots / "i33-to-base-3033-pd.json", bots / "i33-to-cheater-3033-pd.json"),
+            (bots / "i33-to-l-base-3034-pd.json", bots / "i33-to-l-cheater-3034-pd.json"),
+            (bots / "i33-to-l-base-3035-pd.json", bots / "i33-to-p-cheater-3035-pd.json"),
+            (bots / "i33-to-l-base-3036-pd.json", bots / "i33-to-p-cheater-3036-pd.json")]
+    runs += [(bots / f"i33-to-z-e-{s}-pd.json", bots / f"i33-to-z-c-{s}-pd.json")
+             for s in range(2138, 2155)]
+    r = _run("--bot", "expert", "--base", "expert", *(f"{e}:{e}:{c}" for e, c in runs))
+    assert r.returncode == 0, r.stderr
+    gap, rest = r.stdout.splitlines()[2].split(": ", 1)[1].split(" over ")
+    assert rest == "1000 deals"  # seed 2026's cheater report has 60 deals: 30 are paired
+    est, low, high = (float(x.strip("[],+")) for x in gap.split())
+    row = next(line for line in (ROOT / "docs" / "bots.md").read_text().splitlines()
+               if line.startswith("| TOWAI | ") and "(`pimc`) |" in line)
+    assert f"| {est:+.3f} [{low:+.3f}, {high:+.3f}] | 1,000 | no: settled below |" in row
+    assert high < 0  # the verdict the row states
