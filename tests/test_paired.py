@@ -74,6 +74,7 @@ def test_paired_difference_of_a_run_with_itself_is_zero() -> None:
     w = cluster_proportion_ci([0.5] * 12)  # 0 mapped from [-1, 1] to [0, 1]
     assert (d.low, d.high) == pytest.approx((2 * w.low - 1, 2 * w.high - 1))
     assert -1.0 < d.low < 0.0 < d.high < 1.0 and d.low == pytest.approx(-d.high)
+    assert d.interval == paired.NO_SPREAD
 
 
 def _const(bot: str, share: float, deals: int, noise: bool = False) -> dict:
@@ -94,6 +95,7 @@ def test_a_difference_the_same_in_every_deal_is_not_a_point(deals: int) -> None:
     w = cluster_proportion_ci([1.0] * deals)
     assert (d.estimate, d.high) == (1.0, 1.0)
     assert d.low == pytest.approx(2 * w.low - 1) and -1.0 <= d.low < 1.0
+    assert d.interval == paired.NO_SPREAD
     g = paired.gap_target(_const("e", 0.75, deals), _const("c", 1.0, deals), "e", "c")
     assert g.estimate == pytest.approx(0.0)
     assert -1.5 <= g.low < 0.0 < g.high <= 1.5  # 0.0 in [-1.5, 1.5] is 0.5 in [0, 1]
@@ -106,6 +108,7 @@ def test_float_noise_is_no_spread() -> None:
                                      _const("b", 0.4, 30), "b")
     assert exact.high - exact.low > 0.3  # the fallback, not a point
     assert (noisy.low, noisy.high) == pytest.approx((exact.low, exact.high))
+    assert noisy.interval == exact.interval == paired.NO_SPREAD
 
 
 def test_paired_difference_is_the_bootstrap_of_the_per_deal_differences() -> None:
@@ -117,7 +120,7 @@ def test_paired_difference_is_the_bootstrap_of_the_per_deal_differences() -> Non
     iv = bootstrap_means(diffs, resamples=paired.RESAMPLES, seed=0)[0]
     assert d.estimate == pytest.approx(float(np.mean(diffs)))
     assert (d.low, d.high) == pytest.approx((iv.low, iv.high))
-    assert d.low <= d.estimate <= d.high
+    assert d.low <= d.estimate <= d.high and d.interval == paired.BOOTSTRAP
     assert d.estimate > 0.3  # greedy beats random by far: the test sees a real difference
 
 
@@ -149,6 +152,13 @@ def test_main_reads_json_files(tmp_path, capsys) -> None:
     assert paired.main([str(p), "greedy", str(p), "random"]) == 0
     line, js = capsys.readouterr().out.splitlines()
     assert line.startswith("greedy - random: +") and json.loads(js)["deals"] == 4
+    assert line.endswith(f"(95%, {json.loads(js)['interval']})")
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(_const("a", 1.0, 1)))
+    assert paired.main([str(one), "a", str(one), "a"]) == 0
+    line, js = capsys.readouterr().out.splitlines()
+    assert line.endswith(f"over 1 deals (95%, {paired.NO_SPREAD})")
+    assert json.loads(js)["interval"] == paired.NO_SPREAD
     assert paired.main([str(p), "greedy", str(tmp_path / "none.json"), "random"]) == 1
 
 

@@ -30,21 +30,28 @@ from typing import Any
 import msgspec
 
 from kifu.core.command import reader_gone
-from kifu.lab.stats import bootstrap_means
+from kifu.lab.stats import SAME, bootstrap_means
 
 RESAMPLES = 999
 """Bootstrap resamples of the paired intervals."""
 
+BOOTSTRAP = "percentile bootstrap over deals"
+NO_SPREAD = "every deal the same: Wilson at one trial a deal within the range"
+""":attr:`Paired.interval`'s two values."""
+
 
 class Paired(msgspec.Struct, frozen=True):
     """A statistic of two runs computed deal by deal: its mean over the ``deals`` both
-    runs played, with the 95% percentile bootstrap interval over deals."""
+    runs played, with its 95% interval over deals (``interval`` says how it was made)."""
 
     what: str
     estimate: float
     low: float
     high: float
     deals: int
+    interval: str = BOOTSTRAP
+    """How the interval was made: the bootstrap, or where every deal gives the same value
+    Wilson's interval at one trial a deal within the statistic's range."""
 
 
 def _get(report: Any, name: str) -> Any:
@@ -112,7 +119,9 @@ def _paired(what: str, a: Any, bot_a: str, b: Any, bot_b: str,
     # then Wilson's at one trial a deal within the statistic's range, as for kifu match's
     # shares, not the point [d, d]
     iv = bootstrap_means(values, resamples=RESAMPLES, seed=0, bounds=[bounds])[0]
-    return Paired(what, float(iv.estimate), float(iv.low), float(iv.high), len(common))
+    same = float(np.ptp(values)) <= SAME * (bounds[1] - bounds[0])  # bootstrap_means' test
+    return Paired(what, float(iv.estimate), float(iv.low), float(iv.high), len(common),
+                  NO_SPREAD if same else BOOTSTRAP)
 
 
 def paired_difference(a: Any, bot_a: str, b: Any, bot_b: str) -> Paired:
@@ -182,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         print(f"{res.what}: {res.estimate:+.3f} [{res.low:+.3f}, {res.high:+.3f}] over "
-              f"{res.deals} deals (95%, bootstrap over deals)")
+              f"{res.deals} deals (95%, {res.interval})")
         print(msgspec.json.encode(res).decode(), flush=True)
     except BrokenPipeError:  # the reader went away (| head -1): stop quietly
         reader_gone()
