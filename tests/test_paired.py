@@ -157,7 +157,7 @@ def test_main_reads_json_files(tmp_path, capsys) -> None:
     one.write_text(json.dumps(_const("a", 1.0, 1)))
     assert paired.main([str(one), "a", str(one), "a"]) == 0
     line, js = capsys.readouterr().out.splitlines()
-    assert line.endswith(f"over 1 deals (95%, {paired.NO_SPREAD})")
+    assert line.endswith(f"over 1 deal (95%, {paired.NO_SPREAD})")
     assert json.loads(js)["interval"] == paired.NO_SPREAD
     assert paired.main([str(p), "greedy", str(tmp_path / "none.json"), "random"]) == 1
 

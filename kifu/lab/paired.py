@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         print(f"{res.what}: {res.estimate:+.3f} [{res.low:+.3f}, {res.high:+.3f}] over "
-              f"{res.deals} deals (95%, {res.interval})")
+              f"{res.deals} deal{'' if res.deals == 1 else 's'} (95%, {res.interval})")
         print(msgspec.json.encode(res).decode(), flush=True)
     except BrokenPipeError:  # the reader went away (| head -1): stop quietly
         reader_gone()
