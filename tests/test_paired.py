@@ -79,7 +79,7 @@ def test_paired_difference_of_a_run_with_itself_is_zero() -> None:
 
 def _const(bot: str, share: float, deals: int, noise: bool = False) -> dict:
     """A report of ``deals`` deals where ``bot`` takes ``share`` in every deal (written as
-    0.5 + 0.1 k - 0.1 k with ``noise``, so equal only to within float rounding)."""
+    share + 0.1 k - 0.1 k with ``noise``, so equal only to within float rounding)."""
     rows = [[i, [[share + 0.1 * (i % 3) - 0.1 * (i % 3) if noise else share, 1 - share]]]
             for i in range(deals)]
     return {"game": "g", "rules": "r", "players": 2, "seed": "1", "bots": [bot, "x"],

@@ -9,7 +9,9 @@ seatings, each seating weighted alike: every seating seats a bot equally often),
 statistic is computed deal by deal, so its interval is *clustered by deal*: the deal is
 the unit resampled (percentile bootstrap over deals, 999 resamples, a fixed seed), which
 keeps the correlation the shared cards create between the runs (intervals that treat the
-two runs as independent are wider when the deals matter, as they do in card games).
+two runs as independent are wider when the deals matter, as they do in card games). Where
+every deal gives the same value there is nothing to resample: the interval is then
+Wilson's at one trial a deal within the statistic's range (``Paired.interval`` says so).
 
 - :func:`paired_difference`: ``a - b``, a bot of one run against a bot of the other;
 - :func:`gap_target`: issue 33's "half the distance to the cheater" target,
