@@ -32,7 +32,7 @@ from typing import Any
 import msgspec
 
 from kifu.core.command import reader_gone
-from kifu.lab.stats import SAME, bootstrap_means
+from kifu.lab.stats import bootstrap_means, no_spread
 
 RESAMPLES = 999
 """Bootstrap resamples of the paired intervals."""
@@ -121,9 +121,8 @@ def _paired(what: str, a: Any, bot_a: str, b: Any, bot_b: str,
     # then Wilson's at one trial a deal within the statistic's range, as for kifu match's
     # shares, not the point [d, d]
     iv = bootstrap_means(values, resamples=RESAMPLES, seed=0, bounds=[bounds])[0]
-    same = float(np.ptp(values)) <= SAME * (bounds[1] - bounds[0])  # bootstrap_means' test
     return Paired(what, float(iv.estimate), float(iv.low), float(iv.high), len(common),
-                  NO_SPREAD if same else BOOTSTRAP)
+                  NO_SPREAD if no_spread(values[:, 0], *bounds) else BOOTSTRAP)
 
 
 def paired_difference(a: Any, bot_a: str, b: Any, bot_b: str) -> Paired:

@@ -47,6 +47,21 @@ having no spread (:func:`cluster_proportion_ci`, :func:`bootstrap_means`): share
 written to six places, so no real spread is smaller, and a difference of two shares
 carries float noise."""
 
+
+def no_spread(values: Sequence[float], low: float, high: float) -> bool:
+    """Whether ``values`` (in ``[low, high]``) have nothing to resample: fewer than two, or
+    all equal to within :data:`SAME` of the range.
+
+    >>> no_spread([0.5 + 0.1 - 0.1, 0.5], 0.0, 1.0), no_spread([0.5, 0.51], 0.0, 1.0)
+    (True, False)
+    """
+    if len(values) < 2:
+        return True
+    top, bottom = ((values.max(), values.min()) if hasattr(values, "max")  # numpy: in C
+                   else (max(values), min(values)))
+    return float(top) - float(bottom) <= SAME * (high - low)
+
+
 LOG_CAP = 17.0
 """The largest natural-log strength of a fit (a rating of about 2,950 Elo)."""
 
@@ -694,8 +709,7 @@ def cluster_proportion_ci(values: Sequence[float], confidence: float = CONFIDENC
         raise ValueError("cluster_proportion_ci takes values in [0, 1]")
     p = math.fsum(x) / m
     var = math.fsum((v - p) ** 2 for v in x) / m / m
-    spread = max(x) - min(x) > SAME  # else every cluster the same (float noise aside)
-    n_eff = p * (1.0 - p) / var if spread and 0.0 < p < 1.0 else float(m)
+    n_eff = p * (1.0 - p) / var if not no_spread(x, 0.0, 1.0) and 0.0 < p < 1.0 else float(m)
     if trials is not None:
         n_eff = min(n_eff, float(trials))
     z = _z_isf(_tail(confidence))
@@ -776,8 +790,7 @@ def bootstrap_means(columns: np.ndarray, *, confidence: float = CONFIDENCE,
     for j in range(k):
         col = values[present[:, j], j]
         est = float(point[j]) if n[j] else math.nan
-        if n[j] >= 1 and bounds is not None and (
-                n[j] < 2 or float(col.max() - col.min()) <= SAME * (bounds[j][1] - bounds[j][0])):
+        if n[j] >= 1 and bounds is not None and no_spread(col, *bounds[j]):
             lo, hi = bounds[j]
             ivs.append(scaled_cluster_ci(col.tolist(), lo, hi, confidence))
         else:
@@ -841,6 +854,7 @@ __all__ = [
     "elo_counts",
     "elo_from_score",
     "mean_ci",
+    "no_spread",
     "paired_difference_ci",
     "proportion_ci",
     "scaled_cluster_ci",
