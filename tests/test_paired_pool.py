@@ -123,3 +123,34 @@ def test_towai_gap_in_the_docs_recounts() -> None:
                if line.startswith("| TOWAI | ") and "(`pimc`) |" in line)
     assert f"| {est:+.3f} [{low:+.3f}, {high:+.3f}] | 1,000 | no: settled below |" in row
     assert high < 0  # the verdict the row states
+
+
+def _screen_gain(tag: str, bot: str, seeds: list[int]) -> tuple[float, float, float]:
+    """V' - V over the stored gap deals of ``seeds`` (a screen of V with one parameter
+    changed, reports ``i33-tw-{tag}-S``), paired with V's stored reports of each seed."""
+    v = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
+    bots = ROOT / "docs" / "bots"
+    runs = []
+    for s in seeds:
+        t = "z" if s >= 2122 else "y" if s >= 2055 else "x"
+        runs.append(f"{bots / f'i33-tw-{tag}-{s}-pd.json'}:{bots / f'i33-tw-{t}-v-{s}-pd.json'}"
+                    f":{bots / f'i33-tw-{t}-c-{s}-pd.json'}")
+    r = _run("--bot", bot, "--base", v, *runs)
+    assert r.returncode == 0, r.stderr
+    diff, rest = r.stdout.splitlines()[1].split(": ", 1)[1].split(" over ")
+    assert rest == f"{40 * len(seeds)} deals"
+    est, low, high = (float(x.strip("[],+")) for x in diff.split())
+    return est, low, high
+
+
+def test_tweak_screens_in_the_docs_recount() -> None:
+    """The two screens of V in docs/bots.md's table of TWEAK levers (fifteenth session)
+    are what the tool gives over the stored deals their subsections name."""
+    rows = (ROOT / "docs" / "bots.md").read_text().splitlines()
+    for tag, bot, seeds, lever in (
+            ("q", "expert:z=0.5", [*range(2122, 2138), *range(2055, 2067)], "V at `z=0.5`"),
+            ("w", "expert:worlds=144", [*range(2122, 2138), *range(2055, 2068),
+                                        *range(2050, 2055)], "V at 144 + 288 worlds")):
+        est, low, high = _screen_gain(tag, bot, seeds)
+        row = next(line for line in rows if line.startswith(f"| {lever} | "))
+        assert row.endswith(f"| {40 * len(seeds):,} | {est:+.3f} [{low:+.3f}, {high:+.3f}] |"), row
