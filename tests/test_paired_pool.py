@@ -11,6 +11,8 @@ from pathlib import Path
 from kifu.lab.paired import deal_shares
 
 ROOT = Path(__file__).resolve().parent.parent
+V = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
+"""TWEAK's default `expert` (V), spelled out as its stored reports name it."""
 TOOL = ROOT / "tools" / "paired_pool.py"
 GT = [ROOT / "docs" / "bots" / f"i33-gt-best-{s}-pd.json" for s in (2085, 2086)]
 
@@ -62,12 +64,11 @@ def test_bad_input_is_a_usage_error(tmp_path: Path) -> None:
 def test_tweak_best_rung_in_the_docs_recounts() -> None:
     """The at-a-glance TWEAK figure of docs/bots.md (twelfth session) is what the tool gives
     over the 1,000 stored deals its subsection names."""
-    v = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
     bots = ROOT / "docs" / "bots"
     stored = [bots / "i33-tw-u-climb-pimc-2032-pd.json", bots / "i33-tw-y-v-pimc-2033-pd.json"]
     seeds = [*range(2094, 2099), *range(2100, 2105), *range(2107, 2121)]
     runs = [*stored, *(bots / f"i33-tw-best-{s}-pd.json" for s in seeds)]
-    r = _run("--bot", "expert", *(f"--alias={p}={v}" for p in stored), *(f"{p}:{p}" for p in runs))
+    r = _run("--bot", "expert", *(f"--alias={p}={V}" for p in stored), *(f"{p}:{p}" for p in runs))
     assert r.returncode == 0, r.stderr
     e, rest = r.stdout.splitlines()[0].split(" over ")
     assert rest == "1000 deals"
@@ -80,7 +81,6 @@ def test_tweak_best_rung_in_the_docs_recounts() -> None:
 def test_tweak_gap_in_the_docs_recounts() -> None:
     """The at-a-glance TWEAK gap of docs/bots.md (thirteenth session) is what the tool gives
     over the 1,640 stored paired deals its subsection names (seeds by name, no glob)."""
-    v = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
     bots = ROOT / "docs" / "bots"
     runs = [(bots / "i33-tw-u-climb-2032-pd.json", bots / "i33-tw-n-og96cheat-2032-pd.json")]
     runs += [(bots / f"i33-tw-u-climb-{s}-pd.json", bots / f"i33-tw-gap-c-{s}-pd.json")
@@ -92,7 +92,7 @@ def test_tweak_gap_in_the_docs_recounts() -> None:
     runs += [(bots / f"i33-tw-z-v-{s}-pd.json", bots / f"i33-tw-z-c-{s}-pd.json")
              for s in range(2122, 2138)]
     cheat32 = f"--alias={runs[0][1]}=expert:cheat=1:others=greedy:worlds=96"
-    r = _run("--bot", v, "--base", v, cheat32, *(f"{e}:{e}:{c}" for e, c in runs))
+    r = _run("--bot", V, "--base", V, cheat32, *(f"{e}:{e}:{c}" for e, c in runs))
     assert r.returncode == 0, r.stderr
     gap, rest = r.stdout.splitlines()[2].split(": ", 1)[1].split(" over ")
     assert rest == "1640 deals"
@@ -128,14 +128,12 @@ def test_towai_gap_in_the_docs_recounts() -> None:
 def _screen_gain(tag: str, bot: str, seeds: list[int]) -> tuple[float, float, float]:
     """V' - V over the stored gap deals of ``seeds`` (a screen of V with one parameter
     changed, reports ``i33-tw-{tag}-S``), paired with V's stored reports of each seed."""
-    v = "expert:posterior=1:thin=2:burn=100:chains=2:climb=20000:giveup=1:warm=1"
     bots = ROOT / "docs" / "bots"
     runs = []
     for s in seeds:
         t = "z" if s >= 2122 else "y" if s >= 2055 else "x"
-        runs.append(f"{bots / f'i33-tw-{tag}-{s}-pd.json'}:{bots / f'i33-tw-{t}-v-{s}-pd.json'}"
-                    f":{bots / f'i33-tw-{t}-c-{s}-pd.json'}")
-    r = _run("--bot", bot, "--base", v, *runs)
+        runs.append(f"{bots / f'i33-tw-{tag}-{s}-pd.json'}:{bots / f'i33-tw-{t}-v-{s}-pd.json'}")
+    r = _run("--bot", bot, "--base", V, *runs)
     assert r.returncode == 0, r.stderr
     diff, rest = r.stdout.splitlines()[1].split(": ", 1)[1].split(" over ")
     assert rest == f"{40 * len(seeds)} deals"
